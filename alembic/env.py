@@ -1,0 +1,41 @@
+"""Alembic environment: the URL comes from the config or from pageindex-platform's settings."""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlalchemy import create_engine, pool
+
+from pageindex_platform.models import Base
+
+config = context.config
+target_metadata = Base.metadata
+
+
+def _url() -> str:
+    url = config.get_main_option("sqlalchemy.url")
+    if url:
+        return url
+    from pageindex_platform.database import database_url
+
+    return database_url()
+
+
+def run_migrations_offline() -> None:
+    context.configure(url=_url(), target_metadata=target_metadata, literal_binds=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_migrations_online() -> None:
+    engine = create_engine(_url(), poolclass=pool.NullPool)
+    with engine.connect() as connection:
+        context.configure(connection=connection, target_metadata=target_metadata)
+        with context.begin_transaction():
+            context.run_migrations()
+    engine.dispose()
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    run_migrations_online()

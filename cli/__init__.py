@@ -1,0 +1,1 @@
+"""The `pi` command line."""

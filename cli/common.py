@@ -1,0 +1,41 @@
+"""What every command shares: one-line errors, JSON printing, the debug switch."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, ParamSpec, TypeVar
+
+import typer
+
+from pageindex_platform.errors import PageIndexError
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def print_json(value: Any) -> None:
+    typer.echo(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+
+
+def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
+    """Turn our errors into one line on stderr and exit 1 (PI_RAISE_ERRORS=1 re-raises)."""
+
+    @wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return func(*args, **kwargs)
+        except PageIndexError as exc:
+            if os.environ.get("PI_RAISE_ERRORS"):
+                raise
+            typer.echo(f"Error: {exc}", err=True)
+            raise typer.Exit(1) from None
+        except KeyboardInterrupt:
+            typer.echo("Interrupted: documents already stored are complete; "
+                       "run the command again to finish the rest.", err=True)
+            sys.exit(130)
+
+    return wrapper

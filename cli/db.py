@@ -1,0 +1,53 @@
+"""`pi db`: the database behind the corpus."""
+
+from __future__ import annotations
+
+import typer
+
+from pageindex_platform import database
+from pageindex_platform.migrate import upgrade
+from pageindex_platform.settings import get_settings
+
+from .common import handle_errors, print_json
+
+app = typer.Typer(help="Manage the database (embedded PostgreSQL unless PI_DATABASE_URL is set).",
+                  no_args_is_help=True)
+
+
+@app.command()
+@handle_errors
+def status(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Show which database is used, whether it runs, its schema revision and document count."""
+    s = database.status()
+    if as_json:
+        print_json(s.__dict__)
+        return
+    kind = "embedded PostgreSQL" if s.embedded else "external PostgreSQL (PI_DATABASE_URL)"
+    typer.echo(f"database:  {kind}")
+    if s.data_dir:
+        typer.echo(f"data dir:  {s.data_dir}")
+    typer.echo(f"running:   {'yes' if s.running else 'no'}")
+    if s.running:
+        typer.echo(f"url:       {s.url}")
+        typer.echo(f"schema:    {s.revision or 'not created yet (run `pi db upgrade`)'}")
+        typer.echo(f"documents: {s.documents if s.documents is not None else '-'}")
+
+
+@app.command()
+@handle_errors
+def stop() -> None:
+    """Stop the embedded PostgreSQL server (it restarts on the next command)."""
+    settings = get_settings()
+    if settings.database_url:
+        typer.echo("PI_DATABASE_URL is set: the external database is not ours to stop.")
+        return
+    stopped = database.stop_embedded(settings.pgdata)
+    typer.echo("stopped" if stopped else "not running")
+
+
+@app.command("upgrade")
+@handle_errors
+def upgrade_cmd() -> None:
+    """Create or upgrade the schema to the latest migration."""
+    upgrade(database.database_url())
+    typer.echo(f"schema at {database.status().revision}")

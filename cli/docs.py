@@ -1,0 +1,90 @@
+"""`pi docs`: browse what is stored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from pageindex_platform import catalog
+from pageindex_platform.database import session_scope
+
+from .common import handle_errors, print_json
+
+app = typer.Typer(help="Browse stored documents: list, show, tree, rm.", no_args_is_help=True)
+JSON = typer.Option(False, "--json", help="Print JSON (a stable shape, see README).")
+
+
+@app.command("list")
+@handle_errors
+def list_cmd(as_json: bool = JSON) -> None:
+    """List stored documents with their metadata."""
+    with session_scope() as session:
+        rows = catalog.list_documents(session=session)
+    if as_json:
+        print_json(rows)
+        return
+    if not rows:
+        typer.echo("No documents yet. Add some with `pi ingest PATH`.")
+        return
+    table = Table("name", "company", "type", "year", "period", "pages", "nodes")
+    for r in rows:
+        table.add_row(r["name"], r["company"] or "", r["doc_type"] or "",
+                      str(r["fiscal_year"] or ""), r["fiscal_period"] or "",
+                      str(r["page_count"]), str(r["nodes"]))  # fmt: skip
+    Console(width=160).print(table)
+
+
+@app.command()
+@handle_errors
+def show(name: str = typer.Argument(..., help="Document name (file stem)."),
+         as_json: bool = JSON) -> None:  # fmt: skip
+    """Show one document's metadata, sizes and warnings."""
+    with session_scope() as session:
+        info = catalog.show_document(session=session, name=name)
+    if as_json:
+        print_json(info)
+        return
+    for key, value in info.items():
+        if key == "warnings":
+            value = "; ".join(value) if value else "none"
+        elif isinstance(value, list):
+            value = ", ".join(map(str, value))
+        typer.echo(f"{key + ':':<16}{'' if value is None else value}")
+
+
+def _print_tree(nodes: list[dict[str, Any]], depth: int = 0) -> None:
+    for n in nodes:
+        pages = (f"p. {n['start_page']}" if n["start_page"] == n["end_page"]
+                 else f"pp. {n['start_page']}-{n['end_page']}")  # fmt: skip
+        typer.echo(f"{'  ' * depth}[{n['node_id']}] {n['title']}  ({pages})")
+        _print_tree(n["nodes"], depth + 1)
+
+
+@app.command()
+@handle_errors
+def tree(name: str = typer.Argument(..., help="Document name (file stem)."),
+         as_json: bool = JSON) -> None:  # fmt: skip
+    """Print a document's tree: an indented outline with page ranges."""
+    with session_scope() as session:
+        data = catalog.document_tree(session=session, name=name)
+    if as_json:
+        print_json(data)
+        return
+    typer.echo(f"{data['name']} ({data['page_count']} pages)")
+    _print_tree(data["nodes"], 1)
+
+
+@app.command()
+@handle_errors
+def rm(name: str = typer.Argument(..., help="Document name (file stem)."),
+       as_json: bool = JSON) -> None:  # fmt: skip
+    """Remove a document with its pages, tree and chunks."""
+    with session_scope() as session:
+        catalog.remove_document(session=session, name=name)
+    if as_json:
+        print_json({"name": name, "removed": True})
+    else:
+        typer.echo(f"removed {name}")

@@ -1,0 +1,88 @@
+"""`pi ingest`: files and folders → document trees in the database."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from pageindex_platform.index.overrides import load_overrides
+from pageindex_platform.index.pipeline import FileResult, FileStatus, ingest_paths
+
+from .common import handle_errors, print_json
+
+
+@handle_errors
+def ingest(
+    paths: list[Path] = typer.Argument(
+        ..., help="PDF or Markdown files, or folders (searched recursively)."
+    ),
+    force: bool = typer.Option(False, "--force", help="Rebuild documents even when unchanged."),
+    metadata: Path | None = typer.Option(
+        None, "--metadata", help="CSV or JSONL keyed by file name; its fields override the "
+        "extracted company, doc_type, fiscal_year, fiscal_period, title, description.",
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON summary (see README)."),
+) -> None:
+    """Parse, build trees, extract metadata, chunk and embed each file; store each in one
+    transaction. Unchanged files are skipped; a bad file is reported and the rest go on.
+    Exits 1 when any file failed."""
+    overrides = load_overrides(metadata) if metadata else None
+    err = Console(stderr=True)
+    show_bar = err.is_terminal and not as_json
+    bar = Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[pages]} pages"), TimeElapsedColumn(),
+        console=err, transient=True, disable=not show_bar,
+    )  # fmt: skip
+    task = bar.add_task("ingest", total=None, pages=0)
+    pages = 0
+
+    def progress(event: str, result: FileResult | None, total: int) -> None:
+        nonlocal pages
+        if event == "start":
+            bar.update(task, total=total)
+            return
+        assert result is not None
+        pages += result.pages
+        bar.update(task, advance=1, pages=pages, description=result.name[:40])
+        if not as_json:
+            _print_line(err if result.status == FileStatus.FAILED else None, result, bar)
+
+    with bar:
+        report = ingest_paths(paths=paths, force=force, overrides=overrides, progress=progress)
+    if as_json:
+        print_json(report.to_dict())
+        for failed in (f for f in report.files if f.status == FileStatus.FAILED):
+            typer.echo(f"Error: {failed.path}: {failed.error}", err=True)
+    else:
+        if report.ignored:
+            typer.echo(f"ignored {len(report.ignored)} file(s) with unsupported extensions "
+                       "inside folders", err=True)  # fmt: skip
+        d = report.to_dict()
+        typer.echo(f"{d['stored']} stored, {d['skipped']} skipped, {d['failed']} failed "
+                   f"({d['pages']} pages, {d['chunks']} chunks) in {d['seconds']:.1f}s")  # fmt: skip
+    if report.failed:
+        raise typer.Exit(1)
+
+
+def _print_line(err: Console | None, r: FileResult, bar: Progress) -> None:
+    if r.status == FileStatus.FAILED:
+        line = f"Error: {r.path}: {r.error}"
+        if err is not None and bar.live.is_started and err.is_terminal:
+            bar.console.print(line, markup=False, highlight=False)
+        else:
+            print(line, file=sys.stderr)
+        return
+    if r.status == FileStatus.SKIPPED:
+        line = f"skipped  {r.name} (unchanged)"
+    else:
+        line = (f"stored   {r.name}: {r.pages} pages, {r.nodes} nodes, {r.chunks} chunks "
+                f"in {r.seconds:.1f}s")  # fmt: skip
+    if bar.live.is_started and bar.console.is_terminal:
+        bar.console.print(line, markup=False, highlight=False)
+    else:
+        typer.echo(line)

@@ -1,0 +1,28 @@
+"""The `pi` application: one sub-app per command group."""
+
+from __future__ import annotations
+
+import typer
+
+from . import db, docs
+from .ingest import ingest
+
+app = typer.Typer(
+    name="pi",
+    help="pageindex-platform: ask questions across folders of long financial filings.\n\n"
+    "Start with `pi ingest FOLDER`, then `pi docs list` and `pi docs tree NAME`.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command(name="ingest")(ingest)
+app.add_typer(docs.app, name="docs")
+app.add_typer(db.app, name="db")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

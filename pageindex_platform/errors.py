@@ -1,0 +1,80 @@
+"""The one exception hierarchy of pageindex-platform.
+
+    PageIndexError
+    ├── ConfigurationError      settings that cannot work (and how to fix them)
+    ├── DatabaseError           the database cannot be reached, started or migrated
+    ├── DocumentNotFoundError   a command names a document that is not stored
+    └── InputError              a file that cannot be ingested; carries the path
+        ├── UnsupportedFileError    an extension we do not read
+        ├── UnreadableFileError     missing, not a regular file, or permission denied
+        ├── EmptyFileError          zero bytes
+        ├── NotAPdfError            named .pdf but not a PDF
+        ├── CorruptPdfError         damaged or truncated PDF
+        ├── EncryptedPdfError       needs a password
+        └── NoTextLayerError        scanned pages without text (no OCR)
+
+Library code raises these; only the CLI prints them (one line each) and picks exit codes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class PageIndexError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class ConfigurationError(PageIndexError):
+    """A setting is missing or wrong; the message says how to fix it."""
+
+
+class DatabaseError(PageIndexError):
+    """The database cannot be reached, started or migrated."""
+
+
+class DocumentNotFoundError(PageIndexError):
+    """No stored document has that name."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"no document named '{name}' (see `pi docs list`)")
+        self.name = name
+
+
+class InputError(PageIndexError):
+    """A file that cannot be ingested. `str()` is one line naming the file and the problem."""
+
+    problem = "cannot be ingested"
+
+    def __init__(self, path: Path | str, problem: str | None = None) -> None:
+        self.path = Path(path)
+        self.detail = problem or self.problem
+        super().__init__(f"{self.path}: {self.detail}")
+
+
+class UnsupportedFileError(InputError):
+    problem = "unsupported file type (supported: .pdf, .md, .markdown)"
+
+
+class UnreadableFileError(InputError):
+    problem = "cannot be read"
+
+
+class EmptyFileError(InputError):
+    problem = "empty file (0 bytes)"
+
+
+class NotAPdfError(InputError):
+    problem = "not a PDF file (no %PDF header)"
+
+
+class CorruptPdfError(InputError):
+    problem = "corrupt or truncated PDF"
+
+
+class EncryptedPdfError(InputError):
+    problem = "encrypted PDF (password required)"
+
+
+class NoTextLayerError(InputError):
+    problem = "no text layer; OCR is not supported"

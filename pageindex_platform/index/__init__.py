@@ -1,0 +1,1 @@
+"""File → stored tree: parsing, tree building, metadata, chunking and the ingest pipeline."""

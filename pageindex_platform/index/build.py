@@ -1,0 +1,117 @@
+"""File → PreparedDocument: pages, tree, metadata and chunk texts. Pure (no database, no
+embeddings), so it runs in a worker process while the previous file is being embedded."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import InputError, UnsupportedFileError
+from ..records import PreparedDocument, TreeNode, TreeSource
+from .chunking import chunk_pages, page_token_counts
+from .headings import detect_headings
+from .markdown import parse_markdown
+from .metadata import extract_metadata
+from .pdf import parse_pdf, read_bytes
+from .toc import FlatEntry, outline_entries, toc_entries
+from .tree import check_tree, finish_tree, page_windows
+
+PDF_SUFFIXES = {".pdf"}
+MARKDOWN_SUFFIXES = {".md", ".markdown"}
+SUPPORTED_SUFFIXES = PDF_SUFFIXES | MARKDOWN_SUFFIXES
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    toc_pages: int = 20
+    chunk_tokens: int = 220
+    split_max_pages: int = 10
+    split_max_tokens: int = 20_000
+
+
+def document_name(path: Path) -> str:
+    return path.stem
+
+
+def prepare_document(path: Path, options: BuildOptions) -> PreparedDocument:
+    """Everything about one file except embeddings. Raises InputError for bad files."""
+    suffix = path.suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise UnsupportedFileError(path, f"unsupported file type '{suffix or '(none)'}' "
+                                   "(supported: .pdf, .md, .markdown)")
+    seconds: dict[str, float] = {}
+    t0 = time.perf_counter()
+    data = read_bytes(path)
+    sha256 = hashlib.sha256(data).hexdigest()
+    warnings: list[str] = []
+    if suffix in PDF_SUFFIXES:
+        parsed = parse_pdf(path, data)
+        pages = parsed.pages
+        seconds["parse"] = time.perf_counter() - t0
+        t1 = time.perf_counter()
+        page_tokens = page_token_counts(pages)
+        source, entries = TreeSource.OUTLINE, outline_entries(parsed.outline, len(pages))
+        if not entries:
+            source, entries = TreeSource.TOC, toc_entries(parsed.layouts, options.toc_pages)
+        if not entries:
+            source, entries = TreeSource.HEADINGS, detect_headings(parsed.layouts)
+        if not entries:
+            source = TreeSource.WINDOWS
+
+        def find_sections(start: int, end: int) -> list[FlatEntry]:
+            return detect_headings(parsed.layouts[start - 1 : end])
+
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+        pages, entries = parse_markdown(text)
+        seconds["parse"] = time.perf_counter() - t0
+        t1 = time.perf_counter()
+        page_tokens = page_token_counts(pages)
+        source = TreeSource.MARKDOWN
+        find_sections = None  # type: ignore[assignment]
+
+    tree = _valid_tree(entries, pages, page_tokens, options, find_sections, warnings)
+    if source != TreeSource.WINDOWS and len(tree) == 1 and tree[0].title.startswith("Pages"):
+        source = TreeSource.WINDOWS
+    seconds["tree"] = time.perf_counter() - t1
+    t2 = time.perf_counter()
+    metadata = extract_metadata(name=document_name(path), pages=pages, tree=tree)
+    chunks = chunk_pages(pages, tree, max_tokens=options.chunk_tokens)
+    seconds["chunk"] = time.perf_counter() - t2
+    return PreparedDocument(
+        name=document_name(path),
+        path=str(path),
+        sha256=sha256,
+        pages=pages,
+        tree=tree,
+        tree_source=source,
+        metadata=metadata,
+        chunks=chunks,
+        warnings=warnings,
+        seconds=seconds,
+    )
+
+
+def _valid_tree(
+    entries: list[FlatEntry],
+    pages: list,  # type: ignore[type-arg]
+    page_tokens: list[int],
+    options: BuildOptions,
+    find_sections: object,
+    warnings: list[str],
+) -> list[TreeNode]:
+    kwargs = {"max_pages": options.split_max_pages, "max_tokens": options.split_max_tokens}
+    tree = finish_tree(entries, pages, page_tokens, find_sections=find_sections, **kwargs)  # type: ignore[arg-type]
+    problems = check_tree(tree, len(pages))
+    if problems:  # never store an invalid tree: fall back to page windows
+        warnings.append(f"section tree discarded ({problems[0]}); using page windows")
+        tree = finish_tree([], pages, page_tokens, **kwargs)  # type: ignore[arg-type]
+    return tree
+
+
+__all__ = ["BuildOptions", "page_windows", "prepare_document"]

@@ -1,0 +1,81 @@
+"""Rows of text with their position and font, the raw material for TOC and heading detection."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Row:
+    """One visual line of a page: spans sharing a baseline, left to right."""
+
+    text: str
+    x0: float
+    y0: float
+    size: float
+    bold: bool
+    last_x0: float  # where the right-most span starts (page numbers in a TOC sit there)
+    last_text: str
+
+
+@dataclass(frozen=True)
+class PageLayout:
+    page: int  # 1-based
+    width: float
+    height: float
+    rows: list[Row]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(r.text for r in self.rows)
+
+
+def rows_from_dict(page_dict: dict[str, object]) -> list[Row]:
+    """Group the spans of `page.get_text("dict")` into rows by baseline."""
+    spans: list[tuple[float, float, float, str, float, bool]] = []
+    for block in page_dict.get("blocks", []):  # type: ignore[attr-defined]
+        for line in block.get("lines", []):
+            if line.get("dir", (1, 0))[1] != 0:  # skip rotated text
+                continue
+            for span in line.get("spans", []):
+                text = span.get("text", "")
+                if not text.strip():
+                    continue
+                x0, _, x1, y1 = span["bbox"]
+                bold = bool(span.get("flags", 0) & 16) or "bold" in span.get("font", "").lower()
+                spans.append((y1, x0, x1, text, float(span.get("size", 0.0)), bold))
+    spans.sort(key=lambda s: (s[0], s[1]))
+    rows: list[list[tuple[float, float, float, str, float, bool]]] = []
+    for span in spans:
+        if rows and abs(rows[-1][0][0] - span[0]) <= 2.5:
+            rows[-1].append(span)
+        else:
+            rows.append([span])
+    out: list[Row] = []
+    for row in rows:
+        row.sort(key=lambda s: s[1])
+        parts: list[str] = []
+        prev_x1: float | None = None
+        for _, x0, x1, text, _, _ in row:
+            if prev_x1 is not None and x0 - prev_x1 > 1.0 and not parts[-1].endswith(" "):
+                parts.append(" ")
+            parts.append(text)
+            prev_x1 = x1
+        text = " ".join("".join(parts).split())
+        if not text:
+            continue
+        chars = sum(len(s[3]) for s in row)
+        bold_chars = sum(len(s[3]) for s in row if s[5])
+        size = max(s[4] for s in row)
+        out.append(
+            Row(
+                text=text,
+                x0=row[0][1],
+                y0=row[0][0] - size,
+                size=round(size, 1),
+                bold=bold_chars * 2 > chars,
+                last_x0=row[-1][1],
+                last_text=row[-1][3].strip(),
+            )
+        )
+    return out

@@ -1,0 +1,231 @@
+"""Document metadata from the cover page and first pages, with the file name as a hint.
+
+SEC covers say what the filing is ("FORM 10-K", "QUARTERLY REPORT"), whose it is (the row
+above "(Exact name of registrant as specified in its charter)") and which period it covers
+("For the fiscal year ended December 31, 2018"). Earnings releases announce "... Reports
+Fourth Quarter and Fiscal 2023 Results". Fiscal years are named as the company names them
+("fiscal 2024" for a year ending in January 2024 or in January 2025), so explicit "fiscal YYYY"
+mentions near the period end decide between neighbouring years.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from datetime import date, datetime
+
+from ..records import DocMetadata, DocType, PageText, TreeNode
+
+_MONTHS = (
+    "January|February|March|April|May|June|July|August|September|October|November|December"
+)
+_DATE = rf"(?:{_MONTHS})\s+\d{{1,2}}\s*,?\s*\d{{4}}"
+_PERIOD_END = re.compile(
+    rf"(?:year|period|quarter|weeks?|months)\s+ended\s*:?\s*,?\s*({_DATE})", re.IGNORECASE
+)
+_REPORT_DATE = re.compile(
+    rf"({_DATE})\s*\n?\s*\(?date of report|date of report[^\n:]*:?\s*\n?\s*({_DATE})",
+    re.IGNORECASE,
+)
+_FISCAL_YEAR = re.compile(r"\bfiscal\s+(?:year\s+)?(20\d\d|19\d\d)\b", re.IGNORECASE)
+_QUARTER = re.compile(r"\b(first|second|third|fourth)[\s-]+(?:fiscal\s+)?quarter\b", re.IGNORECASE)
+_QUARTER_NUMBER = {"first": "Q1", "second": "Q2", "third": "Q3", "fourth": "Q4"}
+_REGISTRANT = re.compile(r"^\(?\s*exact name of (?:the )?registrant", re.IGNORECASE)
+_TICKER = re.compile(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|ASX)\s*:\s*([A-Z.]{1,6})\)")
+_RESULTS = re.compile(
+    r"\b(reports?|reported|announces?|announced)\b.{0,120}\b(results|earnings)\b",
+    re.IGNORECASE | re.DOTALL,
+)
+_SUFFIXES = {
+    "inc", "incorporated", "corp", "corporation", "co", "company", "plc", "ltd", "limited",
+    "llc", "lp", "sa", "nv", "ag", "the", "com", "holdings", "group", "international",
+}  # fmt: skip
+_HINT_STOP = {"10K", "10Q", "8K", "EARNINGS", "DATED", "ANNUAL", "REPORT"}
+
+
+def _parse_date(text: str) -> date | None:
+    cleaned = " ".join(text.replace(",", " ").split())
+    try:
+        return datetime.strptime(cleaned, "%B %d %Y").date()
+    except ValueError:
+        return None
+
+
+def name_hint(name: str) -> tuple[str | None, int | None, str | None]:
+    """From a file stem such as 'ULTABEAUTY_2024Q2_EARNINGS': company letters, year, quarter."""
+    tokens = [t for t in re.split(r"[_\-\s]+", name) if t]
+    company = None
+    for t in tokens:
+        if re.fullmatch(r"[A-Za-z&.']{2,}", t) and t.upper() not in _HINT_STOP:
+            company = re.sub(r"[^a-z0-9]", "", t.lower())
+            break
+    if company is None and tokens and re.fullmatch(r"\d?[A-Za-z]+", tokens[0]):
+        company = tokens[0].lower()
+    year_match = re.search(r"(?<!\d)(19|20)(\d\d)(?!\d)", name)
+    quarter = re.search(r"Q([1-4])", name, re.IGNORECASE)
+    return (
+        company,
+        int(year_match.group(0)) if year_match else None,
+        f"Q{quarter.group(1)}" if quarter else None,
+    )
+
+
+def short_company(company: str) -> str:
+    """'MGM Resorts International' -> 'MGM Resorts'; 'Amazon.com, Inc.' -> 'Amazon'."""
+    words = re.split(r"[\s,]+", company.replace(".com", " com"))
+    while words and words[-1].lower().strip(".") in _SUFFIXES:
+        words.pop()
+    while words and words[0].lower() == "the":
+        words.pop(0)
+    return " ".join(words).strip(" ,.") or company
+
+
+def _display(name: str) -> str:
+    name = " ".join(name.split()).strip(" ,")
+    if name.isupper() and len(name) > 4:
+        return " ".join(w if len(w) <= 3 and not w.isalpha() else w.capitalize() for w in name.split())
+    return name
+
+
+def _registrant(rows: Sequence[str]) -> str | None:
+    for i, row in enumerate(rows):
+        if _REGISTRANT.match(row.strip()):
+            for prev in reversed(rows[max(0, i - 3) : i]):
+                if sum(c.isalpha() for c in prev) >= 2 and "commission file" not in prev.lower():
+                    return _display(prev)
+    return None
+
+
+def _hint_phrase(text: str, hint: str) -> str | None:
+    """The capitalized phrase in `text` whose letters spell the file-name hint (e.g. ULTABEAUTY)."""
+    words = re.findall(r"[A-Z0-9][\w'’.&-]*", text)
+    for i in range(len(words)):
+        letters = ""
+        for j in range(i, min(i + 5, len(words))):
+            letters += re.sub(r"[^a-z0-9]", "", words[j].lower())
+            if letters == hint:
+                return " ".join(words[i : j + 1])
+            if not hint.startswith(letters):
+                break
+    return None
+
+
+def _doc_type(first: str, name: str) -> str:
+    head = first[:6000]
+    if re.search(r"^\s*FORM\s+10-?K\b|ANNUAL REPORT PURSUANT TO SECTION", head, re.M | re.I):
+        return DocType.FORM_10K
+    if re.search(r"^\s*FORM\s+10-?Q\b|QUARTERLY REPORT PURSUANT TO SECTION", head, re.M | re.I):
+        return DocType.FORM_10Q
+    if re.search(r"^\s*FORM\s+8-?K\b|^\s*CURRENT REPORT\s*$", head, re.M | re.I):
+        return DocType.FORM_8K
+    if _RESULTS.search(head[:1500]):
+        return DocType.EARNINGS
+    upper = name.upper()
+    for token, kind in (
+        ("10K", DocType.FORM_10K),
+        ("10Q", DocType.FORM_10Q),
+        ("8K", DocType.FORM_8K),
+        ("EARNINGS", DocType.EARNINGS),
+    ):
+        if re.search(rf"(?<![A-Z0-9]){token}(?![A-Z0-9])", upper.replace("-", "")):
+            return kind
+    return DocType.OTHER
+
+
+def _pick_year(mentions: Counter[int], allowed: Sequence[int], default: int) -> int:
+    best = [(mentions[y], -abs(y - default), y) for y in allowed if mentions[y]]
+    return max(best)[2] if best else default
+
+
+def extract_metadata(
+    *, name: str, pages: Sequence[PageText], tree: Sequence[TreeNode] = ()
+) -> DocMetadata:
+    first = "\n".join(p.text for p in pages[:3])
+    rows = first.splitlines()
+    hint_company, hint_year, hint_quarter = name_hint(name)
+    doc_type = _doc_type(first, name)
+
+    company = _registrant(rows[:200])
+    hint_name = _hint_phrase(first, hint_company) if hint_company else None
+    if company is None and hint_name:
+        company = _display(hint_name)
+    if company is None:
+        m = re.search(r"^(.{2,60}?)\s+(?:Reports|Announces)\b", first, re.M)
+        company = _display(m.group(1)) if m else (hint_company or name).title()
+    aliases = {short_company(company)}
+    if hint_name:
+        aliases.add(_display(hint_name))
+    ticker = _TICKER.search(first)
+    if ticker:
+        aliases.add(ticker.group(1))
+    aliases.discard(company)
+
+    end: date | None = None
+    if doc_type == DocType.FORM_8K:
+        m = _REPORT_DATE.search(first)
+        if m:
+            end = _parse_date(m.group(1) or m.group(2))
+    if end is None:
+        m = _PERIOD_END.search(first)
+        if m:
+            end = _parse_date(m.group(1))
+    opening = "\n".join(p.text for p in pages[:10])
+    mentions = Counter(int(y) for y in _FISCAL_YEAR.findall(first if doc_type == DocType.FORM_10K else opening))
+    quarters = Counter(_QUARTER_NUMBER[q.lower()] for q in _QUARTER.findall(first[:8000]))
+
+    period: str | None = None
+    year: int | None = end.year if end else None
+    if doc_type == DocType.FORM_10K:
+        period = "FY"
+        if end is not None and end.month <= 3:
+            year = _pick_year(mentions, (end.year - 1, end.year), end.year)
+    elif doc_type in (DocType.FORM_10Q, DocType.EARNINGS):
+        low = opening.lower()
+        year_to_date = "Q3" if "nine months ended" in low else "Q2" if "six months ended" in low else None
+        if doc_type == DocType.FORM_10Q and year_to_date:
+            period = year_to_date  # the statements' year-to-date columns say which quarter
+        elif quarters:
+            period = quarters.most_common(1)[0][0]
+        elif doc_type == DocType.FORM_10Q:
+            period = "Q1"
+        elif re.search(r"full[\s-]+year|fiscal (?:year )?\d{4} results", first, re.I):
+            period = "FY"
+        if end is not None:
+            year = _pick_year(mentions, (end.year - 1, end.year, end.year + 1), end.year)
+        elif mentions:
+            year = mentions.most_common(1)[0][0]
+    if year is None:
+        year = hint_year
+    if period is None and doc_type != DocType.FORM_8K:
+        period = hint_quarter
+
+    title = f"{company} {_type_label(doc_type)}"
+    if year:
+        title += f" for fiscal {year}" + (f" {period}" if period and period != "FY" else "")
+    sections = [n.title for n in tree if n.title != "Preface"][:6]
+    description = f"{title}"
+    if end:
+        description += f", period ended {end.isoformat()}"
+    description += f" ({len(pages)} pages)."
+    if sections:
+        description += " Sections include: " + "; ".join(s[:60] for s in sections) + "."
+    return DocMetadata(
+        company=company,
+        company_aliases=sorted(aliases),
+        doc_type=str(doc_type),
+        fiscal_year=year,
+        fiscal_period=period,
+        period_end=end.isoformat() if end else None,
+        title=title,
+        description=description,
+    )
+
+
+def _type_label(doc_type: str) -> str:
+    return {
+        DocType.FORM_10K: "Form 10-K annual report",
+        DocType.FORM_10Q: "Form 10-Q quarterly report",
+        DocType.FORM_8K: "Form 8-K current report",
+        DocType.EARNINGS: "earnings release",
+    }.get(DocType(doc_type), "document")

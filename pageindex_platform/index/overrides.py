@@ -1,0 +1,61 @@
+"""`--metadata FILE`: CSV or JSONL rows keyed by file name that override extracted metadata."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from ..records import DocMetadata
+
+KEYS = ("name", "file", "doc_name", "filename", "path")
+FIELDS = ("company", "doc_type", "fiscal_year", "fiscal_period", "title", "description")
+
+
+def load_overrides(path: Path) -> dict[str, dict[str, Any]]:
+    """Rows by document name (file stem). Raises InputError naming the file and the problem."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(path, f"cannot read metadata file ({exc.strerror or exc})") from exc
+    rows: list[dict[str, Any]] = []
+    if path.suffix.lower() in (".jsonl", ".ndjson", ".json"):
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(path, f"line {number}: invalid JSON ({exc.msg})") from exc
+            if not isinstance(row, dict):
+                raise InputError(path, f"line {number}: expected a JSON object")
+            rows.append(row)
+    elif path.suffix.lower() == ".csv":
+        rows = list(csv.DictReader(text.splitlines()))
+    else:
+        raise InputError(path, "metadata file must be .csv or .jsonl")
+    out: dict[str, dict[str, Any]] = {}
+    for number, row in enumerate(rows, 1):
+        key = next((str(row[k]) for k in KEYS if row.get(k)), None)
+        if key is None:
+            raise InputError(path, f"row {number}: no file name column ({', '.join(KEYS)})")
+        out[Path(key).stem] = row
+    return out
+
+
+def apply_overrides(metadata: DocMetadata, row: dict[str, Any]) -> DocMetadata:
+    for field in FIELDS:
+        value = row.get(field)
+        if value in (None, ""):
+            continue
+        if field == "fiscal_year":
+            value = int(value)
+        setattr(metadata, field, value)
+    aliases = row.get("company_aliases")
+    if isinstance(aliases, str):
+        aliases = [a.strip() for a in aliases.split(";") if a.strip()]
+    if aliases:
+        metadata.company_aliases = list(aliases)
+    return metadata

@@ -1,0 +1,329 @@
+"""The ingest flow: discover files, prepare them (in a worker process, one file ahead), embed
+their chunks, and store each document in ONE transaction.
+
+A run killed at any point leaves only whole documents behind; the next run skips what is
+stored unchanged (same name and sha256) and finishes the rest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import delete, insert, select
+from sqlalchemy.orm import Session
+
+from ..database import session_scope
+from ..embeddings import Embedder, get_embedder
+from ..errors import InputError, UnreadableFileError
+from ..models import Chunk, Document, Node, Page
+from ..records import PreparedDocument, TreeNode
+from ..settings import get_settings
+from .build import SUPPORTED_SUFFIXES, BuildOptions, document_name, prepare_document
+from .overrides import apply_overrides
+
+
+class FileStatus(StrEnum):
+    STORED = "stored"
+    SKIPPED = "skipped"
+    FAILED = "failed"
+
+
+@dataclass
+class FileResult:
+    """One line of `pi ingest --json`'s "files" list."""
+
+    path: str
+    name: str
+    status: FileStatus
+    pages: int = 0
+    nodes: int = 0
+    chunks: int = 0
+    seconds: float = 0.0
+    error: str | None = None
+    stages: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["status"] = str(self.status)
+        out["seconds"] = round(self.seconds, 3)
+        out["stages"] = {k: round(v, 3) for k, v in self.stages.items()}
+        return out
+
+
+@dataclass
+class IngestReport:
+    files: list[FileResult] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def count(self, status: FileStatus) -> int:
+        return sum(1 for f in self.files if f.status == status)
+
+    @property
+    def failed(self) -> int:
+        return self.count(FileStatus.FAILED)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "files": [f.to_dict() for f in self.files],
+            "stored": self.count(FileStatus.STORED),
+            "skipped": self.count(FileStatus.SKIPPED),
+            "failed": self.failed,
+            "ignored": self.ignored,
+            "pages": sum(f.pages for f in self.files if f.status == FileStatus.STORED),
+            "chunks": sum(f.chunks for f in self.files if f.status == FileStatus.STORED),
+            "seconds": round(self.seconds, 3),
+        }
+
+
+Progress = Callable[[str, FileResult | None, int], None]
+"""Called as progress(event, result, total_files): event is 'start' or 'file'."""
+
+
+def discover(paths: Iterable[Path]) -> tuple[list[Path], list[FileResult], list[str]]:
+    """Files to ingest (folders recursively), failures for named paths that cannot be
+    ingested, and files inside folders that were ignored for their extension."""
+    files: list[Path] = []
+    failures: list[FileResult] = []
+    ignored: list[str] = []
+    for path in paths:
+        if path.is_dir():
+            for child in sorted(path.rglob("*")):
+                if child.name.startswith(".") or child.is_dir():
+                    continue
+                if child.suffix.lower() in SUPPORTED_SUFFIXES:
+                    files.append(child)
+                else:
+                    ignored.append(str(child))
+        elif path.suffix.lower() in SUPPORTED_SUFFIXES and (path.exists() or path.is_symlink()):
+            files.append(path)
+        else:
+            error = (
+                UnreadableFileError(path, "no such file or folder")
+                if not path.exists() and not path.is_symlink()
+                else prepare_error(path)
+            )
+            failures.append(_failed(path, error))
+    return files, failures, ignored
+
+
+def prepare_error(path: Path) -> InputError:
+    try:
+        prepare_document(path, BuildOptions())
+    except InputError as exc:
+        return exc
+    return InputError(path)  # pragma: no cover - discover only calls this for bad paths
+
+
+def _failed(path: Path, error: Exception, seconds: float = 0.0) -> FileResult:
+    detail = error.detail if isinstance(error, InputError) else f"{type(error).__name__}: {error}"
+    return FileResult(
+        path=str(path), name=document_name(path), status=FileStatus.FAILED,
+        seconds=seconds, error=detail,
+    )  # fmt: skip
+
+
+def _sha256(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None  # prepare_document reports the problem
+
+
+def _prepare_in_worker(path: str, options: BuildOptions) -> PreparedDocument | InputError:
+    try:
+        return prepare_document(Path(path), options)
+    except InputError as exc:
+        return exc
+
+
+def build_options() -> BuildOptions:
+    s = get_settings()
+    return BuildOptions(
+        toc_pages=s.toc_pages,
+        chunk_tokens=s.chunk_tokens,
+        split_max_pages=s.split_max_pages,
+        split_max_tokens=s.split_max_tokens,
+    )
+
+
+def _prepared_stream(
+    paths: list[Path], options: BuildOptions, parallel: bool
+) -> Iterator[tuple[Path, PreparedDocument | Exception, float]]:
+    """Prepared documents in order; with `parallel`, the next file is prepared in a worker
+    process while the caller embeds and stores the current one."""
+    if not parallel or len(paths) < 2:
+        for path in paths:
+            started = time.perf_counter()
+            try:
+                yield path, prepare_document(path, options), time.perf_counter() - started
+            except Exception as exc:  # reported per file; the batch goes on
+                yield path, exc, time.perf_counter() - started
+        return
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        pending: list[tuple[Path, Future[PreparedDocument | InputError], float]] = []
+        queue = list(paths)
+        try:
+            while queue or pending:
+                while queue and len(pending) < 2:
+                    path = queue.pop(0)
+                    future = pool.submit(_prepare_in_worker, str(path), options)
+                    pending.append((path, future, time.perf_counter()))
+                path, future, submitted = pending.pop(0)
+                try:
+                    outcome: PreparedDocument | Exception = future.result()
+                except Exception as exc:
+                    outcome = exc
+                yield path, outcome, time.perf_counter() - submitted
+        finally:
+            for _, future, _ in pending:
+                future.cancel()
+
+
+def ingest_paths(
+    *,
+    paths: Iterable[Path],
+    force: bool = False,
+    overrides: dict[str, dict[str, Any]] | None = None,
+    embedder: Embedder | None = None,
+    progress: Progress | None = None,
+    parallel: bool = True,
+) -> IngestReport:
+    """Ingest files and folders. Bad files are reported and the batch goes on."""
+    started = time.perf_counter()
+    files, failures, ignored = discover(paths)
+    report = IngestReport(files=list(failures), ignored=ignored)
+    if progress:
+        progress("start", None, len(files) + len(failures))
+        for failure in failures:
+            progress("file", failure, 0)
+
+    def finish(result: FileResult) -> None:
+        report.files.append(result)
+        if progress:
+            progress("file", result, 0)
+
+    to_prepare: list[Path] = []
+    seen: dict[str, Path] = {}
+    with session_scope() as session:
+        stored = {
+            name: sha for name, sha in session.execute(select(Document.name, Document.sha256))
+        }
+    for path in files:
+        name = document_name(path)
+        if name in seen:
+            finish(_failed(path, InputError(path, f"duplicate document name '{name}' "
+                                           f"(also {seen[name]}); rename one of the files")))
+            continue
+        seen[name] = path
+        if not force and name in stored and stored[name] == _sha256(path):
+            finish(FileResult(path=str(path), name=name, status=FileStatus.SKIPPED))
+            continue
+        to_prepare.append(path)
+
+    if to_prepare:
+        embedder = embedder or get_embedder()
+    for path, outcome, prep_seconds in _prepared_stream(to_prepare, build_options(), parallel):
+        if isinstance(outcome, Exception):
+            finish(_failed(path, outcome, prep_seconds))
+            continue
+        assert embedder is not None
+        try:
+            finish(_embed_and_store(outcome, embedder, overrides or {}, prep_seconds))
+        except KeyboardInterrupt:
+            raise
+        except Exception as exc:
+            finish(_failed(path, exc, prep_seconds))
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _embed_and_store(
+    doc: PreparedDocument,
+    embedder: Embedder,
+    overrides: dict[str, dict[str, Any]],
+    prep_seconds: float,
+) -> FileResult:
+    if doc.name in overrides:
+        apply_overrides(doc.metadata, overrides[doc.name])
+    stages = dict(doc.seconds)
+    t0 = time.perf_counter()
+    texts = [c.text for c in doc.chunks] + [doc.metadata.description or doc.name]
+    vectors = embedder.embed(texts)
+    stages["embed"] = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    with session_scope() as session:
+        store_document(session=session, doc=doc, vectors=vectors, embedder_name=embedder.name)
+    stages["database"] = time.perf_counter() - t1
+    # Preparation overlaps the previous file's embedding; count its own time, not the wait.
+    seconds = sum(stages.values())
+    return FileResult(
+        path=doc.path, name=doc.name, status=FileStatus.STORED, pages=doc.page_count,
+        nodes=len(doc.all_nodes()), chunks=len(doc.chunks), seconds=seconds, stages=stages,
+    )  # fmt: skip
+
+
+def store_document(
+    *, session: Session, doc: PreparedDocument, vectors: Any, embedder_name: str
+) -> int:
+    """Replace any stored document of the same name with `doc`, inside the caller's transaction."""
+    session.execute(delete(Document).where(Document.name == doc.name))
+    meta = doc.metadata
+    document = Document(
+        name=doc.name,
+        source_path=str(Path(doc.path).resolve()),
+        sha256=doc.sha256,
+        status="ready",
+        page_count=doc.page_count,
+        company=meta.company,
+        company_aliases=meta.company_aliases,
+        doc_type=meta.doc_type,
+        fiscal_year=meta.fiscal_year,
+        fiscal_period=meta.fiscal_period,
+        period_end=meta.period_end,
+        title=meta.title,
+        description=meta.description,
+        description_embedding=vectors[-1],
+        tree_source=str(doc.tree_source),
+        embedder=embedder_name,
+        warnings=doc.warnings,
+        usage={},
+    )
+    session.add(document)
+    session.flush()
+    doc_id = document.id
+    session.execute(insert(Page), [{"document_id": doc_id, "page": p.page, "text": p.text}
+                                   for p in doc.pages])
+    session.execute(insert(Node), list(_node_rows(doc_id, doc.tree)))
+    if doc.chunks:
+        session.execute(
+            insert(Chunk),
+            [
+                {"document_id": doc_id, "node_id": c.node_id, "page": c.page, "text": c.text,
+                 "embedding": vectors[i]}
+                for i, c in enumerate(doc.chunks)
+            ],
+        )
+    return doc_id
+
+
+def _node_rows(doc_id: int, roots: list[TreeNode]) -> Iterator[dict[str, Any]]:
+    def visit(nodes: list[TreeNode], parent: str | None, depth: int) -> Iterator[dict[str, Any]]:
+        for position, node in enumerate(nodes):
+            yield {
+                "document_id": doc_id, "node_id": node.node_id, "parent_node_id": parent,
+                "title": node.title, "start_page": node.start_page, "end_page": node.end_page,
+                "depth": depth, "position": position, "summary": node.summary,
+            }  # fmt: skip
+            yield from visit(node.children, node.node_id, depth + 1)
+
+    yield from visit(roots, None, 0)

@@ -1,0 +1,106 @@
+"""Typed values handed from one step to the next (see DESIGN.md: the two flows)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class TreeSource(StrEnum):
+    """Where a document's tree came from, best first."""
+
+    OUTLINE = "outline"
+    TOC = "toc"
+    HEADINGS = "headings"
+    WINDOWS = "windows"
+    MARKDOWN = "markdown"
+
+
+class DocType(StrEnum):
+    FORM_10K = "10-K"
+    FORM_10Q = "10-Q"
+    FORM_8K = "8-K"
+    EARNINGS = "earnings release"
+    OTHER = "other"
+
+
+@dataclass(frozen=True)
+class PageText:
+    """One physical page (1-based) and its text."""
+
+    page: int
+    text: str
+
+
+@dataclass
+class TreeNode:
+    """A section of a document. Pages are 1-based, physical and inclusive."""
+
+    title: str
+    start_page: int
+    end_page: int
+    node_id: str = ""
+    summary: str = ""
+    children: list[TreeNode] = field(default_factory=list)
+
+    def walk(self) -> list[TreeNode]:
+        """This node and all its descendants, depth-first."""
+        out = [self]
+        for child in self.children:
+            out.extend(child.walk())
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "node_id": self.node_id,
+            "title": self.title,
+            "start_page": self.start_page,
+            "end_page": self.end_page,
+            "summary": self.summary,
+            "nodes": [c.to_dict() for c in self.children],
+        }
+
+
+@dataclass
+class DocMetadata:
+    company: str | None = None
+    company_aliases: list[str] = field(default_factory=list)
+    doc_type: str | None = None
+    fiscal_year: int | None = None
+    fiscal_period: str | None = None  # FY, Q1..Q4
+    period_end: str | None = None  # ISO date
+    title: str | None = None
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class ChunkText:
+    """A piece of one page, at most ~chunk_tokens long, tied to the leaf node holding it."""
+
+    node_id: str
+    page: int
+    text: str
+
+
+@dataclass
+class PreparedDocument:
+    """Everything ingest computes from a file before embedding and storing it."""
+
+    name: str
+    path: str
+    sha256: str
+    pages: list[PageText]
+    tree: list[TreeNode]
+    tree_source: TreeSource
+    metadata: DocMetadata
+    chunks: list[ChunkText]
+    warnings: list[str] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def page_count(self) -> int:
+        return len(self.pages)
+
+    def all_nodes(self) -> list[TreeNode]:
+        return [n for root in self.tree for n in root.walk()]

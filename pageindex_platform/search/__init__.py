@@ -1,0 +1,1 @@
+"""Question → answer (routing, tree search, cited answers)."""

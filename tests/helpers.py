@@ -1,0 +1,43 @@
+"""Helpers for tests: running the CLI, making bad PDFs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pymupdf
+from typer.testing import CliRunner
+
+from cli.main import app
+
+
+def run_cli(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, list(args))
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def run_json(*args: str) -> Any:
+    code, out, err = run_cli(*args, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def encrypted_pdf(path: Path) -> Path:
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "Secret quarterly results " * 5)
+    doc.save(
+        path, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="user", owner_pw="owner"
+    )
+    return path
+
+
+def image_only_pdf(path: Path) -> Path:
+    doc = pymupdf.open()
+    for _ in range(3):
+        page = doc.new_page()
+        page.draw_rect(pymupdf.Rect(50, 50, 300, 300), color=(0, 0, 0), fill=(0.5, 0.5, 0.5))
+    doc.save(path)
+    return path

@@ -1,0 +1,96 @@
+"""Bad files: one clear error line naming the file and the problem; the batch goes on."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from .helpers import encrypted_pdf, image_only_pdf, run_cli, run_json
+
+
+def _make(kind: str, folder: Path, small_pdf: Path) -> Path:
+    if kind == "encrypted":
+        return encrypted_pdf(folder / "locked.pdf")
+    if kind == "truncated":
+        path = folder / "truncated.pdf"
+        data = small_pdf.read_bytes()
+        path.write_bytes(data[: len(data) // 2])
+        return path
+    if kind == "garbage_inside":
+        path = folder / "damaged.pdf"
+        path.write_bytes(b"%PDF-1.7\n" + os.urandom(4096))
+        return path
+    if kind == "empty":
+        path = folder / "empty.pdf"
+        path.write_bytes(b"")
+        return path
+    if kind == "not_pdf":
+        path = folder / "notes.pdf"
+        path.write_text("These are plain-text notes, not a PDF.")
+        return path
+    if kind == "no_text":
+        return image_only_pdf(folder / "scanned.pdf")
+    if kind == "broken_link":
+        path = folder / "gone.pdf"
+        path.symlink_to(folder / "does-not-exist.pdf")
+        return path
+    if kind == "missing":
+        return folder / "missing.pdf"
+    if kind == "unsupported":
+        path = folder / "report.docx"
+        path.write_bytes(b"PK\x03\x04 not really a docx")
+        return path
+    raise AssertionError(kind)
+
+
+CASES = {
+    "encrypted": "encrypted PDF (password required)",
+    "truncated": "corrupt or truncated PDF",
+    "garbage_inside": "corrupt or truncated PDF",
+    "empty": "empty file (0 bytes)",
+    "not_pdf": "not a PDF file (no %PDF header)",
+    "no_text": "no text layer; OCR is not supported",
+    "broken_link": "not a regular file",
+    "missing": "no such file",
+    "unsupported": "unsupported file type '.docx'",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CASES))
+def test_bad_file_is_reported_and_good_file_still_stored(
+    kind: str, tmp_path: Path, small_pdf: Path
+) -> None:
+    bad = _make(kind, tmp_path, small_pdf)
+    code, out, err = run_cli("ingest", str(bad), str(small_pdf))
+    assert code == 1
+    error_lines = [ln for ln in err.splitlines() if ln.startswith("Error:")]
+    assert len(error_lines) == 1, err
+    assert str(bad) in error_lines[0] and CASES[kind] in error_lines[0]
+    assert "1 stored" in out and "1 failed" in out
+    assert [d["name"] for d in run_json("docs", "list")] == [small_pdf.stem]
+
+
+def test_json_summary_reports_the_failure(tmp_path: Path, small_pdf: Path) -> None:
+    bad = _make("not_pdf", tmp_path, small_pdf)
+    code, out, err = run_cli("ingest", str(bad), str(small_pdf), "--json")
+    assert code == 1
+    import json
+
+    files = {f["name"]: f for f in json.loads(out)["files"]}
+    assert files["notes"]["status"] == "failed"
+    assert files["notes"]["error"] == "not a PDF file (no %PDF header)"
+    assert files[small_pdf.stem]["status"] == "stored"
+
+
+def test_unsupported_files_inside_folders_are_ignored_not_failed(
+    tmp_path: Path, small_pdf: Path
+) -> None:
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / small_pdf.name).write_bytes(small_pdf.read_bytes())
+    (folder / "readme.txt").write_text("not a filing")
+    code, out, err = run_cli("ingest", str(folder))
+    assert code == 0
+    assert "ignored 1 file(s)" in err and "1 stored" in out
