@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from alembic import context
 from sqlalchemy import create_engine, pool
 
+from alembic import context
 from pageindex_platform.models import Base
 
 config = context.config

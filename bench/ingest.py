@@ -75,10 +75,14 @@ def main() -> int:
         "reingest_seconds": round(again_s, 2),
         "cpu_count": os.cpu_count(),
     }
-    print(f"files {len(files)}: stored {len(stored)}, failed {report.failed}; "
-          f"{pages} pages, {chunks} chunks in {wall:.1f}s wall ({args.embedder} embedder)")
-    print(f"throughput: {figures['pages_per_second']} pages/s, "
-          f"{figures['chunks_per_second']} chunks/s")
+    print(
+        f"files {len(files)}: stored {len(stored)}, failed {report.failed}; "
+        f"{pages} pages, {chunks} chunks in {wall:.1f}s wall ({args.embedder} embedder)"
+    )
+    print(
+        f"throughput: {figures['pages_per_second']} pages/s, "
+        f"{figures['chunks_per_second']} chunks/s"
+    )
     print("time per stage (summed over files):")
     for s in STAGES:
         print(f"  {s:<9} {stages[s]:8.1f}s  {stages[s] / total_stage:6.1%}")

@@ -7,13 +7,15 @@ import os
 import sys
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, ParamSpec, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
 from pageindex_platform.errors import PageIndexError
 
 P = ParamSpec("P")
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON (a stable shape, see README).")]
+DocName = Annotated[str, typer.Argument(help="Document name (the file stem).")]
 R = TypeVar("R")
 
 
@@ -34,8 +36,11 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
             typer.echo(f"Error: {exc}", err=True)
             raise typer.Exit(1) from None
         except KeyboardInterrupt:
-            typer.echo("Interrupted: documents already stored are complete; "
-                       "run the command again to finish the rest.", err=True)
+            typer.echo(
+                "Interrupted: documents already stored are complete; "
+                "run the command again to finish the rest.",
+                err=True,
+            )
             sys.exit(130)
 
     return wrapper

@@ -8,15 +8,17 @@ from pageindex_platform import database
 from pageindex_platform.migrate import upgrade
 from pageindex_platform.settings import get_settings
 
-from .common import handle_errors, print_json
+from .common import JsonFlag, handle_errors, print_json
 
-app = typer.Typer(help="Manage the database (embedded PostgreSQL unless PI_DATABASE_URL is set).",
-                  no_args_is_help=True)
+app = typer.Typer(
+    help="Manage the database (embedded PostgreSQL unless PI_DATABASE_URL is set).",
+    no_args_is_help=True,
+)
 
 
 @app.command()
 @handle_errors
-def status(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+def status(as_json: JsonFlag = False) -> None:
     """Show which database is used, whether it runs, its schema revision and document count."""
     s = database.status()
     if as_json:

@@ -11,15 +11,14 @@ from rich.table import Table
 from pageindex_platform import catalog
 from pageindex_platform.database import session_scope
 
-from .common import handle_errors, print_json
+from .common import DocName, JsonFlag, handle_errors, print_json
 
 app = typer.Typer(help="Browse stored documents: list, show, tree, rm.", no_args_is_help=True)
-JSON = typer.Option(False, "--json", help="Print JSON (a stable shape, see README).")
 
 
 @app.command("list")
 @handle_errors
-def list_cmd(as_json: bool = JSON) -> None:
+def list_cmd(as_json: JsonFlag = False) -> None:
     """List stored documents with their metadata."""
     with session_scope() as session:
         rows = catalog.list_documents(session=session)
@@ -39,8 +38,7 @@ def list_cmd(as_json: bool = JSON) -> None:
 
 @app.command()
 @handle_errors
-def show(name: str = typer.Argument(..., help="Document name (file stem)."),
-         as_json: bool = JSON) -> None:  # fmt: skip
+def show(name: DocName, as_json: JsonFlag = False) -> None:
     """Show one document's metadata, sizes and warnings."""
     with session_scope() as session:
         info = catalog.show_document(session=session, name=name)
@@ -65,8 +63,7 @@ def _print_tree(nodes: list[dict[str, Any]], depth: int = 0) -> None:
 
 @app.command()
 @handle_errors
-def tree(name: str = typer.Argument(..., help="Document name (file stem)."),
-         as_json: bool = JSON) -> None:  # fmt: skip
+def tree(name: DocName, as_json: JsonFlag = False) -> None:
     """Print a document's tree: an indented outline with page ranges."""
     with session_scope() as session:
         data = catalog.document_tree(session=session, name=name)
@@ -79,8 +76,7 @@ def tree(name: str = typer.Argument(..., help="Document name (file stem)."),
 
 @app.command()
 @handle_errors
-def rm(name: str = typer.Argument(..., help="Document name (file stem)."),
-       as_json: bool = JSON) -> None:  # fmt: skip
+def rm(name: DocName, as_json: JsonFlag = False) -> None:
     """Remove a document with its pages, tree and chunks."""
     with session_scope() as session:
         catalog.remove_document(session=session, name=name)

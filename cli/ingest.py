@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -17,15 +18,23 @@ from .common import handle_errors, print_json
 
 @handle_errors
 def ingest(
-    paths: list[Path] = typer.Argument(
-        ..., help="PDF or Markdown files, or folders (searched recursively)."
-    ),
-    force: bool = typer.Option(False, "--force", help="Rebuild documents even when unchanged."),
-    metadata: Path | None = typer.Option(
-        None, "--metadata", help="CSV or JSONL keyed by file name; its fields override the "
-        "extracted company, doc_type, fiscal_year, fiscal_period, title, description.",
-    ),
-    as_json: bool = typer.Option(False, "--json", help="Print a JSON summary (see README)."),
+    paths: Annotated[
+        list[Path], typer.Argument(help="PDF or Markdown files, or folders (searched recursively).")
+    ],
+    force: Annotated[
+        bool, typer.Option("--force", help="Rebuild documents even when unchanged.")
+    ] = False,
+    metadata: Annotated[
+        Path | None,
+        typer.Option(
+            "--metadata",
+            help="CSV or JSONL keyed by file name; its fields override the extracted company, "
+            "doc_type, fiscal_year, fiscal_period, title, description.",
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print a JSON summary (see README).")
+    ] = False,
 ) -> None:
     """Parse, build trees, extract metadata, chunk and embed each file; store each in one
     transaction. Unchanged files are skipped; a bad file is reported and the rest go on.
@@ -60,11 +69,13 @@ def ingest(
             typer.echo(f"Error: {failed.path}: {failed.error}", err=True)
     else:
         if report.ignored:
-            typer.echo(f"ignored {len(report.ignored)} file(s) with unsupported extensions "
-                       "inside folders", err=True)  # fmt: skip
+            n = len(report.ignored)
+            typer.echo(f"ignored {n} file(s) with unsupported extensions inside folders", err=True)
         d = report.to_dict()
-        typer.echo(f"{d['stored']} stored, {d['skipped']} skipped, {d['failed']} failed "
-                   f"({d['pages']} pages, {d['chunks']} chunks) in {d['seconds']:.1f}s")  # fmt: skip
+        typer.echo(
+            f"{d['stored']} stored, {d['skipped']} skipped, {d['failed']} failed "
+            f"({d['pages']} pages, {d['chunks']} chunks) in {d['seconds']:.1f}s"
+        )
     if report.failed:
         raise typer.Exit(1)
 

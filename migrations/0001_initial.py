@@ -8,9 +8,10 @@ Create Date: 2026-11-22
 from collections.abc import Sequence
 
 import sqlalchemy as sa
-from alembic import op
 from pgvector.sqlalchemy import Vector
 from sqlalchemy.dialects import postgresql
+
+from alembic import op
 
 revision: str = "0001"
 down_revision: str | None = None
@@ -53,7 +54,9 @@ def upgrade() -> None:
             nullable=False,
             server_default=sa.func.now(),
         ),
-        sa.CheckConstraint("status IN ('ingesting', 'ready', 'failed')", name="ck_documents_status"),
+        sa.CheckConstraint(
+            "status IN ('ingesting', 'ready', 'failed')", name="ck_documents_status"
+        ),
     )
     op.execute(
         "CREATE INDEX ix_documents_company_trgm ON documents USING gin (company gin_trgm_ops)"
@@ -109,8 +112,7 @@ def upgrade() -> None:
         ),
     )
     op.execute(
-        "CREATE INDEX ix_chunks_embedding_hnsw ON chunks "
-        "USING hnsw (embedding vector_cosine_ops)"
+        "CREATE INDEX ix_chunks_embedding_hnsw ON chunks USING hnsw (embedding vector_cosine_ops)"
     )
     op.create_index("ix_chunks_tsv", "chunks", ["tsv"], postgresql_using="gin")
     op.create_index("ix_chunks_document_page", "chunks", ["document_id", "page"])

@@ -13,9 +13,7 @@ from .models import Chunk, Document, Node
 
 def list_documents(*, session: Session) -> list[dict[str, Any]]:
     """`pi docs list --json`: one object per document, by name."""
-    nodes = (
-        select(Node.document_id, func.count().label("n")).group_by(Node.document_id).subquery()
-    )
+    nodes = select(Node.document_id, func.count().label("n")).group_by(Node.document_id).subquery()
     rows = session.execute(
         select(Document, func.coalesce(nodes.c.n, 0))
         .outerjoin(nodes, nodes.c.document_id == Document.id)
@@ -74,9 +72,7 @@ def show_document(*, session: Session, name: str) -> dict[str, Any]:
 def document_tree(*, session: Session, name: str) -> dict[str, Any]:
     """`pi docs tree DOC --json`: the nested tree as stored."""
     d = _document(session, name)
-    rows = session.scalars(
-        select(Node).where(Node.document_id == d.id).order_by(Node.id)
-    ).all()
+    rows = session.scalars(select(Node).where(Node.document_id == d.id).order_by(Node.id)).all()
     by_id: dict[str, dict[str, Any]] = {}
     roots: list[dict[str, Any]] = []
     for n in rows:

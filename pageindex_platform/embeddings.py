@@ -6,6 +6,7 @@ Only `SentenceTransformerEmbedder` imports sentence_transformers (lazily: torch 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 from collections.abc import Sequence
 from functools import lru_cache
@@ -86,7 +87,7 @@ class HashEmbedder:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
             words = _WORD.findall(text.lower())
-            for feature in [*words, *(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))]:
+            for feature in [*words, *(f"{a} {b}" for a, b in itertools.pairwise(words))]:
                 digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
                 index = int.from_bytes(digest[:4], "little") % self.dim
                 out[row, index] += 1.0 if digest[4] & 1 else -1.0

@@ -49,14 +49,16 @@ def main() -> int:
             "fiscal_year": int(row["doc_period"]) == m.fiscal_year,
         }
         for key, value in ok.items():
-            hits[key] += value
+            hits[key] += int(value)
         if args.verbose and not all(ok.values()):
-            print(f"  miss {row['doc_name']}: gold=({row['company']}, {row['doc_type']}, "
-                  f"{row['doc_period']}) got=({m.company}, {m.doc_type}, {m.fiscal_year} "
-                  f"{m.fiscal_period})")
+            print(
+                f"  miss {row['doc_name']}: gold=({row['company']}, {row['doc_type']}, "
+                f"{row['doc_period']}) got=({m.company}, {m.doc_type}, {m.fiscal_year} "
+                f"{m.fiscal_period})"
+            )
     n = len(gold)
-    for key, value in hits.items():
-        print(f"{key:<12} {value}/{n} = {value / n:.1%}")
+    for key, count in hits.items():
+        print(f"{key:<12} {count}/{n} = {count / n:.1%}")
     return 0
 
 

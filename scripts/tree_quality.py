@@ -67,12 +67,16 @@ def main() -> int:
             passed += all(checks.values())
             if args.verbose and not all(checks.values()):
                 print(f"  miss {doc.name} ({doc.tree_source}): {checks}")
-    print(f"documents: {len(paths)}  invalid trees: {invalid}  "
-          f"seconds: {time.perf_counter() - started:.1f}")
+    print(
+        f"documents: {len(paths)}  invalid trees: {invalid}  "
+        f"seconds: {time.perf_counter() - started:.1f}"
+    )
     print("tree sources: " + ", ".join(f"{k}={v}" for k, v in sorted(sources.items())))
     if tenk:
-        print(f"10-K filings with Item 1A, 7 and 8 on their heading pages: {passed}/{tenk} "
-              f"= {passed / tenk:.1%}")
+        print(
+            f"10-K filings with Item 1A, 7 and 8 on their heading pages: {passed}/{tenk} "
+            f"= {passed / tenk:.1%}"
+        )
         print("  per item: " + ", ".join(f"Item {k.upper()} {per_item[k]}/{tenk}" for k in ITEMS))
     return 1 if invalid else 0
 

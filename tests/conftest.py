@@ -38,8 +38,9 @@ def database_url() -> Iterator[str]:
 
     get_settings.cache_clear()
     yield url
-    from pageindex_platform.database import stop_embedded
+    from pageindex_platform.database import get_engine, stop_embedded
 
+    get_engine(migrate=False).dispose()
     if server is not None:
         stop_embedded(home / "pgdata")
     shutil.rmtree(home, ignore_errors=True)

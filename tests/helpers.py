@@ -28,9 +28,7 @@ def run_json(*args: str) -> Any:
 def encrypted_pdf(path: Path) -> Path:
     doc = pymupdf.open()
     doc.new_page().insert_text((72, 72), "Secret quarterly results " * 5)
-    doc.save(
-        path, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="user", owner_pw="owner"
-    )
+    doc.save(path, encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="user", owner_pw="owner")
     return path
 
 

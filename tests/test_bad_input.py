@@ -74,7 +74,7 @@ def test_bad_file_is_reported_and_good_file_still_stored(
 
 def test_json_summary_reports_the_failure(tmp_path: Path, small_pdf: Path) -> None:
     bad = _make("not_pdf", tmp_path, small_pdf)
-    code, out, err = run_cli("ingest", str(bad), str(small_pdf), "--json")
+    code, out, _err = run_cli("ingest", str(bad), str(small_pdf), "--json")
     assert code == 1
     import json
 

@@ -53,7 +53,9 @@ def test_chunks_stay_on_one_page_and_belong_to_leaves(samples: Path) -> None:
         assert doc is not None
         pages = session.scalar(select(func.count()).where(Page.document_id == doc.id))
         assert pages == doc.page_count == 30
-        nodes = {n.node_id: n for n in session.scalars(select(Node).where(Node.document_id == doc.id))}
+        nodes = {
+            n.node_id: n for n in session.scalars(select(Node).where(Node.document_id == doc.id))
+        }
         parents = {n.parent_node_id for n in nodes.values()}
         for chunk in session.scalars(select(Chunk).where(Chunk.document_id == doc.id)):
             node = nodes[chunk.node_id]
@@ -77,9 +79,9 @@ def test_tree_of_a_10q_follows_its_table_of_contents(samples: Path) -> None:
     balance = flat["Condensed Consolidated Balance Sheets"]
     with session_scope() as session:
         text = session.scalar(
-            select(Page.text).join(Document).where(
-                Document.name == "AMCOR_2023Q2_10Q", Page.page == balance["start_page"]
-            )
+            select(Page.text)
+            .join(Document)
+            .where(Document.name == "AMCOR_2023Q2_10Q", Page.page == balance["start_page"])
         )
     assert text is not None and "Condensed Consolidated Balance Sheets" in text
 
@@ -136,12 +138,12 @@ def test_docs_show_and_rm(small_pdf: Path) -> None:
 
 def test_metadata_file_overrides_extracted_values(small_pdf: Path, tmp_path: Path) -> None:
     meta = tmp_path / "meta.jsonl"
-    meta.write_text('{"file": "%s", "company": "Ulta", "fiscal_year": 2024}\n' % small_pdf.name)
+    meta.write_text(f'{{"file": "{small_pdf.name}", "company": "Ulta", "fiscal_year": 2024}}\n')
     run_cli("ingest", str(small_pdf), "--metadata", str(meta))
     info = run_json("docs", "show", small_pdf.stem)
     assert info["company"] == "Ulta" and info["fiscal_year"] == 2024
     csv = tmp_path / "meta.csv"
-    csv.write_text("name,doc_type\n%s,other\n" % small_pdf.stem)
+    csv.write_text(f"name,doc_type\n{small_pdf.stem},other\n")
     run_cli("ingest", str(small_pdf), "--metadata", str(csv), "--force")
     assert run_json("docs", "show", small_pdf.stem)["doc_type"] == "other"
 

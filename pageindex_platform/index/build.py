@@ -9,14 +9,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError, UnsupportedFileError
-from ..records import PreparedDocument, TreeNode, TreeSource
+from ..records import PreparedDocument, TreeSource
 from .chunking import chunk_pages, page_token_counts
 from .headings import detect_headings
 from .markdown import parse_markdown
 from .metadata import extract_metadata
 from .pdf import parse_pdf, read_bytes
 from .toc import FlatEntry, outline_entries, toc_entries
-from .tree import check_tree, finish_tree, page_windows
+from .tree import Splitter, check_tree, finish_tree
 
 PDF_SUFFIXES = {".pdf"}
 MARKDOWN_SUFFIXES = {".md", ".markdown"}
@@ -39,8 +39,9 @@ def prepare_document(path: Path, options: BuildOptions) -> PreparedDocument:
     """Everything about one file except embeddings. Raises InputError for bad files."""
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
-        raise UnsupportedFileError(path, f"unsupported file type '{suffix or '(none)'}' "
-                                   "(supported: .pdf, .md, .markdown)")
+        raise UnsupportedFileError(
+            path, f"unsupported file type '{suffix or '(none)'}' (supported: .pdf, .md, .markdown)"
+        )
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
     data = read_bytes(path)
@@ -63,6 +64,7 @@ def prepare_document(path: Path, options: BuildOptions) -> PreparedDocument:
         def find_sections(start: int, end: int) -> list[FlatEntry]:
             return detect_headings(parsed.layouts[start - 1 : end])
 
+        splitter: Splitter | None = find_sections
     else:
         try:
             text = data.decode("utf-8")
@@ -73,11 +75,18 @@ def prepare_document(path: Path, options: BuildOptions) -> PreparedDocument:
         t1 = time.perf_counter()
         page_tokens = page_token_counts(pages)
         source = TreeSource.MARKDOWN
-        find_sections = None  # type: ignore[assignment]
+        splitter = None
 
-    tree = _valid_tree(entries, pages, page_tokens, options, find_sections, warnings)
-    if source != TreeSource.WINDOWS and len(tree) == 1 and tree[0].title.startswith("Pages"):
+    max_pages, max_tokens = options.split_max_pages, options.split_max_tokens
+    tree = finish_tree(
+        entries, pages, page_tokens, max_pages=max_pages, max_tokens=max_tokens,
+        find_sections=splitter,
+    )  # fmt: skip
+    problems = check_tree(tree, len(pages))
+    if problems:  # never store an invalid tree: fall back to page windows
+        warnings.append(f"section tree discarded ({problems[0]}); using page windows")
         source = TreeSource.WINDOWS
+        tree = finish_tree([], pages, page_tokens, max_pages=max_pages, max_tokens=max_tokens)
     seconds["tree"] = time.perf_counter() - t1
     t2 = time.perf_counter()
     metadata = extract_metadata(name=document_name(path), pages=pages, tree=tree)
@@ -97,21 +106,4 @@ def prepare_document(path: Path, options: BuildOptions) -> PreparedDocument:
     )
 
 
-def _valid_tree(
-    entries: list[FlatEntry],
-    pages: list,  # type: ignore[type-arg]
-    page_tokens: list[int],
-    options: BuildOptions,
-    find_sections: object,
-    warnings: list[str],
-) -> list[TreeNode]:
-    kwargs = {"max_pages": options.split_max_pages, "max_tokens": options.split_max_tokens}
-    tree = finish_tree(entries, pages, page_tokens, find_sections=find_sections, **kwargs)  # type: ignore[arg-type]
-    problems = check_tree(tree, len(pages))
-    if problems:  # never store an invalid tree: fall back to page windows
-        warnings.append(f"section tree discarded ({problems[0]}); using page windows")
-        tree = finish_tree([], pages, page_tokens, **kwargs)  # type: ignore[arg-type]
-    return tree
-
-
-__all__ = ["BuildOptions", "page_windows", "prepare_document"]
+__all__ = ["BuildOptions", "prepare_document"]

@@ -42,36 +42,38 @@ def page_token_counts(pages: Sequence[PageText]) -> list[int]:
 def chunk_pages(
     pages: Sequence[PageText], roots: Sequence[TreeNode], *, max_tokens: int
 ) -> list[ChunkText]:
-    encoding = encoding_for()
     by_page = _leaves_by_page(roots, len(pages))
     chunks: list[ChunkText] = []
     for page in pages:
         lines = [ln for ln in page.text.splitlines() if ln.strip()]
-        if not lines or not by_page[page.page]:
-            continue
-        owners = _owner_per_line(lines, by_page[page.page], page.page)
-        tokens = [encoding.encode_ordinary(line) for line in lines]
-        buffer: list[str] = []
-        size = 0
-        owner = owners[0]
-
-        def flush() -> None:
-            nonlocal buffer, size
-            if buffer:
-                chunks.append(ChunkText(owner, page.page, "\n".join(buffer)))
-            buffer, size = [], 0
-
-        for line, line_tokens, line_owner in zip(lines, tokens, owners, strict=True):
-            if line_owner != owner or size + len(line_tokens) > max_tokens:
-                flush()
-                owner = line_owner
-            if len(line_tokens) > max_tokens:
-                for start in range(0, len(line_tokens), max_tokens):
-                    buffer = [encoding.decode(line_tokens[start : start + max_tokens])]
-                    size = max_tokens
-                    flush()
-                continue
-            buffer.append(line)
-            size += len(line_tokens)
-        flush()
+        if lines and by_page[page.page]:
+            owners = _owner_per_line(lines, by_page[page.page], page.page)
+            chunks.extend(_chunk_page(page.page, lines, owners, max_tokens))
     return chunks
+
+
+def _chunk_page(page: int, lines: list[str], owners: list[str], max_tokens: int) -> list[ChunkText]:
+    """Pack consecutive lines of one owner into chunks; split a line longer than a chunk."""
+    encoding = encoding_for()
+    pieces: list[tuple[str, str]] = []  # (owner, text) of each line or line part
+    sizes: list[int] = []
+    for line, owner in zip(lines, owners, strict=True):
+        tokens = encoding.encode_ordinary(line)
+        for start in range(0, len(tokens), max_tokens):
+            part = tokens[start : start + max_tokens]
+            pieces.append((owner, line if len(tokens) <= max_tokens else encoding.decode(part)))
+            sizes.append(len(part))
+    out: list[ChunkText] = []
+    buffer: list[str] = []
+    size = 0
+    current = pieces[0][0] if pieces else ""
+    for (owner, text), n in zip(pieces, sizes, strict=True):
+        if buffer and (owner != current or size + n > max_tokens):
+            out.append(ChunkText(current, page, "\n".join(buffer)))
+            buffer, size = [], 0
+        current = owner
+        buffer.append(text)
+        size += n
+    if buffer:
+        out.append(ChunkText(current, page, "\n".join(buffer)))
+    return out

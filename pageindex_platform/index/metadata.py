@@ -17,9 +17,7 @@ from datetime import date, datetime
 
 from ..records import DocMetadata, DocType, PageText, TreeNode
 
-_MONTHS = (
-    "January|February|March|April|May|June|July|August|September|October|November|December"
-)
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 _DATE = rf"(?:{_MONTHS})\s+\d{{1,2}}\s*,?\s*\d{{4}}"
 _PERIOD_END = re.compile(
     rf"(?:year|period|quarter|weeks?|months)\s+ended\s*:?\s*,?\s*({_DATE})", re.IGNORECASE
@@ -84,7 +82,9 @@ def short_company(company: str) -> str:
 def _display(name: str) -> str:
     name = " ".join(name.split()).strip(" ,")
     if name.isupper() and len(name) > 4:
-        return " ".join(w if len(w) <= 3 and not w.isalpha() else w.capitalize() for w in name.split())
+        return " ".join(
+            w if len(w) <= 3 and not w.isalpha() else w.capitalize() for w in name.split()
+        )
     return name
 
 
@@ -171,7 +171,9 @@ def extract_metadata(
         if m:
             end = _parse_date(m.group(1))
     opening = "\n".join(p.text for p in pages[:10])
-    mentions = Counter(int(y) for y in _FISCAL_YEAR.findall(first if doc_type == DocType.FORM_10K else opening))
+    mentions = Counter(
+        int(y) for y in _FISCAL_YEAR.findall(first if doc_type == DocType.FORM_10K else opening)
+    )
     quarters = Counter(_QUARTER_NUMBER[q.lower()] for q in _QUARTER.findall(first[:8000]))
 
     period: str | None = None
@@ -182,7 +184,9 @@ def extract_metadata(
             year = _pick_year(mentions, (end.year - 1, end.year), end.year)
     elif doc_type in (DocType.FORM_10Q, DocType.EARNINGS):
         low = opening.lower()
-        year_to_date = "Q3" if "nine months ended" in low else "Q2" if "six months ended" in low else None
+        year_to_date = (
+            "Q3" if "nine months ended" in low else "Q2" if "six months ended" in low else None
+        )
         if doc_type == DocType.FORM_10Q and year_to_date:
             period = year_to_date  # the statements' year-to-date columns say which quarter
         elif quarters:

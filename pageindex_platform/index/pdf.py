@@ -11,8 +11,8 @@ from ..errors import (
     CorruptPdfError,
     EmptyFileError,
     EncryptedPdfError,
-    NoTextLayerError,
     NotAPdfError,
+    NoTextLayerError,
     UnreadableFileError,
 )
 from ..records import PageText

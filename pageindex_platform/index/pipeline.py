@@ -221,8 +221,16 @@ def ingest_paths(
     for path in files:
         name = document_name(path)
         if name in seen:
-            finish(_failed(path, InputError(path, f"duplicate document name '{name}' "
-                                           f"(also {seen[name]}); rename one of the files")))
+            finish(
+                _failed(
+                    path,
+                    InputError(
+                        path,
+                        f"duplicate document name '{name}' "
+                        f"(also {seen[name]}); rename one of the files",
+                    ),
+                )
+            )
             continue
         seen[name] = path
         if not force and name in stored and stored[name] == _sha256(path):
@@ -301,15 +309,21 @@ def store_document(
     session.add(document)
     session.flush()
     doc_id = document.id
-    session.execute(insert(Page), [{"document_id": doc_id, "page": p.page, "text": p.text}
-                                   for p in doc.pages])
+    session.execute(
+        insert(Page), [{"document_id": doc_id, "page": p.page, "text": p.text} for p in doc.pages]
+    )
     session.execute(insert(Node), list(_node_rows(doc_id, doc.tree)))
     if doc.chunks:
         session.execute(
             insert(Chunk),
             [
-                {"document_id": doc_id, "node_id": c.node_id, "page": c.page, "text": c.text,
-                 "embedding": vectors[i]}
+                {
+                    "document_id": doc_id,
+                    "node_id": c.node_id,
+                    "page": c.page,
+                    "text": c.text,
+                    "embedding": vectors[i],
+                }
                 for i, c in enumerate(doc.chunks)
             ],
         )

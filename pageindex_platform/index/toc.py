@@ -8,6 +8,7 @@ an offset voted over titles found on their pages.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -65,7 +66,7 @@ def _is_toc_page(layout: PageLayout, entries: list[TocEntry]) -> bool:
     items = sum(1 for e in numbered if item_label(e.title))
     titled = any(_CONTENTS.search(r.text.strip()) for r in layout.rows[:12])
     pages = [e.printed_page for e in numbered if e.printed_page is not None]
-    ascending = sum(1 for a, b in zip(pages, pages[1:], strict=False) if b >= a)
+    ascending = sum(1 for a, b in itertools.pairwise(pages) if b >= a)
     mostly_ascending = ascending >= 0.7 * (len(pages) - 1)
     return mostly_ascending and (titled or items >= 3 or len(numbered) >= 10)
 
@@ -111,7 +112,9 @@ def printed_page_numbers(layouts: list[PageLayout]) -> dict[int, int]:
     for layout in layouts:
         if not layout.rows or layout.height <= 0:
             continue
-        edge = [r for r in layout.rows if r.y0 > layout.height * 0.85 or r.y0 < layout.height * 0.08]
+        edge = [
+            r for r in layout.rows if r.y0 > layout.height * 0.85 or r.y0 < layout.height * 0.08
+        ]
         for row in reversed(edge):
             m = _FOOTER_NUMBER.search(row.text.strip())
             if m:

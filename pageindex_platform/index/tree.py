@@ -19,7 +19,8 @@ SUMMARY_CHARS = 300
 
 
 def nest(entries: Sequence[FlatEntry], page_count: int) -> list[TreeNode]:
-    """Nest flat entries by level; each node ends where the next entry at its level or above starts."""
+    """Nest flat entries by level; a node ends where the next entry at its level or above
+    starts."""
     nodes = [TreeNode(e.title, e.start_page, page_count) for e in entries]
     for i, e in enumerate(entries):
         for later in entries[i + 1 :]:

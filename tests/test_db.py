@@ -1,0 +1,46 @@
+"""`pi db`: status, upgrade, and the embedded server's lifecycle."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from pageindex_platform import database
+from pageindex_platform.settings import get_settings
+
+from .helpers import run_cli, run_json
+
+
+def test_status_and_upgrade_on_the_configured_database(small_pdf: Path) -> None:
+    run_cli("ingest", str(small_pdf))
+    status = run_json("db", "status")
+    assert status["running"] and status["revision"] == "0001" and status["documents"] == 1
+    code, out, _ = run_cli("db", "upgrade")
+    assert code == 0 and "schema at 0001" in out
+    code, out, _ = run_cli("db", "stop")
+    assert code == 0 and "not ours to stop" in out
+
+
+def test_embedded_server_starts_on_demand_and_stops(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PI_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("PI_DATABASE_URL")
+    get_settings.cache_clear()
+    try:
+        pgdata = tmp_path / "home" / "pgdata"
+        assert run_json("db", "status")["running"] is False
+        assert run_json("docs", "list") == []  # starts the server and migrates
+        status = run_json("db", "status")
+        assert status["embedded"] and status["running"] and status["revision"] == "0001"
+        assert status["data_dir"] == str(pgdata)
+        database.get_engine().dispose()
+        code, out, _ = run_cli("db", "stop")
+        assert code == 0 and out.strip() == "stopped"
+        assert run_json("db", "status")["running"] is False
+    finally:
+        database.stop_embedded(tmp_path / "home" / "pgdata")
+        get_settings.cache_clear()
+        assert os.environ["PI_HOME"] == str(tmp_path / "home")
