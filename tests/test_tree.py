@@ -60,10 +60,13 @@ def test_large_leaves_are_split_only_when_long_and_heavy() -> None:
     assert len(leaves) == 3 and all(n.end_page - n.start_page + 1 <= 10 for n in leaves)
 
 
-def test_no_sections_gives_one_preface_leaf_or_windows() -> None:
+def test_no_sections_gives_one_leaf_or_windows() -> None:
     roots = _build([], 3)
-    assert [(r.title, r.start_page, r.end_page) for r in roots] == [("Preface", 1, 3)]
+    assert [(r.title, r.start_page, r.end_page) for r in roots] == [("Full document", 1, 3)]
     assert check_tree(roots, 3) == []
+    long = _build([], 25, tokens=2_000)
+    assert [(c.start_page, c.end_page) for c in long[0].children] == [(1, 10), (11, 20), (21, 25)]
+    assert check_tree(long, 25) == []
 
 
 def test_check_tree_reports_violations() -> None:

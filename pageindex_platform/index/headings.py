@@ -14,7 +14,7 @@ from .text import item_label, part_label
 from .toc import FlatEntry
 
 _NOTE = re.compile(r"^note\s+(\d{1,2})\b[.:\s—–-]", re.IGNORECASE)
-_NUMBERED = re.compile(r"^(\d{1,2})\.\s+[A-Z][A-Za-z]")
+_LISTED = re.compile(r"[A-Za-z)]\s*\.*\s+\d{1,3}$")  # "Note 6 - Income Taxes 74": a contents row
 _ROMAN_ORDER = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5}
 _MAX_HEADING_CHARS = 90
 
@@ -58,7 +58,7 @@ def detect_headings(layouts: list[PageLayout], *, skip_pages: int = 0) -> list[F
             continue
         for row in layout.rows[:60]:
             text = row.text.strip()
-            if len(text) > 150:
+            if len(text) > 150 or _LISTED.search(text):
                 continue
             part, item, note = part_label(text), item_label(text), _NOTE.match(text)
             if part and _ROMAN_ORDER.get(part, 0) > last_part and len(text) < 80:

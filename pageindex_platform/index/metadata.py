@@ -16,12 +16,18 @@ from collections.abc import Sequence
 from datetime import date, datetime
 
 from ..records import DocMetadata, DocType, PageText, TreeNode
+from .tree import PREFACE, WHOLE_DOCUMENT
 
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 _DATE = rf"(?:{_MONTHS})\s+\d{{1,2}}\s*,?\s*\d{{4}}"
 _PERIOD_END = re.compile(
-    rf"(?:year|period|quarter|weeks?|months)\s+ended\s*:?\s*,?\s*({_DATE})", re.IGNORECASE
+    rf"(?:year|period|quarter|weeks?|months)(?:\s*\([^)]{{0,30}}\))?\s+ended\s*:?\s*,?\s*({_DATE})",
+    re.IGNORECASE,
 )
+_FISCAL_YEAR_END = re.compile(
+    rf"fiscal\s+year\s+end(?:ed|ing|s)?\s*(?:on\s+)?({_MONTHS})\s+\d{{1,2}}", re.IGNORECASE
+)
+_MONTH_NUMBER = {m.lower(): i for i, m in enumerate(_MONTHS.split("|"), 1)}
 _REPORT_DATE = re.compile(
     rf"({_DATE})\s*\n?\s*\(?date of report|date of report[^\n:]*:?\s*\n?\s*({_DATE})",
     re.IGNORECASE,
@@ -80,11 +86,11 @@ def short_company(company: str) -> str:
 
 
 def _display(name: str) -> str:
+    """'MGM RESORTS INTERNATIONAL' -> 'MGM Resorts International'; short words such as
+    acronyms (MGM, CVS, 3M) keep their capitals."""
     name = " ".join(name.split()).strip(" ,")
     if name.isupper() and len(name) > 4:
-        return " ".join(
-            w if len(w) <= 3 and not w.isalpha() else w.capitalize() for w in name.split()
-        )
+        return " ".join(w if len(w.strip(".,")) <= 3 else w.capitalize() for w in name.split())
     return name
 
 
@@ -133,6 +139,30 @@ def _doc_type(first: str, name: str) -> str:
     return DocType.OTHER
 
 
+def _quarter(
+    doc_type: str,
+    opening: str,
+    quarters: Counter[str],
+    end: date | None,
+    fy_end_month: int | None,
+) -> str | None:
+    """The fiscal quarter: year-to-date columns, else months since the fiscal year's end,
+    else the quarter most often named."""
+    low = opening.lower()
+    if doc_type == DocType.FORM_10Q:
+        if "nine months ended" in low:
+            return "Q3"
+        if "six months ended" in low:
+            return "Q2"
+    if end is not None and fy_end_month is not None:
+        months = (end.month - fy_end_month) % 12
+        if months in (3, 6, 9, 0):
+            return f"Q{months // 3 or 4}"
+    if quarters:
+        return quarters.most_common(1)[0][0]
+    return "Q1" if doc_type == DocType.FORM_10Q else None
+
+
 def _pick_year(mentions: Counter[int], allowed: Sequence[int], default: int) -> int:
     best = [(mentions[y], -abs(y - default), y) for y in allowed if mentions[y]]
     return max(best)[2] if best else default
@@ -176,29 +206,29 @@ def extract_metadata(
     )
     quarters = Counter(_QUARTER_NUMBER[q.lower()] for q in _QUARTER.findall(first[:8000]))
 
+    headline = Counter(int(y) for y in _FISCAL_YEAR.findall(first[:600]))
+    fy_end = _FISCAL_YEAR_END.search(opening)
+    fy_end_month = _MONTH_NUMBER[fy_end.group(1).lower()] if fy_end else None
+
     period: str | None = None
     year: int | None = end.year if end else None
     if doc_type == DocType.FORM_10K:
         period = "FY"
         if end is not None and end.month <= 3:
-            year = _pick_year(mentions, (end.year - 1, end.year), end.year)
+            year = _pick_year(headline + mentions, (end.year - 1, end.year), end.year)
     elif doc_type in (DocType.FORM_10Q, DocType.EARNINGS):
-        low = opening.lower()
-        year_to_date = (
-            "Q3" if "nine months ended" in low else "Q2" if "six months ended" in low else None
-        )
-        if doc_type == DocType.FORM_10Q and year_to_date:
-            period = year_to_date  # the statements' year-to-date columns say which quarter
-        elif quarters:
-            period = quarters.most_common(1)[0][0]
-        elif doc_type == DocType.FORM_10Q:
-            period = "Q1"
-        elif re.search(r"full[\s-]+year|fiscal (?:year )?\d{4} results", first, re.I):
+        period = _quarter(doc_type, opening, quarters, end, fy_end_month)
+        if period is None and re.search(
+            r"full[\s-]+year|fiscal (?:year )?\d{4} results", first, re.I
+        ):
             period = "FY"
         if end is not None:
-            year = _pick_year(mentions, (end.year - 1, end.year, end.year + 1), end.year)
-        elif mentions:
-            year = mentions.most_common(1)[0][0]
+            # a fiscal year is usually named by the calendar year it ends in
+            by_rule = end.year + (1 if fy_end_month and end.month > fy_end_month else 0)
+            allowed = (end.year - 1, end.year, end.year + 1)
+            year = _pick_year(headline, allowed, 0) or by_rule
+        elif headline or mentions:
+            year = (headline or mentions).most_common(1)[0][0]
     if year is None:
         year = hint_year
     if period is None and doc_type != DocType.FORM_8K:
@@ -207,7 +237,7 @@ def extract_metadata(
     title = f"{company} {_type_label(doc_type)}"
     if year:
         title += f" for fiscal {year}" + (f" {period}" if period and period != "FY" else "")
-    sections = [n.title for n in tree if n.title != "Preface"][:6]
+    sections = [n.title for n in tree if n.title not in (PREFACE, WHOLE_DOCUMENT)][:6]
     description = f"{title}"
     if end:
         description += f", period ended {end.isoformat()}"

@@ -45,6 +45,7 @@ class FlatEntry:
 
 def _entries_on_page(layout: PageLayout, page_count: int) -> list[TocEntry]:
     out: list[TocEntry] = []
+    wrapped: str | None = None  # an "Item 5. Market for ..." row whose page number is below
     for row in layout.rows:
         text = row.text.strip()
         m = _ENTRY.match(text)
@@ -52,11 +53,20 @@ def _entries_on_page(layout: PageLayout, page_count: int) -> list[TocEntry]:
             title = m.group("title").strip(" .·…_-")
             page = int(m.group("page"))
             if len(title) >= 3 and page <= page_count + 20 and not title.isdigit():
-                out.append(TocEntry(0, title, page, row.x0))
+                if wrapped and not item_label(title) and not part_label(title):
+                    title, x0 = f"{wrapped} {title}", out.pop().x0
+                else:
+                    x0 = row.x0
+                out.append(TocEntry(0, title, page, x0))
+                wrapped = None
                 continue
+        wrapped = None
         if part_label(text) is not None and len(text) < 60:
             out.append(TocEntry(0, text, None, row.x0))
-    return out
+        elif item_label(text) is not None and len(text) < 150:
+            out.append(TocEntry(0, text, None, row.x0))
+            wrapped = text
+    return [e for e in out if e.printed_page is not None or part_label(e.title)]
 
 
 def _is_toc_page(layout: PageLayout, entries: list[TocEntry]) -> bool:
@@ -107,15 +117,11 @@ def _assign_levels(entries: list[TocEntry]) -> list[TocEntry]:
 
 
 def printed_page_numbers(layouts: list[PageLayout]) -> dict[int, int]:
-    """Physical page -> the page number printed in its footer or header, where one is found."""
+    """Physical page -> the page number printed as its last or first rows, where found."""
     found: dict[int, int] = {}
     for layout in layouts:
-        if not layout.rows or layout.height <= 0:
-            continue
-        edge = [
-            r for r in layout.rows if r.y0 > layout.height * 0.85 or r.y0 < layout.height * 0.08
-        ]
-        for row in reversed(edge):
+        rows = layout.rows
+        for row in [*reversed(rows[-2:]), *rows[:2]]:
             m = _FOOTER_NUMBER.search(row.text.strip())
             if m:
                 found[layout.page] = int(m.group("n") or m.group("n2") or m.group("n3"))
@@ -179,7 +185,8 @@ def map_to_physical(
     for phys, printed in footers.items():
         if phys > after:
             votes[phys - printed] += 1
-    offset = votes.most_common(1)[0][0] if votes else 0
+    offset = votes.most_common(1)[0][0] if votes else 0  # the usual offset, until titles
+    # found on their pages show another one (page numbering often restarts or drifts)
 
     placed: list[FlatEntry] = []
     pending_parts: list[TocEntry] = []
@@ -197,6 +204,7 @@ def map_to_physical(
         near = [p for p in pages if any(abs(p - c) <= 2 for c in candidates) and p >= previous]
         if near:
             start = min(near, key=lambda p: min(abs(p - c) for c in candidates))
+            offset = start - e.printed_page
         else:
             ok = [c for c in candidates if previous <= c <= page_count]
             if not ok:

@@ -14,6 +14,7 @@ from .text import normalize
 from .toc import FlatEntry
 
 PREFACE = "Preface"
+WHOLE_DOCUMENT = "Full document"  # the one node of a document without detected sections
 _SENTENCE_END = re.compile(r"(?<=[a-z0-9%)][.!?])\s+(?=[A-Z])")
 SUMMARY_CHARS = 300
 
@@ -52,7 +53,7 @@ def _stretch_to_children(node: TreeNode) -> None:
 
 def add_preface(roots: list[TreeNode], page_count: int) -> list[TreeNode]:
     if not roots:
-        return [TreeNode(PREFACE, 1, page_count)]
+        return [TreeNode(WHOLE_DOCUMENT, 1, page_count)]
     if roots[0].start_page > 1:
         return [TreeNode(PREFACE, 1, roots[0].start_page - 1), *roots]
     return roots
