@@ -86,11 +86,15 @@ def short_company(company: str) -> str:
 
 
 def _display(name: str) -> str:
-    """'MGM RESORTS INTERNATIONAL' -> 'MGM Resorts International'; short words such as
-    acronyms (MGM, CVS, 3M) keep their capitals."""
+    """'MGM RESORTS INTERNATIONAL' -> 'MGM Resorts International': a short first word is
+    taken for an acronym (MGM, CVS, 3M) and keeps its capitals."""
     name = " ".join(name.split()).strip(" ,")
     if name.isupper() and len(name) > 4:
-        return " ".join(w if len(w.strip(".,")) <= 3 else w.capitalize() for w in name.split())
+        words = name.split()
+        bare = words[0].strip(".,")
+        acronym = len(bare) <= 3 and bare.lower() not in _SUFFIXES
+        first = words[0] if acronym else words[0].capitalize()
+        return " ".join([first, *(w.capitalize() for w in words[1:])])
     return name
 
 
