@@ -12,6 +12,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from pageindex_platform.index.overrides import load_overrides
 from pageindex_platform.index.pipeline import FileResult, FileStatus, ingest_paths
+from pageindex_platform.llm import open_chat
+from pageindex_platform.settings import Mode, get_settings
 
 from .common import handle_errors, print_json
 
@@ -35,12 +37,30 @@ def ingest(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print a JSON summary (see README).")
     ] = False,
+    mode: Annotated[
+        Mode | None,
+        typer.Option(
+            "--mode",
+            help="llm: an OpenAI-compatible model refines trees and writes summaries "
+            "(PI_LLM_MODEL, PI_LLM_BASE_URL, PI_LLM_API_KEY); local: deterministic, no model. "
+            "Default: llm when PI_LLM_MODEL is set, else local.",
+        ),
+    ] = None,
 ) -> None:
     """Parse, build trees, extract metadata, chunk and embed each file; store each in one
     transaction. Unchanged files are skipped; a bad file is reported and the rest go on.
     Exits 1 when any file failed."""
     overrides = load_overrides(metadata) if metadata else None
     err = Console(stderr=True)
+    settings = get_settings()
+    mode = mode or settings.default_mode
+    chat = open_chat(settings) if mode == Mode.LLM else None
+    if chat is not None:
+        where = settings.llm_base_url or "the OpenAI API"
+        typer.echo(f"mode: llm ({chat.model} at {where})", err=True)
+    else:
+        reason = "" if settings.llm_model else " (no PI_LLM_MODEL set)"
+        typer.echo(f"mode: local{reason}", err=True)
     show_bar = err.is_terminal and not as_json
     bar = Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -62,7 +82,9 @@ def ingest(
             _print_line(err if result.status == FileStatus.FAILED else None, result, bar)
 
     with bar:
-        report = ingest_paths(paths=paths, force=force, overrides=overrides, progress=progress)
+        report = ingest_paths(
+            paths=paths, force=force, overrides=overrides, progress=progress, chat=chat
+        )
     if as_json:
         print_json(report.to_dict())
         for failed in (f for f in report.files if f.status == FileStatus.FAILED):
@@ -93,6 +115,8 @@ def _print_line(err: Console | None, r: FileResult, bar: Progress) -> None:
     else:
         line = (f"stored   {r.name}: {r.pages} pages, {r.nodes} nodes, {r.chunks} chunks "
                 f"in {r.seconds:.1f}s")  # fmt: skip
+        if r.usage:
+            line += f", {r.usage['calls']} LLM calls ({r.usage['cached']} cached)"
     if bar.live.is_started and bar.console.is_terminal:
         bar.console.print(line, markup=False, highlight=False)
     else:

@@ -4,6 +4,10 @@
     ├── ConfigurationError      settings that cannot work (and how to fix them)
     ├── DatabaseError           the database cannot be reached, started or migrated
     ├── DocumentNotFoundError   a command names a document that is not stored
+    ├── LLMError                the language model could not give a usable answer
+    │   ├── LLMUnavailableError     network errors, timeouts, 429/5xx after bounded retries
+    │   ├── LLMRequestError         the endpoint refused the request (4xx: auth, model name)
+    │   └── LLMOutputError          the reply did not validate, even after one corrective retry
     └── InputError              a file that cannot be ingested; carries the path
         ├── UnsupportedFileError    an extension we do not read
         ├── UnreadableFileError     missing, not a regular file, or permission denied
@@ -39,6 +43,22 @@ class DocumentNotFoundError(PageIndexError):
     def __init__(self, name: str) -> None:
         super().__init__(f"no document named '{name}' (see `pi docs list`)")
         self.name = name
+
+
+class LLMError(PageIndexError):
+    """The language model could not give a usable answer; callers fall back."""
+
+
+class LLMUnavailableError(LLMError):
+    """Network errors, timeouts, rate limits or server errors outlasted the retries."""
+
+
+class LLMRequestError(LLMError):
+    """The endpoint refused the request (bad key, unknown model, unsupported parameter)."""
+
+
+class LLMOutputError(LLMError):
+    """The reply was not valid JSON for the schema, even after one corrective retry."""
 
 
 class InputError(PageIndexError):

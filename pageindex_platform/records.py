@@ -15,6 +15,7 @@ class TreeSource(StrEnum):
     HEADINGS = "headings"
     WINDOWS = "windows"
     MARKDOWN = "markdown"
+    LLM = "llm"  # structure found by the language model (TOC extraction or page groups)
 
 
 class DocType(StrEnum):
@@ -23,6 +24,15 @@ class DocType(StrEnum):
     FORM_8K = "8-K"
     EARNINGS = "earnings release"
     OTHER = "other"
+
+
+@dataclass(frozen=True)
+class FlatEntry:
+    """A section start: its level (1 = top), title and 1-based physical start page."""
+
+    level: int
+    title: str
+    start_page: int
 
 
 @dataclass(frozen=True)
@@ -93,6 +103,7 @@ class PreparedDocument:
     pages: list[PageText]
     tree: list[TreeNode]
     tree_source: TreeSource
+    sections: list[FlatEntry]  # the flat section starts the tree was built from
     metadata: DocMetadata
     chunks: list[ChunkText]
     warnings: list[str] = field(default_factory=list)

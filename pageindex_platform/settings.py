@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import platformdirs
-from pydantic import Field
+from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -20,6 +20,13 @@ class EmbedderName(StrEnum):
 
 def _default_home() -> Path:
     return Path(platformdirs.user_data_dir("pageindex-platform", appauthor=False))
+
+
+class Mode(StrEnum):
+    """How documents are indexed and questions answered."""
+
+    LOCAL = "local"  # deterministic, no language model
+    LLM = "llm"  # an OpenAI-compatible chat model refines trees and writes summaries
 
 
 class Settings(BaseSettings):
@@ -36,9 +43,36 @@ class Settings(BaseSettings):
     split_max_pages: int = 10
     split_max_tokens: int = 20_000
 
+    # Any OpenAI-compatible endpoint: OpenAI, a gateway, Ollama, vLLM, llama.cpp server.
+    llm_base_url: str | None = None
+    llm_model: str | None = None
+    llm_api_key: str | None = Field(
+        default=None, validation_alias=AliasChoices("PI_LLM_API_KEY", "OPENAI_API_KEY")
+    )
+    llm_timeout: float = 60.0  # seconds per request
+    llm_temperature: float = 0.0
+    llm_max_attempts: int = 5  # per request, including the first
+    llm_max_retry_seconds: float = 120.0  # total time spent waiting between attempts
+    llm_concurrency: int = 4
+    # USD per million tokens, {"model": [prompt, completion]}; unknown models cost 0.
+    llm_prices: dict[str, tuple[float, float]] = Field(
+        default_factory=lambda: {
+            "gpt-4o": (2.5, 10.0),
+            "gpt-4o-mini": (0.15, 0.6),
+            "gpt-4.1": (2.0, 8.0),
+            "gpt-4.1-mini": (0.4, 1.6),
+        }
+    )
+    llm_toc_check_pages: int = 20
+
     @property
     def pgdata(self) -> Path:
         return self.home / "pgdata"
+
+    @property
+    def default_mode(self) -> Mode:
+        """llm when a model is configured, else local."""
+        return Mode.LLM if self.llm_model else Mode.LOCAL
 
 
 @lru_cache(maxsize=1)

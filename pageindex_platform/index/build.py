@@ -99,6 +99,7 @@ def prepare_document(path: Path, options: BuildOptions) -> PreparedDocument:
         pages=pages,
         tree=tree,
         tree_source=source,
+        sections=entries if source != TreeSource.WINDOWS else [],
         metadata=metadata,
         chunks=chunks,
         warnings=warnings,

@@ -7,6 +7,7 @@ stored unchanged (same name and sha256) and finishes the rest.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import multiprocessing
 import time
@@ -23,10 +24,13 @@ from sqlalchemy.orm import Session
 from ..database import session_scope
 from ..embeddings import Embedder, get_embedder
 from ..errors import InputError, UnreadableFileError
+from ..llm import StructuredChat, Usage
 from ..models import Chunk, Document, Node, Page
 from ..records import PreparedDocument, TreeNode
 from ..settings import get_settings
 from .build import SUPPORTED_SUFFIXES, BuildOptions, document_name, prepare_document
+from .chunking import chunk_pages
+from .llm_tree import build_llm_tree
 from .overrides import apply_overrides
 
 
@@ -49,6 +53,7 @@ class FileResult:
     seconds: float = 0.0
     error: str | None = None
     stages: dict[str, float] = field(default_factory=dict)
+    usage: dict[str, Any] = field(default_factory=dict)  # LLM calls, tokens, cost (llm mode)
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -197,8 +202,12 @@ def ingest_paths(
     embedder: Embedder | None = None,
     progress: Progress | None = None,
     parallel: bool = True,
+    chat: StructuredChat | None = None,
 ) -> IngestReport:
-    """Ingest files and folders. Bad files are reported and the batch goes on."""
+    """Ingest files and folders. Bad files are reported and the batch goes on.
+
+    With `chat` (llm mode) the model refines each tree and writes summaries; without it
+    everything is deterministic (local mode)."""
     started = time.perf_counter()
     files, failures, ignored = discover(paths)
     report = IngestReport(files=list(failures), ignored=ignored)
@@ -246,7 +255,7 @@ def ingest_paths(
             continue
         assert embedder is not None
         try:
-            finish(_embed_and_store(outcome, embedder, overrides or {}, prep_seconds))
+            finish(_embed_and_store(outcome, embedder, overrides or {}, chat))
         except KeyboardInterrupt:
             raise
         except Exception as exc:
@@ -259,29 +268,60 @@ def _embed_and_store(
     doc: PreparedDocument,
     embedder: Embedder,
     overrides: dict[str, dict[str, Any]],
-    prep_seconds: float,
+    chat: StructuredChat | None,
 ) -> FileResult:
+    stages = dict(doc.seconds)
+    usage = Usage()
+    if chat is not None:
+        started = time.perf_counter()
+        refine_with_llm(doc, chat, usage)
+        stages["llm"] = time.perf_counter() - started
     if doc.name in overrides:
         apply_overrides(doc.metadata, overrides[doc.name])
-    stages = dict(doc.seconds)
     t0 = time.perf_counter()
     texts = [c.text for c in doc.chunks] + [doc.metadata.description or doc.name]
     vectors = embedder.embed(texts)
     stages["embed"] = time.perf_counter() - t0
     t1 = time.perf_counter()
     with session_scope() as session:
-        store_document(session=session, doc=doc, vectors=vectors, embedder_name=embedder.name)
+        store_document(
+            session=session, doc=doc, vectors=vectors, embedder_name=embedder.name,
+            usage=usage.to_dict() if chat is not None else {},
+        )  # fmt: skip
     stages["database"] = time.perf_counter() - t1
     # Preparation overlaps the previous file's embedding; count its own time, not the wait.
     seconds = sum(stages.values())
     return FileResult(
         path=doc.path, name=doc.name, status=FileStatus.STORED, pages=doc.page_count,
         nodes=len(doc.all_nodes()), chunks=len(doc.chunks), seconds=seconds, stages=stages,
+        usage=usage.to_dict() if chat is not None else {},
     )  # fmt: skip
 
 
+def refine_with_llm(doc: PreparedDocument, chat: StructuredChat, usage: Usage) -> None:
+    """Replace the deterministic tree, summaries and description with the LLM-mode ones.
+    Never raises for model failures: those become warnings on the document."""
+    s = get_settings()
+    result = asyncio.run(
+        build_llm_tree(
+            doc, chat, usage=usage, max_pages=s.split_max_pages, max_tokens=s.split_max_tokens,
+            toc_check_pages=s.llm_toc_check_pages,
+        )
+    )  # fmt: skip
+    doc.tree, doc.tree_source, doc.sections = result.tree, result.source, result.sections
+    doc.warnings.extend(result.warnings)
+    if result.description:
+        doc.metadata.description = result.description
+    doc.chunks = chunk_pages(doc.pages, doc.tree, max_tokens=s.chunk_tokens)
+
+
 def store_document(
-    *, session: Session, doc: PreparedDocument, vectors: Any, embedder_name: str
+    *,
+    session: Session,
+    doc: PreparedDocument,
+    vectors: Any,
+    embedder_name: str,
+    usage: dict[str, Any] | None = None,
 ) -> int:
     """Replace any stored document of the same name with `doc`, inside the caller's transaction."""
     session.execute(delete(Document).where(Document.name == doc.name))
@@ -304,7 +344,7 @@ def store_document(
         tree_source=str(doc.tree_source),
         embedder=embedder_name,
         warnings=doc.warnings,
-        usage={},
+        usage=usage or {},
     )
     session.add(document)
     session.flush()

@@ -24,17 +24,3 @@ def item_label(text: str) -> str | None:
 def part_label(text: str) -> str | None:
     m = _PART.match(text.strip())
     return m.group(1).lower() if m else None
-
-
-def title_matches(title: str, row_text: str) -> bool:
-    """Does a page row start with this section title? Items compare by their number."""
-    item = item_label(title)
-    if item is not None:
-        return item_label(row_text) == item
-    part = part_label(title)
-    if part is not None:
-        return part_label(row_text) == part
-    want = normalize(title)[:40]
-    if len(want) < 4:
-        return False
-    return normalize(row_text).startswith(want)

@@ -11,8 +11,10 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ..records import FlatEntry
 from .layout import PageLayout
 from .text import item_label, normalize, part_label
 
@@ -32,15 +34,6 @@ class TocEntry:
     title: str
     printed_page: int | None
     x0: float
-
-
-@dataclass(frozen=True)
-class FlatEntry:
-    """A section start: its level (1 = top), title and 1-based physical start page."""
-
-    level: int
-    title: str
-    start_page: int
 
 
 def _entries_on_page(layout: PageLayout, page_count: int) -> list[TocEntry]:
@@ -132,20 +125,21 @@ def printed_page_numbers(layouts: list[PageLayout]) -> dict[int, int]:
 class HeadingIndex:
     """Where each title could start: item/part labels and normalized rows of every page."""
 
-    def __init__(self, layouts: list[PageLayout], rows_per_page: int = 40) -> None:
+    def __init__(self, pages: Iterable[tuple[int, Sequence[str]]], rows_per_page: int = 40):
+        """`pages`: (1-based page, its rows of text, top first)."""
         self.items: dict[str, list[int]] = {}
         self.parts: dict[str, list[int]] = {}
         self.rows: list[tuple[int, list[str]]] = []
-        for layout in layouts:
+        for page, rows in pages:
             norm: list[str] = []
-            for row in layout.rows[:rows_per_page]:
-                item, part = item_label(row.text), part_label(row.text)
+            for row in rows[:rows_per_page]:
+                item, part = item_label(row), part_label(row)
                 if item:
-                    self.items.setdefault(item, []).append(layout.page)
+                    self.items.setdefault(item, []).append(page)
                 if part:
-                    self.parts.setdefault(part, []).append(layout.page)
-                norm.append(normalize(row.text))
-            self.rows.append((layout.page, norm))
+                    self.parts.setdefault(part, []).append(page)
+                norm.append(normalize(row))
+            self.rows.append((page, norm))
 
     def pages_for(self, title: str, after: int = 0) -> list[int]:
         item, part = item_label(title), part_label(title)
@@ -176,7 +170,7 @@ def map_to_physical(
     numbered = [e for e in entries if e.printed_page is not None]
     votes: Counter[int] = Counter()
     found_pages: dict[int, list[int]] = {}
-    index_ = HeadingIndex(layouts)
+    index_ = HeadingIndex((lay.page, [r.text for r in lay.rows]) for lay in layouts)
     for i, e in enumerate(numbered):
         pages = index_.pages_for(e.title, after)
         found_pages[i] = pages

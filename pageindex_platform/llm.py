@@ -1,0 +1,221 @@
+"""Chat models behind one small interface, with what makes them safe to build on:
+tolerant JSON parsing, schema validation with one corrective retry, a response cache in
+PostgreSQL and usage accounting. The OpenAI-compatible provider lives in `llm_openai.py`
+(the only module that imports `openai`).
+
+    Transport.chat(messages, response_format)  ->  Reply       one HTTP request (provider)
+    StructuredChat.ask(messages, schema, usage) ->  schema      cache, parse, validate, retry
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from .errors import LLMOutputError
+from .settings import Settings, get_settings
+
+Message = dict[str, str]
+T = TypeVar("T", bound=BaseModel)
+
+
+class ResponseFormat(StrEnum):
+    """Structured-output support, best first; a provider steps down when refused."""
+
+    JSON_SCHEMA = "json_schema"
+    JSON_OBJECT = "json_object"
+    TEXT = "text"
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str
+    finish_reason: str | None
+    prompt_tokens: int
+    completion_tokens: int
+
+
+class Transport(Protocol):
+    """One chat request. Raises LLMUnavailableError / LLMRequestError (see errors.py)."""
+
+    model: str
+
+    async def chat(
+        self, messages: list[Message], *, schema: dict[str, Any] | None, name: str
+    ) -> Reply: ...
+
+
+@dataclass
+class Usage:
+    """LLM usage of one document or one question."""
+
+    calls: int = 0
+    cached: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    failures: int = 0
+    by_step: dict[str, int] = field(default_factory=dict)
+
+    def add(self, step: str, prompt: int, completion: int, price: tuple[float, float]) -> None:
+        self.calls += 1
+        self.prompt_tokens += prompt
+        self.completion_tokens += completion
+        self.cost_usd += (prompt * price[0] + completion * price[1]) / 1_000_000
+        self.by_step[step] = self.by_step.get(step, 0) + 1
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["cost_usd"] = round(self.cost_usd, 6)
+        return out
+
+
+_FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
+
+
+def extract_json(text: str) -> Any:
+    """The JSON value in a reply: bare, in a code fence, or followed/preceded by prose."""
+    text = text.strip()
+    candidates = [text, *(m.group(1).strip() for m in _FENCE.finditer(text))]
+    for candidate in candidates:
+        try:
+            return json.loads(candidate)
+        except json.JSONDecodeError:
+            pass
+    decoder = json.JSONDecoder()
+    for i, ch in enumerate(text):
+        if ch in "{[":
+            try:
+                value, _ = decoder.raw_decode(text[i:])
+                return value
+            except json.JSONDecodeError:
+                continue
+    raise ValueError("no JSON value found in the reply")
+
+
+class ResponseCache(Protocol):
+    def get(self, key: str) -> tuple[str, int, int] | None: ...
+
+    def put(self, key: str, model: str, text: str, prompt: int, completion: int) -> None: ...
+
+
+class DatabaseCache:
+    """The `llm_cache` table: one row per (model, messages, schema)."""
+
+    def get(self, key: str) -> tuple[str, int, int] | None:
+        from .database import session_scope
+        from .models import LlmCache
+
+        with session_scope() as session:
+            row = session.get(LlmCache, key)
+            return (row.response, row.prompt_tokens, row.completion_tokens) if row else None
+
+    def put(self, key: str, model: str, text: str, prompt: int, completion: int) -> None:
+        from sqlalchemy.dialects.postgresql import insert
+
+        from .database import session_scope
+        from .models import LlmCache
+
+        with session_scope() as session:
+            session.execute(
+                insert(LlmCache)
+                .values(
+                    key=key,
+                    model=model,
+                    response=text,
+                    prompt_tokens=prompt,
+                    completion_tokens=completion,
+                )
+                .on_conflict_do_nothing()
+            )
+
+
+def cache_key(model: str, messages: list[Message], schema: dict[str, Any] | None) -> str:
+    blob = json.dumps({"model": model, "messages": messages, "schema": schema}, sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+class StructuredChat:
+    """Ask for JSON matching a pydantic schema; never returns `{}` or an error string."""
+
+    def __init__(
+        self,
+        transport: Transport,
+        *,
+        cache: ResponseCache | None = None,
+        settings: Settings | None = None,
+    ) -> None:
+        self.transport = transport
+        self.cache = cache
+        settings = settings or get_settings()
+        self.price = settings.llm_prices.get(transport.model, (0.0, 0.0))
+        self._limit = asyncio.Semaphore(max(1, settings.llm_concurrency))
+
+    @property
+    def model(self) -> str:
+        return self.transport.model
+
+    async def ask(self, messages: list[Message], schema: type[T], *, usage: Usage, step: str) -> T:
+        json_schema = schema.model_json_schema()
+        key = cache_key(self.model, messages, json_schema)
+        if self.cache is not None:
+            hit = self.cache.get(key)
+            if hit is not None:
+                try:
+                    usage.cached += 1
+                    return schema.model_validate(extract_json(hit[0]))
+                except (ValueError, ValidationError):
+                    usage.cached -= 1  # a stale entry: ask again
+        conversation = list(messages)
+        problem = ""
+        for attempt in range(2):  # the answer, then one corrective retry
+            async with self._limit:
+                reply = await self.transport.chat(
+                    conversation, schema=json_schema, name=schema.__name__
+                )
+            usage.add(step, reply.prompt_tokens, reply.completion_tokens, self.price)
+            try:
+                if reply.finish_reason == "length":
+                    raise ValueError("the reply was cut off (finish_reason=length)")
+                if not reply.text.strip():
+                    raise ValueError("the reply was empty")
+                value = schema.model_validate(extract_json(reply.text))
+            except (ValueError, ValidationError) as exc:
+                problem = str(exc).splitlines()[0][:300]
+                if attempt == 0:
+                    conversation = [
+                        *messages,
+                        {"role": "assistant", "content": reply.text[:2000]},
+                        {"role": "user", "content": f"That reply was not usable: {problem}. "
+                         "Answer again with only the JSON object, matching the schema, "
+                         "and keep it short."},
+                    ]  # fmt: skip
+                continue
+            if self.cache is not None:
+                self.cache.put(key, self.model, reply.text, reply.prompt_tokens,
+                               reply.completion_tokens)  # fmt: skip
+            return value
+        usage.failures += 1
+        raise LLMOutputError(f"{step}: no valid {schema.__name__} from {self.model} ({problem})")
+
+
+def schema_instructions(schema: dict[str, Any]) -> str:
+    """The schema in words, for servers without JSON Schema structured output."""
+    return "Reply with only a JSON object matching this JSON Schema:\n" + json.dumps(
+        schema, separators=(",", ":")
+    )
+
+
+def open_chat(settings: Settings | None = None) -> StructuredChat:
+    """The configured model with the database cache (needs PI_LLM_MODEL)."""
+    from .llm_openai import OpenAICompatible
+
+    settings = settings or get_settings()
+    return StructuredChat(OpenAICompatible(settings), cache=DatabaseCache(), settings=settings)
