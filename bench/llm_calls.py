@@ -61,7 +61,7 @@ def main() -> int:
                       f"{usage.prompt_tokens:7d}+{usage.completion_tokens:5d} tokens  "
                       f"{result.source:<9} {dict(usage.by_step)}")  # fmt: skip
 
-    def report(label: str, subset: list[tuple[str, int, bool, Usage, str]]) -> None:
+    def report(label: str, subset: list[tuple[str, int, bool, Usage, TreeSource]]) -> None:
         pages = sum(r[1] for r in subset) or 1
         calls = sum(r[3].calls for r in subset)
         prompt = sum(r[3].prompt_tokens for r in subset)

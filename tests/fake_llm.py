@@ -99,7 +99,8 @@ def competent_answer(name: str, payload: Any) -> dict[str, Any]:
         return {"sections": sections}
     if name == "summarize_nodes":
         return {"summaries": [
-            {"node_id": n["node_id"], "summary": f"{n['title']}: " + " ".join(n["text"].split())[:120]}
+            {"node_id": n["node_id"],
+             "summary": f"{n['title']}: " + " ".join(n["text"].split())[:120]}
             for n in payload
         ]}  # fmt: skip
     if name == "describe_document":

@@ -39,12 +39,13 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeLLM]:
 def _ingest(path: Path, *extra: str) -> dict[str, Any]:
     code, out, err = run_cli("ingest", str(path), "--json", *extra)
     assert code == 0, err
-    report: dict[str, Any] = json.loads(out)
+    report = json.loads(out)
+    assert isinstance(report, dict)
     return report
 
 
 def _stored_tree_is_valid(name: str) -> dict[str, Any]:
-    tree = run_json("docs", "tree", name)
+    tree: dict[str, Any] = run_json("docs", "tree", name)
     assert check_tree(_tree_nodes(tree["nodes"]), tree["page_count"]) == []
     return tree
 
@@ -106,7 +107,7 @@ CHAOS: dict[str, Callable[[dict[str, Any]], Response]] = {
     "wrong_ids_and_pages": _wrong_ids,
     "rate_limited": _sometimes(
         lambda r: Response("busy", status=429, headers={"Retry-After": "0.1"})
-    ),  # fmt: skip
+    ),
     "server_error": lambda r: Response("boom", status=500),
     "timeout": lambda r: Response('{"summaries": []}', delay=1.0),
 }
@@ -122,7 +123,7 @@ def test_chaos_never_breaks_ingest(case: str, fake: FakeLLM, samples: Path) -> N
     info = run_json("docs", "show", TENQ)
     if case in WARNED:
         assert any(w.startswith("llm: ") for w in info["warnings"]), info["warnings"]
-        code, out, _ = run_cli("docs", "show", TENQ)
+        _, out, _ = run_cli("docs", "show", TENQ)
         assert "llm: " in out
     assert fake.calls <= 20, f"{fake.calls} calls for a 30-page filing"
 
