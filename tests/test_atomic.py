@@ -50,7 +50,7 @@ def test_failure_while_storing_leaves_nothing_of_that_document(
     report = pipeline.ingest_paths(paths=[samples], embedder=HashEmbedder(), parallel=False)
     failed = [f for f in report.files if f.status == "failed"]
     assert [f.name for f in failed] == ["AMCOR_2023Q2_10Q"]
-    assert "disk full" in (failed[0].error or "")
+    assert failed[0].error == "RuntimeError: disk full"
     stored = _complete_documents()
     assert "AMCOR_2023Q2_10Q" not in stored
     assert len(stored) == len(list(samples.iterdir())) - 1

@@ -30,6 +30,9 @@ class PageLayout:
         return "\n".join(r.text for r in self.rows)
 
 
+_CONTROL = dict.fromkeys(c for c in range(32) if c not in (9, 10))  # NUL etc.: not text
+
+
 def rows_from_dict(page_dict: dict[str, object]) -> list[Row]:
     """Group the spans of `page.get_text("dict")` into rows by baseline."""
     spans: list[tuple[float, float, float, str, float, bool]] = []
@@ -38,7 +41,7 @@ def rows_from_dict(page_dict: dict[str, object]) -> list[Row]:
             if line.get("dir", (1, 0))[1] != 0:  # skip rotated text
                 continue
             for span in line.get("spans", []):
-                text = span.get("text", "")
+                text = span.get("text", "").translate(_CONTROL)
                 if not text.strip():
                     continue
                 x0, _, x1, y1 = span["bbox"]

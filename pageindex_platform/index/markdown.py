@@ -16,6 +16,7 @@ THIN_TOKENS = 40  # a section whose subtree is smaller is merged into the one be
 
 
 def parse_markdown(text: str) -> tuple[list[PageText], list[FlatEntry]]:
+    text = text.replace("\x00", "")  # PostgreSQL text cannot hold NUL
     sections: list[tuple[int, str, list[str]]] = [(0, "", [])]  # (level, title, lines)
     fence: str | None = None
     for line in text.splitlines():

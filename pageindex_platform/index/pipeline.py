@@ -129,7 +129,13 @@ def prepare_error(path: Path) -> InputError:
 
 
 def _failed(path: Path, error: Exception, seconds: float = 0.0) -> FileResult:
-    detail = error.detail if isinstance(error, InputError) else f"{type(error).__name__}: {error}"
+    """A failed file, with its problem on one short line."""
+    if isinstance(error, InputError):
+        detail = error.detail
+    else:
+        cause = getattr(error, "orig", None) or error  # SQLAlchemy wraps the driver's error
+        lines = str(cause).strip().splitlines() or [""]
+        detail = f"{type(cause).__name__}: {lines[0][:300]}"
     return FileResult(
         path=str(path), name=document_name(path), status=FileStatus.FAILED,
         seconds=seconds, error=detail,
