@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -33,10 +35,10 @@ class PageLayout:
 _CONTROL = dict.fromkeys(c for c in range(32) if c not in (9, 10))  # NUL etc.: not text
 
 
-def rows_from_dict(page_dict: dict[str, object]) -> list[Row]:
+def rows_from_dict(page_dict: Mapping[str, Any]) -> list[Row]:
     """Group the spans of `page.get_text("dict")` into rows by baseline."""
     spans: list[tuple[float, float, float, str, float, bool]] = []
-    for block in page_dict.get("blocks", []):  # type: ignore[attr-defined]
+    for block in page_dict.get("blocks", []):
         for line in block.get("lines", []):
             if line.get("dir", (1, 0))[1] != 0:  # skip rotated text
                 continue
