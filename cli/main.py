@@ -5,17 +5,19 @@ from __future__ import annotations
 import typer
 
 from . import db, docs
+from .ask import ask
 from .ingest import ingest
 
 app = typer.Typer(
     name="pi",
     help="pageindex-platform: ask questions across folders of long financial filings.\n\n"
-    "Start with `pi ingest FOLDER`, then `pi docs list` and `pi docs tree NAME`.",
+    "Start with `pi ingest FOLDER`, then `pi ask QUESTION`, `pi docs list`, `pi docs tree NAME`.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 app.command(name="ingest")(ingest)
+app.command(name="ask")(ask)
 app.add_typer(docs.app, name="docs")
 app.add_typer(db.app, name="db")
 

@@ -9,6 +9,7 @@ from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
     Computed,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -110,4 +111,19 @@ class LlmCache(Base):
     response: Mapped[str] = mapped_column(Text)
     prompt_tokens: Mapped[int] = mapped_column(Integer, default=0)
     completion_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class QueryLog(Base):
+    __tablename__ = "query_log"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    question: Mapped[str] = mapped_column(Text)
+    mode: Mapped[str] = mapped_column(String(8))
+    route: Mapped[str] = mapped_column(String(16))
+    route_reason: Mapped[str] = mapped_column(Text)
+    documents: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
+    citations: Mapped[list[dict[str, Any]]] = mapped_column(JSONB, default=list)
+    latency_ms: Mapped[float] = mapped_column(Float)
+    usage: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

@@ -1,0 +1,72 @@
+"""`pi ask`: a question across all stored filings, answered with page citations."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from pageindex_platform.database import session_scope
+from pageindex_platform.errors import ConfigurationError
+from pageindex_platform.search.pipeline import ask as ask_question
+from pageindex_platform.search.router import Route
+from pageindex_platform.settings import Mode, get_settings
+
+from .common import JsonFlag, handle_errors, print_json
+
+
+@handle_errors
+def ask(
+    question: Annotated[str, typer.Argument(help='The question, e.g. "3M FY2018 capex".')],
+    as_json: JsonFlag = False,
+    route: Annotated[
+        Route,
+        typer.Option(
+            "--route",
+            help="How documents are selected: auto (metadata filter when "
+            "the question names a company, else semantic), metadata, semantic, "
+            "description.",
+        ),
+    ] = Route.AUTO,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Show the route, its reason and the nodes searched.")
+    ] = False,
+    hint: Annotated[
+        str | None,
+        typer.Option(
+            "--hint",
+            help='Expert knowledge added to the search, e.g. "capital '
+            'expenditure: cash flow statement".',
+        ),
+    ] = None,
+    mode: Annotated[
+        Mode | None, typer.Option("--mode", help="local (default without PI_LLM_MODEL) or llm.")
+    ] = None,
+) -> None:
+    """Select the right filings, search their trees, and answer with (document, page)
+    citations. Local mode answers with the best-matching extracted lines."""
+    settings = get_settings()
+    if (mode or Mode.LOCAL) == Mode.LLM:
+        raise ConfigurationError("pi ask --mode llm is not available yet; use --mode local")
+    with session_scope() as session:
+        result = ask_question(session=session, question=question, route=route, hint=hint)
+    if as_json:
+        print_json(result.to_dict())
+        return
+    if settings.llm_model and mode is None:
+        typer.echo("mode: local (LLM answers are not available yet)", err=True)
+    typer.echo(result.answer)
+    typer.echo("\nSources:")
+    titles = {(n.document, n.node_id): n.title for n in result.nodes}
+    for c in result.citations[:5]:
+        title = titles.get((c.document, c.node_id), "")
+        typer.echo(f"  {c.document} · p. {c.page}" + (f" · {title}" if title else ""))
+    if explain:
+        typer.echo(f"\nroute: {result.route} ({result.route_reason})")
+        typer.echo("documents: " + ", ".join(f"{d.name} ({d.score:.4f})"
+                                             for d in result.documents[:5]))  # fmt: skip
+        for n in result.nodes:
+            typer.echo(f"  node {n.document} [{n.node_id}] {n.title} "
+                       f"(pp. {n.start_page}-{n.end_page})")  # fmt: skip
+        typer.echo("timings: " + ", ".join(f"{k} {v * 1000:.0f} ms"
+                                           for k, v in result.timings.items()))  # fmt: skip

@@ -1,0 +1,115 @@
+"""Constraints a question puts on the documents: companies, fiscal years, quarters, filing types.
+
+Companies are linked against the stored metadata (names, aliases, tickers and the document
+names' company part), exactly first and by pg_trgm word similarity for misspellings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from ..index.metadata import name_hint, short_company
+from ..index.text import normalize
+
+_FY = re.compile(r"\bFY\s?'?(\d{4}|\d{2})\b", re.IGNORECASE)
+_FISCAL = re.compile(r"\bfiscal(?:\s+year)?\s+(\d{4})\b", re.IGNORECASE)
+_YEAR = re.compile(r"(?<![\d$.,])(19[89]\d|20[0-4]\d)(?![\d%])")
+_QUARTER = re.compile(r"\bQ([1-4])\b|\b(first|second|third|fourth)\s+(?:fiscal\s+)?quarter\b",
+                      re.IGNORECASE)  # fmt: skip
+_QUARTERS = {"first": "Q1", "second": "Q2", "third": "Q3", "fourth": "Q4"}
+_DOC_TYPES = (
+    (re.compile(r"\b10-?K\b|\bannual report\b", re.I), "10-K"),
+    (re.compile(r"\b10-?Q\b|\bquarterly report\b", re.I), "10-Q"),
+    (re.compile(r"\b8-?K\b|\bcurrent report\b", re.I), "8-K"),
+    (re.compile(r"\bearnings (?:release|report|call)\b|\bpress release\b", re.I),
+     "earnings release"),
+)  # fmt: skip
+FUZZY_SIMILARITY = 0.75
+
+
+@dataclass
+class Constraints:
+    companies: list[str] = field(default_factory=list)  # stored company names
+    years: list[int] = field(default_factory=list)
+    periods: list[str] = field(default_factory=list)
+    doc_types: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.companies or self.years or self.periods or self.doc_types)
+
+    def describe(self) -> str:
+        parts = []
+        for label, values in (("company", self.companies), ("year", self.years),
+                              ("period", self.periods), ("type", self.doc_types)):  # fmt: skip
+            if values:
+                parts.append(f"{label}={'|'.join(map(str, values))}")
+        return ", ".join(parts) or "none"
+
+
+def parse_years(question: str) -> list[int]:
+    years: set[int] = set()
+    for m in _FY.finditer(question):
+        y = int(m.group(1))
+        years.add(y + 2000 if y < 100 else y)
+    years.update(int(y) for y in _FISCAL.findall(question))
+    years.update(int(y) for y in _YEAR.findall(question))
+    return sorted(years)
+
+
+def parse_periods(question: str) -> list[str]:
+    out = set()
+    for m in _QUARTER.finditer(question):
+        out.add(f"Q{m.group(1)}" if m.group(1) else _QUARTERS[m.group(2).lower()])
+    return sorted(out)
+
+
+def parse_doc_types(question: str) -> list[str]:
+    return [kind for pattern, kind in _DOC_TYPES if pattern.search(question)]
+
+
+def _forms(company: str, aliases: list[str], doc_name: str) -> set[str]:
+    forms = {company, short_company(company), *aliases}
+    hint, _, _ = name_hint(doc_name)
+    if hint:
+        forms.add(hint)
+    return {f for f in forms if f}
+
+
+def link_companies(question: str, *, session: Session) -> list[str]:
+    """Stored company names the question mentions (exact forms first, then fuzzy)."""
+    rows = session.execute(text("SELECT company, company_aliases, name FROM documents "
+                                "WHERE company IS NOT NULL")).all()  # fmt: skip
+    q_norm = f" {normalize(question)} "
+    q_letters = re.sub(r"[^a-z0-9]", "", question.lower())
+    found: set[str] = set()
+    for company, aliases, doc_name in rows:
+        for form in _forms(company, list(aliases or []), doc_name):
+            norm = normalize(form)
+            letters = norm.replace(" ", "")
+            if (norm and f" {norm} " in q_norm) or (len(letters) >= 6 and letters in q_letters):
+                found.add(company)
+                break
+    if found:
+        return sorted(found)
+    fuzzy = session.execute(
+        text(
+            "SELECT DISTINCT d.company FROM documents d "
+            "CROSS JOIN LATERAL unnest(array_append(d.company_aliases, d.company)) AS f(form) "
+            "WHERE length(f.form) >= 4 AND word_similarity(lower(f.form), lower(:q)) >= :s"
+        ),
+        {"q": question, "s": FUZZY_SIMILARITY},
+    ).scalars()
+    return sorted(c for c in fuzzy if c)
+
+
+def parse_constraints(question: str, *, session: Session) -> Constraints:
+    return Constraints(
+        companies=link_companies(question, session=session),
+        years=parse_years(question),
+        periods=parse_periods(question),
+        doc_types=parse_doc_types(question),
+    )

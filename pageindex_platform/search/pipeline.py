@@ -1,0 +1,170 @@
+"""The ask flow: question → constraints → route → ranked documents → nodes per document →
+pages → answer with citations, logged in `query_log`. Local mode (no language model)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from ..embeddings import Embedder, get_embedder
+from ..models import QueryLog
+from ..settings import Mode
+from .answer import extract_lines, extractive_answer
+from .constraints import parse_constraints
+from .router import Route, select_documents
+from .semantic import DocumentHit, chunk_hits
+from .tree_search import NodeHit, NodeInfo, PageHit, search_tree
+
+MULTI_DOCUMENT_RATIO = 0.6  # documents scoring at least this share of the best are searched too
+
+
+@dataclass(frozen=True)
+class Citation:
+    document: str
+    page: int
+    node_id: str
+
+
+@dataclass
+class Answer:
+    question: str
+    mode: str
+    route: str
+    route_reason: str
+    sql: str | None
+    documents: list[DocumentHit]
+    nodes: list[NodeHit]
+    citations: list[Citation]
+    answer: str
+    timings: dict[str, float] = field(default_factory=dict)
+    usage: dict[str, int] = field(default_factory=lambda: {
+        "calls": 0, "prompt_tokens": 0, "completion_tokens": 0})  # fmt: skip
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stable `pi ask --json` shape."""
+        return {
+            "question": self.question,
+            "mode": self.mode,
+            "route": self.route,
+            "route_reason": self.route_reason,
+            "sql": self.sql,
+            "documents": [{"name": d.name, "score": round(d.score, 6)} for d in self.documents],
+            "nodes": [
+                {
+                    "document": n.document,
+                    "node_id": n.node_id,
+                    "title": n.title,
+                    "start_page": n.start_page,
+                    "end_page": n.end_page,
+                }
+                for n in self.nodes
+            ],
+            "citations": [asdict(c) for c in self.citations],
+            "answer": self.answer,
+            "timings": {k: round(v, 4) for k, v in self.timings.items()},
+            "usage": self.usage,
+        }
+
+
+def _nodes(session: Session, document: str) -> list[NodeInfo]:
+    rows = session.execute(
+        text("SELECT n.node_id, n.parent_node_id, n.title, n.start_page, n.end_page "
+             "FROM nodes n JOIN documents d ON d.id = n.document_id "
+             "WHERE d.name = :name ORDER BY n.id"),
+        {"name": document},
+    ).all()  # fmt: skip
+    paths: dict[str, str] = {}
+    out = []
+    for node_id, parent, title, start, end in rows:
+        path = f"{paths.get(parent, '')} / {title}" if parent else title
+        paths[node_id] = path
+        out.append(NodeInfo(node_id, title, start, end, path))
+    return out
+
+
+def _document_ids(session: Session, names: list[str]) -> dict[str, int]:
+    rows = session.execute(text("SELECT name, id FROM documents WHERE name = ANY(:n)"),
+                           {"n": names})  # fmt: skip
+    return {name: id_ for name, id_ in rows}
+
+
+def ask(
+    *,
+    session: Session,
+    question: str,
+    route: Route = Route.AUTO,
+    embedder: Embedder | None = None,
+    hint: str | None = None,
+    max_documents: int = 3,
+    max_citations: int = 10,
+) -> Answer:
+    timings: dict[str, float] = {}
+    started = clock = time.perf_counter()
+
+    def lap(stage: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        timings[stage] = now - clock
+        clock = now
+
+    query = f"{question} {hint}" if hint else question
+    vector = (embedder or get_embedder()).embed([query])[0]
+    lap("embed")
+    constraints = parse_constraints(question, session=session)
+    decision = select_documents(session=session, question=query, vector=vector,
+                                constraints=constraints, route=route)  # fmt: skip
+    lap("route")
+    ranked = decision.documents
+    top = ranked[0].score if ranked else 0.0
+    selected = [
+        d
+        for d in ranked[:max_documents]
+        if d is ranked[0] or (top > 0 and d.score >= MULTI_DOCUMENT_RATIO * top)
+    ]
+    ids = _document_ids(session, [d.name for d in selected])
+    nodes: list[NodeHit] = []
+    pages: list[tuple[PageHit, float]] = []
+    for doc in selected:
+        hits = chunk_hits(session=session, question=query, vector=vector,
+                          document_ids=[ids[doc.name]])  # fmt: skip
+        best, doc_pages = search_tree(question=query, document=doc.name,
+                                      nodes=_nodes(session, doc.name), hits=hits)  # fmt: skip
+        nodes.extend(best)
+        weight = doc.score / top if top > 0 else 1.0
+        pages.extend((p, p.score * weight) for p in doc_pages)
+    pages.sort(key=lambda x: -x[1])
+    citations = [Citation(p.document, p.page, p.node_id) for p, _ in pages[:max_citations]]
+    lap("tree_search")
+    texts = _page_texts(session, citations[:5])
+    answer = extractive_answer(extract_lines(query, texts))
+    lap("answer")
+    timings["total"] = time.perf_counter() - started
+    result = Answer(
+        question=question, mode=str(Mode.LOCAL), route=str(decision.route),
+        route_reason=decision.reason, sql=decision.sql, documents=ranked[:10], nodes=nodes,
+        citations=citations, answer=answer, timings=timings,
+    )  # fmt: skip
+    session.add(QueryLog(
+        question=question, mode=result.mode, route=result.route, route_reason=result.route_reason,
+        documents=[{"name": d.name, "score": d.score} for d in ranked[:10]],
+        citations=[asdict(c) for c in citations], latency_ms=timings["total"] * 1000,
+        usage=result.usage,
+    ))  # fmt: skip
+    return result
+
+
+def _page_texts(session: Session, citations: list[Citation]) -> list[tuple[str, int, str]]:
+    out = []
+    for c in citations:
+        body = session.execute(
+            text("SELECT p.text FROM pages p JOIN documents d ON d.id = p.document_id "
+                 "WHERE d.name = :n AND p.page = :p"),
+            {"n": c.document, "p": c.page},
+        ).scalar()  # fmt: skip
+        if body:
+            out.append((c.document, c.page, body))
+    return out

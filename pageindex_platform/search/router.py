@@ -1,0 +1,118 @@
+"""Document selection: one `Route` enum, dispatched in one place (`select_documents`).
+
+- metadata:    the question's constraints as a filter on the documents table, ranked inside
+               by semantic DocScore;
+- semantic:    DocScore over the whole corpus (hybrid chunk search);
+- description: similarity between the question and each document's description;
+- auto:        metadata when constraints select documents, else semantic; the decision and
+               its reason are recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import numpy as np
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from .constraints import Constraints
+from .semantic import DocumentHit, _vector, rank_documents
+
+
+class Route(StrEnum):
+    AUTO = "auto"
+    METADATA = "metadata"
+    SEMANTIC = "semantic"
+    DESCRIPTION = "description"
+
+
+@dataclass
+class RouteDecision:
+    route: Route
+    reason: str
+    documents: list[DocumentHit]
+    sql: str | None = None
+    constraints: Constraints = field(default_factory=Constraints)
+
+
+def filter_documents(*, session: Session, constraints: Constraints) -> tuple[list[int], str]:
+    """Document ids matching the constraints, relaxing the ones that match nothing
+    (a year with no filing of its own falls back to the next year's, which reports it as a
+    comparative; then to any year). Returns the ids and what was applied."""
+    if not constraints.companies:
+        return [], "no company named"
+    rows = session.execute(
+        text("SELECT id, fiscal_year, fiscal_period, doc_type FROM documents "
+             "WHERE company = ANY(:c) AND status = 'ready'"),
+        {"c": constraints.companies},
+    ).all()  # fmt: skip
+    applied = [f"company in {constraints.companies}"]
+    if constraints.years:
+        stated = set(constraints.years)
+        for years, label in ((stated, "fiscal_year in"), ({y + 1 for y in stated}, "next year")):
+            kept = [r for r in rows if r.fiscal_year in years]
+            if kept:
+                rows = kept
+                applied.append(f"{label} {sorted(years)}")
+                break
+        else:
+            applied.append("years relaxed (no matching filing)")
+    for column, wanted in (("doc_type", constraints.doc_types),
+                           ("fiscal_period", constraints.periods)):  # fmt: skip
+        kept = [r for r in rows if getattr(r, column) in wanted]
+        if wanted and kept:
+            rows = kept
+            applied.append(f"{column} in {wanted}")
+    return [r.id for r in rows], "; ".join(applied)
+
+
+def _ranked_within(
+    session: Session, question: str, vector: np.ndarray, ids: Sequence[int]
+) -> list[DocumentHit]:
+    ranked = rank_documents(session=session, question=question, vector=vector, document_ids=ids)
+    names = {h.name for h in ranked}
+    rest = session.execute(text("SELECT name FROM documents WHERE id = ANY(:ids) ORDER BY name"),
+                           {"ids": list(ids)}).scalars()  # fmt: skip
+    return ranked + [DocumentHit(n, 0.0) for n in rest if n not in names]
+
+
+def by_description(session: Session, vector: np.ndarray, limit: int = 10) -> list[DocumentHit]:
+    rows = session.execute(
+        text("SELECT name, 1 - (description_embedding <=> CAST(:v AS vector)) FROM documents "
+             "WHERE description_embedding IS NOT NULL "
+             "ORDER BY description_embedding <=> CAST(:v AS vector) LIMIT :n"),
+        {"v": _vector(vector), "n": limit},
+    )  # fmt: skip
+    return [DocumentHit(name, float(score)) for name, score in rows]
+
+
+def select_documents(
+    *,
+    session: Session,
+    question: str,
+    vector: np.ndarray,
+    constraints: Constraints,
+    route: Route = Route.AUTO,
+) -> RouteDecision:
+    if route == Route.DESCRIPTION:
+        docs = by_description(session, vector)
+        return RouteDecision(route, "question vs document descriptions", docs,
+                             constraints=constraints)  # fmt: skip
+    if route in (Route.AUTO, Route.METADATA):
+        ids, applied = filter_documents(session=session, constraints=constraints)
+        if ids:
+            docs = _ranked_within(session, question, vector, ids)
+            reason = f"constraints {constraints.describe()} → {len(ids)} document(s) ({applied})"
+            return RouteDecision(Route.METADATA, reason, docs, constraints=constraints)
+        if route == Route.METADATA:
+            return RouteDecision(route, f"no document matches constraints "
+                                 f"({constraints.describe()}; {applied})", [],
+                                 constraints=constraints)  # fmt: skip
+        reason = f"no metadata match ({applied}); semantic search over the whole corpus"
+    else:
+        reason = "semantic search over the whole corpus (requested)"
+    docs = rank_documents(session=session, question=question, vector=vector)
+    return RouteDecision(Route.SEMANTIC, reason, docs, constraints=constraints)

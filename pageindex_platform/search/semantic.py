@@ -1,0 +1,152 @@
+"""Hybrid chunk search in SQL: pgvector (HNSW, cosine) fused with Postgres full text
+(tsvector) by reciprocal rank, and documents ranked by DocScore = Σ score / √(N+1) over
+each document's N hits. A metadata filter is a prefilter (pgvector 0.8 iterative scans keep
+recall under filtering)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+DOC_K = int(os.environ.get("PI_DOC_K", "10"))  # top-K chunks per list behind DocScore
+RRF_K = 10  # small: the best-ranked chunks dominate DocScore, not the many weak ones
+_WORD = re.compile(r"[a-z0-9]+(?:[.-][a-z0-9]+)*")
+_STOP = frozenset(
+    (
+        "a an and are as at be by can did do does for from had has have how in is it its of on "
+        "or our than that the their then there these this to was were what when where which "
+        "while who will with would you your please give answer question using based data shown "
+        "details response relying information provided calculate round decimal places"
+    ).split()
+)
+
+
+@dataclass(frozen=True)
+class ChunkHit:
+    document: str
+    node_id: str
+    page: int
+    score: float
+    text: str
+
+
+@dataclass(frozen=True)
+class DocumentHit:
+    name: str
+    score: float
+
+
+def keywords(question: str) -> list[str]:
+    words = [w for w in _WORD.findall(question.lower()) if w not in _STOP and len(w) > 1]
+    return list(dict.fromkeys(words))
+
+
+def _terms(question: str) -> list[str]:
+    return [t for t in (re.sub(r"[^a-z0-9]", "", w) for w in keywords(question)) if t][:24]
+
+
+def tsquery(question: str) -> str:
+    """An OR query of the question's keywords (to_tsquery syntax, injection-safe)."""
+    return " | ".join(_terms(question)) or "''"
+
+
+def _vector(vector: np.ndarray) -> str:
+    return "[" + ",".join(f"{x:.6f}" for x in vector.tolist()) + "]"
+
+
+def _filter(document_ids: Sequence[int] | None) -> str:
+    return "AND c.document_id = ANY(:ids)" if document_ids is not None else ""
+
+
+def _coverage(n_terms: int) -> str:
+    """How many distinct question keywords a chunk contains (frequent words do not win)."""
+    parts = [f"(c.tsv @@ to_tsquery('english', :t{i}))::int" for i in range(n_terms)]
+    return " + ".join(parts) or "0"
+
+
+def _fused_sql(document_ids: Sequence[int] | None, n_terms: int) -> str:
+    where = _filter(document_ids)
+    return f"""
+    WITH vec AS (
+        SELECT id, row_number() OVER (ORDER BY dist) AS rank FROM (
+            SELECT c.id, c.embedding <=> CAST(:v AS vector) AS dist
+            FROM chunks c WHERE TRUE {where}
+            ORDER BY c.embedding <=> CAST(:v AS vector) LIMIT :k) v
+    ),
+    lex AS (
+        SELECT id, row_number() OVER (ORDER BY covered DESC, r DESC) AS rank FROM (
+            SELECT c.id, {_coverage(n_terms)} AS covered, ts_rank_cd(c.tsv, q, 32) AS r
+            FROM chunks c, to_tsquery('english', :tsq) q
+            WHERE c.tsv @@ q {where}
+            ORDER BY covered DESC, r DESC LIMIT :k) l
+    ),
+    fused AS (
+        SELECT id, sum(1.0 / (:rrf + rank)) AS score
+        FROM (SELECT * FROM vec UNION ALL SELECT * FROM lex) u GROUP BY id
+    )"""
+
+
+def _params(question: str, vector: np.ndarray, k: int, ids: Sequence[int] | None
+            ) -> dict[str, Any]:  # fmt: skip
+    params: dict[str, Any] = {"v": _vector(vector), "tsq": tsquery(question), "k": k,
+                              "rrf": RRF_K}  # fmt: skip
+    params.update({f"t{i}": term for i, term in enumerate(_terms(question))})
+    if ids is not None:
+        params["ids"] = list(ids)
+    return params
+
+
+def _tune(session: Session, filtered: bool) -> None:
+    session.execute(text("SET LOCAL hnsw.ef_search = 200"))
+    if filtered:
+        session.execute(text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
+
+
+def rank_documents(
+    *,
+    session: Session,
+    question: str,
+    vector: np.ndarray,
+    document_ids: Sequence[int] | None = None,
+    k: int = DOC_K,
+) -> list[DocumentHit]:
+    """Documents by DocScore = Σ fused chunk score / √(N+1), computed in SQL."""
+    _tune(session, document_ids is not None)
+    sql = (
+        _fused_sql(document_ids, len(_terms(question)))
+        + """
+    SELECT d.name, sum(f.score) / sqrt(count(*) + 1) AS doc_score
+    FROM fused f JOIN chunks c ON c.id = f.id JOIN documents d ON d.id = c.document_id
+    GROUP BY d.name ORDER BY doc_score DESC"""
+    )
+    rows = session.execute(text(sql), _params(question, vector, k, document_ids))
+    return [DocumentHit(name, float(score)) for name, score in rows]
+
+
+def chunk_hits(
+    *,
+    session: Session,
+    question: str,
+    vector: np.ndarray,
+    document_ids: Sequence[int],
+    k: int = 60,
+) -> list[ChunkHit]:
+    """The fused chunk hits inside some documents, best first."""
+    _tune(session, True)
+    sql = (
+        _fused_sql(document_ids, len(_terms(question)))
+        + """
+    SELECT d.name, c.node_id, c.page, f.score, c.text
+    FROM fused f JOIN chunks c ON c.id = f.id JOIN documents d ON d.id = c.document_id
+    ORDER BY f.score DESC"""
+    )
+    rows = session.execute(text(sql), _params(question, vector, k, document_ids))
+    return [ChunkHit(name, node_id, page, float(score), body)
+            for name, node_id, page, score, body in rows]  # fmt: skip

@@ -1,0 +1,76 @@
+"""Search inside one selected document's tree (local mode): nodes ranked by the question's
+hybrid chunk hits aggregated per node, plus the overlap between the question and the node's
+title path; pages ranked by their hits, favouring pages of the best nodes."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .semantic import ChunkHit, keywords
+
+TITLE_WEIGHT = 0.02  # one shared keyword ~ one good chunk hit at RRF rank ~0
+
+
+@dataclass(frozen=True)
+class NodeInfo:
+    node_id: str
+    title: str
+    start_page: int
+    end_page: int
+    path: str  # titles from the root down, for matching
+
+
+@dataclass(frozen=True)
+class NodeHit:
+    document: str
+    node_id: str
+    title: str
+    start_page: int
+    end_page: int
+    score: float
+
+
+@dataclass(frozen=True)
+class PageHit:
+    document: str
+    page: int
+    node_id: str
+    score: float
+
+
+def search_tree(
+    *,
+    question: str,
+    document: str,
+    nodes: Sequence[NodeInfo],
+    hits: Sequence[ChunkHit],
+    top_nodes: int = 3,
+) -> tuple[list[NodeHit], list[PageHit]]:
+    terms = set(keywords(question))
+    by_node: dict[str, list[float]] = defaultdict(list)
+    by_page: dict[int, list[float]] = defaultdict(list)
+    node_of_page: dict[int, str] = {}
+    for h in hits:
+        by_node[h.node_id].append(h.score)
+        by_page[h.page].append(h.score)
+        node_of_page.setdefault(h.page, h.node_id)
+    scored: list[NodeHit] = []
+    for n in nodes:
+        chunk = sum(by_node.get(n.node_id, [])) / math.sqrt(len(by_node.get(n.node_id, [])) + 1)
+        overlap = len(terms & set(keywords(n.path)))
+        score = chunk + TITLE_WEIGHT * overlap * (1.0 if chunk else 0.25)
+        if score > 0:
+            scored.append(NodeHit(document, n.node_id, n.title, n.start_page, n.end_page, score))
+    scored.sort(key=lambda x: -x.score)
+    best = scored[:top_nodes]
+    boost = {n.node_id: 1.0 + 0.5 * (top_nodes - i) / top_nodes for i, n in enumerate(best)}
+    pages = [
+        PageHit(document, page, node_of_page[page],
+                (max(s) + 0.25 * sum(s)) * boost.get(node_of_page[page], 1.0))
+        for page, s in by_page.items()
+    ]  # fmt: skip
+    pages.sort(key=lambda p: -p.score)
+    return best, pages

@@ -1,0 +1,78 @@
+"""`pi ask` in local mode on the sample filings, against the real database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from pageindex_platform.database import session_scope
+from pageindex_platform.models import QueryLog
+from pageindex_platform.search.constraints import parse_doc_types, parse_periods, parse_years
+
+from .helpers import run_cli, run_json
+
+KEYS = {"question", "mode", "route", "route_reason", "sql", "documents", "nodes", "citations",
+        "answer", "timings", "usage"}  # fmt: skip
+
+
+@pytest.fixture
+def corpus(samples: Path) -> Path:
+    code, _, err = run_cli("ingest", str(samples))
+    assert code == 0, err
+    return samples
+
+
+def test_question_naming_company_and_period_lands_on_that_filing(corpus: Path) -> None:
+    out = run_json("ask", "Best Buy Q2 FY2024 revenue by category")
+    assert set(out) == KEYS
+    assert out["mode"] == "local" and out["route"] == "metadata" and out["sql"] is None
+    assert "Best Buy" in out["route_reason"]
+    assert out["documents"][0]["name"] == "BESTBUY_2024Q2_10Q"
+    assert out["citations"] and all(c["document"] == "BESTBUY_2024Q2_10Q"
+                                    for c in out["citations"])  # fmt: skip
+    assert all(1 <= c["page"] <= 30 for c in out["citations"])
+    assert out["nodes"] and {"document", "node_id", "title", "start_page", "end_page"} == set(
+        out["nodes"][0]
+    )
+    assert out["answer"].startswith("Extracted text")
+    assert out["usage"] == {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
+    assert out["timings"]["total"] > 0
+
+
+def test_fiscal_year_named_by_the_company_selects_the_right_release(corpus: Path) -> None:
+    out = run_json("ask", "Ulta Beauty fourth quarter fiscal 2022 net sales")
+    assert out["documents"][0]["name"] == "ULTABEAUTY_2023Q4_EARNINGS"
+    cited = {c["page"] for c in out["citations"][:3]}
+    assert 1 in cited  # the release's first page states the quarter's net sales
+
+
+def test_question_without_company_searches_the_whole_corpus(corpus: Path) -> None:
+    out = run_json("ask", "analyst notes showing Markdown files ingested like PDFs")
+    assert out["route"] == "semantic" and "whole corpus" in out["route_reason"]
+    assert "retail_sector_notes" in [d["name"] for d in out["documents"][:3]]
+    assert any(c["document"] == "retail_sector_notes" for c in out["citations"])
+
+
+def test_human_output_cites_document_page_and_section(corpus: Path) -> None:
+    code, out, _ = run_cli("ask", "Amcor adjusted EBIT fiscal 2023", "--explain")
+    assert code == 0
+    assert "Sources:" in out and "AMCOR_2023Q4_EARNINGS · p. " in out
+    assert "route: metadata" in out and "timings:" in out
+
+
+def test_every_question_is_logged(corpus: Path) -> None:
+    run_json("ask", "Best Buy stores")
+    with session_scope() as session:
+        log = session.scalars(select(QueryLog)).all()
+    assert [e.question for e in log] == ["Best Buy stores"]
+    assert log[0].documents and log[0].latency_ms > 0 and log[0].route == "metadata"
+
+
+def test_constraint_parsing() -> None:
+    assert parse_years("FY2018 vs FY22 and fiscal 2019, not $2018 million") == [2018, 2019, 2022]
+    assert parse_periods("Q3 results and the second quarter") == ["Q2", "Q3"]
+    assert parse_doc_types("in its 10-K annual report and earnings release") == [
+        "10-K", "earnings release"
+    ]  # fmt: skip
