@@ -6,9 +6,7 @@ from typing import Annotated
 
 import typer
 
-from pageindex_platform.database import session_scope
 from pageindex_platform.errors import ConfigurationError
-from pageindex_platform.search.pipeline import ask as ask_question
 from pageindex_platform.search.router import Route
 from pageindex_platform.settings import Mode, get_settings
 
@@ -48,6 +46,9 @@ def ask(
     settings = get_settings()
     if (mode or Mode.LOCAL) == Mode.LLM:
         raise ConfigurationError("pi ask --mode llm is not available yet; use --mode local")
+    from pageindex_platform.database import session_scope
+    from pageindex_platform.search.pipeline import ask as ask_question
+
     with session_scope() as session:
         result = ask_question(session=session, question=question, route=route, hint=hint)
     if as_json:

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from pageindex_platform.index.overrides import load_overrides
-from pageindex_platform.index.pipeline import FileResult, FileStatus, ingest_paths
-from pageindex_platform.llm import open_chat
 from pageindex_platform.settings import Mode, get_settings
 
 from .common import handle_errors, print_json
+
+if TYPE_CHECKING:
+    from pageindex_platform.index.pipeline import FileResult
 
 
 @handle_errors
@@ -50,6 +50,11 @@ def ingest(
     """Parse, build trees, extract metadata, chunk and embed each file; store each in one
     transaction. Unchanged files are skipped; a bad file is reported and the rest go on.
     Exits 1 when any file failed."""
+    # Imported here: PDF parsing and the LLM client are slow to import for other commands.
+    from pageindex_platform.index.overrides import load_overrides
+    from pageindex_platform.index.pipeline import FileStatus, ingest_paths
+    from pageindex_platform.llm import open_chat
+
     overrides = load_overrides(metadata) if metadata else None
     err = Console(stderr=True)
     settings = get_settings()
@@ -79,7 +84,7 @@ def ingest(
         pages += result.pages
         bar.update(task, advance=1, pages=pages, description=result.name[:40])
         if not as_json:
-            _print_line(err if result.status == FileStatus.FAILED else None, result, bar)
+            _print_line(err if result.status == "failed" else None, result, bar)
 
     with bar:
         report = ingest_paths(
@@ -103,14 +108,14 @@ def ingest(
 
 
 def _print_line(err: Console | None, r: FileResult, bar: Progress) -> None:
-    if r.status == FileStatus.FAILED:
+    if r.status == "failed":
         line = f"Error: {r.path}: {r.error}"
         if err is not None and bar.live.is_started and err.is_terminal:
             bar.console.print(line, markup=False, highlight=False)
         else:
             print(line, file=sys.stderr)
         return
-    if r.status == FileStatus.SKIPPED:
+    if r.status == "skipped":
         line = f"skipped  {r.name} (unchanged)"
     else:
         line = (f"stored   {r.name}: {r.pages} pages, {r.nodes} nodes, {r.chunks} chunks "
