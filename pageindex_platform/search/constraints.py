@@ -37,6 +37,7 @@ class Constraints:
     years: list[int] = field(default_factory=list)
     periods: list[str] = field(default_factory=list)
     doc_types: list[str] = field(default_factory=list)
+    fiscal_year_mentioned: bool = False  # "FY2022", "fiscal 2022", "fiscal year", "annual"
 
     def __bool__(self) -> bool:
         return bool(self.companies or self.years or self.periods or self.doc_types)
@@ -106,10 +107,14 @@ def link_companies(question: str, *, session: Session) -> list[str]:
     return sorted(c for c in fuzzy if c)
 
 
+_ANNUAL = re.compile(r"\bFY\s?'?\d{2,4}\b|\bfiscal\b|\bannual\b|\bfull[\s-]year\b", re.I)
+
+
 def parse_constraints(question: str, *, session: Session) -> Constraints:
     return Constraints(
         companies=link_companies(question, session=session),
         years=parse_years(question),
         periods=parse_periods(question),
         doc_types=parse_doc_types(question),
+        fiscal_year_mentioned=bool(_ANNUAL.search(question)),
     )

@@ -69,10 +69,37 @@ def filter_documents(*, session: Session, constraints: Constraints) -> tuple[lis
     return [r.id for r in rows], "; ".join(applied)
 
 
+PRIOR = 1.3  # weight of a document that matches the question's period exactly
+
+
 def _ranked_within(
-    session: Session, question: str, vector: np.ndarray, ids: Sequence[int]
+    session: Session,
+    question: str,
+    vector: np.ndarray,
+    ids: Sequence[int],
+    constraints: Constraints,
 ) -> list[DocumentHit]:
+    """DocScore inside the filtered documents, with priors from the question's period: the
+    filing of the latest year named reports the earlier ones as comparatives, and a question
+    about a fiscal year ("FY2022") is best answered by an annual document."""
     ranked = rank_documents(session=session, question=question, vector=vector, document_ids=ids)
+    info = {
+        name: (year, period)
+        for name, year, period in session.execute(
+            text("SELECT name, fiscal_year, fiscal_period FROM documents WHERE id = ANY(:ids)"),
+            {"ids": list(ids)},
+        )
+    }
+    latest = max(constraints.years) if constraints.years else None
+    annual = bool(constraints.fiscal_year_mentioned) and not constraints.periods
+
+    def prior(name: str) -> float:
+        year, period = info.get(name, (None, None))
+        weight = PRIOR if latest is not None and year == latest else 1.0
+        return weight * (PRIOR if annual and period == "FY" else 1.0)
+
+    ranked = sorted((DocumentHit(h.name, h.score * prior(h.name)) for h in ranked),
+                    key=lambda h: -h.score)  # fmt: skip
     names = {h.name for h in ranked}
     rest = session.execute(text("SELECT name FROM documents WHERE id = ANY(:ids) ORDER BY name"),
                            {"ids": list(ids)}).scalars()  # fmt: skip
@@ -104,7 +131,7 @@ def select_documents(
     if route in (Route.AUTO, Route.METADATA):
         ids, applied = filter_documents(session=session, constraints=constraints)
         if ids:
-            docs = _ranked_within(session, question, vector, ids)
+            docs = _ranked_within(session, question, vector, ids, constraints)
             reason = f"constraints {constraints.describe()} → {len(ids)} document(s) ({applied})"
             return RouteDecision(Route.METADATA, reason, docs, constraints=constraints)
         if route == Route.METADATA:

@@ -11,7 +11,11 @@ from dataclasses import dataclass
 
 from .semantic import ChunkHit, keywords
 
-TITLE_WEIGHT = 0.02  # one shared keyword ~ one good chunk hit at RRF rank ~0
+TITLE_WEIGHT = 0.05  # a title naming every keyword weighs like a few top-ranked chunk hits
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in keywords(text)}
 
 
 @dataclass(frozen=True)
@@ -49,7 +53,7 @@ def search_tree(
     hits: Sequence[ChunkHit],
     top_nodes: int = 3,
 ) -> tuple[list[NodeHit], list[PageHit]]:
-    terms = set(keywords(question))
+    terms = _stems(question)
     by_node: dict[str, list[float]] = defaultdict(list)
     by_page: dict[int, list[float]] = defaultdict(list)
     node_of_page: dict[int, str] = {}
@@ -60,17 +64,27 @@ def search_tree(
     scored: list[NodeHit] = []
     for n in nodes:
         chunk = sum(by_node.get(n.node_id, [])) / math.sqrt(len(by_node.get(n.node_id, [])) + 1)
-        overlap = len(terms & set(keywords(n.path)))
-        score = chunk + TITLE_WEIGHT * overlap * (1.0 if chunk else 0.25)
+        title = terms & _stems(n.title)
+        path = terms & _stems(n.path)
+        score = chunk + TITLE_WEIGHT * (len(title) + 0.5 * len(path - title))
         if score > 0:
             scored.append(NodeHit(document, n.node_id, n.title, n.start_page, n.end_page, score))
     scored.sort(key=lambda x: -x.score)
     best = scored[:top_nodes]
     boost = {n.node_id: 1.0 + 0.5 * (top_nodes - i) / top_nodes for i, n in enumerate(best)}
-    pages = [
-        PageHit(document, page, node_of_page[page],
-                (max(s) + 0.25 * sum(s)) * boost.get(node_of_page[page], 1.0))
+    page_scores = {
+        page: (max(s) + 0.25 * sum(s)) * boost.get(node_of_page[page], 1.0)
         for page, s in by_page.items()
-    ]  # fmt: skip
+    }
+    # The pages of a short, well-matching section are candidates even without chunk hits
+    # (a statement named in the question, a note whose title says it all).
+    for hit in best:
+        span = hit.end_page - hit.start_page + 1
+        if span <= 3:
+            for page in range(hit.start_page, hit.end_page + 1):
+                if page not in page_scores:
+                    node_of_page[page] = hit.node_id
+                page_scores[page] = page_scores.get(page, 0.0) + 0.5 * hit.score / span
+    pages = [PageHit(document, page, node_of_page[page], s) for page, s in page_scores.items()]
     pages.sort(key=lambda p: -p.score)
     return best, pages
