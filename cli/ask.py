@@ -6,7 +6,6 @@ from typing import Annotated
 
 import typer
 
-from pageindex_platform.errors import ConfigurationError
 from pageindex_platform.search.router import Route
 from pageindex_platform.settings import Mode, get_settings
 
@@ -43,20 +42,23 @@ def ask(
 ) -> None:
     """Select the right filings, search their trees, and answer with (document, page)
     citations. Local mode answers with the best-matching extracted lines."""
-    settings = get_settings()
-    if (mode or Mode.LOCAL) == Mode.LLM:
-        raise ConfigurationError("pi ask --mode llm is not available yet; use --mode local")
     from pageindex_platform.database import session_scope
+    from pageindex_platform.llm import open_chat
     from pageindex_platform.search.pipeline import ask as ask_question
 
+    settings = get_settings()
+    mode = mode or settings.default_mode
+    chat = open_chat(settings) if mode == Mode.LLM else None
+    typer.echo(f"mode: {mode}" + (f" ({chat.model})" if chat else ""), err=True)
     with session_scope() as session:
-        result = ask_question(session=session, question=question, route=route, hint=hint)
+        result = ask_question(session=session, question=question, route=route, hint=hint,
+                              chat=chat)  # fmt: skip
     if as_json:
         print_json(result.to_dict())
         return
-    if settings.llm_model and mode is None:
-        typer.echo("mode: local (LLM answers are not available yet)", err=True)
     typer.echo(result.answer)
+    for warning in result.warnings:
+        typer.echo(f"warning: {warning}", err=True)
     typer.echo("\nSources:")
     titles = {(n.document, n.node_id): n.title for n in result.nodes}
     for c in result.citations[:5]:
@@ -64,6 +66,8 @@ def ask(
         typer.echo(f"  {c.document} · p. {c.page}" + (f" · {title}" if title else ""))
     if explain:
         typer.echo(f"\nroute: {result.route} ({result.route_reason})")
+        if result.sql:
+            typer.echo(f"sql: {result.sql}")
         typer.echo("documents: " + ", ".join(f"{d.name} ({d.score:.4f})"
                                              for d in result.documents[:5]))  # fmt: skip
         for n in result.nodes:

@@ -4,6 +4,7 @@
     ├── ConfigurationError      settings that cannot work (and how to fix them)
     ├── DatabaseError           the database cannot be reached, started or migrated
     ├── DocumentNotFoundError   a command names a document that is not stored
+    ├── UnsafeSQLError          generated SQL that is not one read-only SELECT over the view
     ├── LLMError                the language model could not give a usable answer
     │   ├── LLMUnavailableError     network errors, timeouts, 429/5xx after bounded retries
     │   ├── LLMRequestError         the endpoint refused the request (4xx: auth, model name)
@@ -43,6 +44,10 @@ class DocumentNotFoundError(PageIndexError):
     def __init__(self, name: str) -> None:
         super().__init__(f"no document named '{name}' (see `pi docs list`)")
         self.name = name
+
+
+class UnsafeSQLError(PageIndexError):
+    """SQL that is not exactly one SELECT over the metadata view with allowed functions."""
 
 
 class LLMError(PageIndexError):

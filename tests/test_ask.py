@@ -14,7 +14,7 @@ from pageindex_platform.search.constraints import parse_doc_types, parse_periods
 from .helpers import run_cli, run_json
 
 KEYS = {"question", "mode", "route", "route_reason", "sql", "documents", "nodes", "citations",
-        "answer", "timings", "usage"}  # fmt: skip
+        "answer", "timings", "usage", "warnings"}  # fmt: skip
 
 
 @pytest.fixture

@@ -11,10 +11,13 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ..embeddings import Embedder, get_embedder
+from ..errors import LLMError
+from ..llm import StructuredChat, Usage
 from ..models import QueryLog
 from ..settings import Mode
 from .answer import extract_lines, extractive_answer
 from .constraints import parse_constraints
+from .llm_answer import llm_answer
 from .router import Route, select_documents
 from .semantic import DocumentHit, chunk_hits
 from .tree_search import NodeHit, NodeInfo, PageHit, search_tree
@@ -41,6 +44,7 @@ class Answer:
     citations: list[Citation]
     answer: str
     timings: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
     usage: dict[str, int] = field(default_factory=lambda: {
         "calls": 0, "prompt_tokens": 0, "completion_tokens": 0})  # fmt: skip
 
@@ -67,6 +71,7 @@ class Answer:
             "answer": self.answer,
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
             "usage": self.usage,
+            "warnings": self.warnings,
         }
 
 
@@ -101,7 +106,13 @@ def ask(
     hint: str | None = None,
     max_documents: int = 3,
     max_citations: int = 10,
+    chat: StructuredChat | None = None,
 ) -> Answer:
+    """Answer a question. With `chat` (llm mode) documents are selected by Query-to-SQL and
+    the answer is written by the model from the extracted pages; without it, everything is
+    local. Model failures fall back to the local step and are reported in `warnings`."""
+    usage = Usage()
+    warnings: list[str] = []
     timings: dict[str, float] = {}
     started = clock = time.perf_counter()
 
@@ -116,7 +127,8 @@ def ask(
     lap("embed")
     constraints = parse_constraints(question, session=session)
     decision = select_documents(session=session, question=query, vector=vector,
-                                constraints=constraints, route=route)  # fmt: skip
+                                constraints=constraints, route=route, chat=chat,
+                                usage=usage)  # fmt: skip
     lap("route")
     ranked = decision.documents
     top = ranked[0].score if ranked else 0.0
@@ -140,13 +152,28 @@ def ask(
     citations = [Citation(p.document, p.page, p.node_id) for p, _ in pages[:max_citations]]
     lap("tree_search")
     texts = _page_texts(session, citations[:5])
-    answer = extractive_answer(extract_lines(query, texts))
+    answer = ""
+    if chat is not None and texts:
+        try:
+            answer, cited, dropped = llm_answer(chat=chat, question=question, pages=texts,
+                                                usage=usage)  # fmt: skip
+            warnings.extend(dropped)
+            by_key = {(c.document, c.page): c for c in citations}
+            first = [by_key[k] for k in cited]
+            citations = first + [c for c in citations if (c.document, c.page) not in cited]
+        except LLMError as exc:
+            warnings.append(f"llm answer failed ({exc}); extracted text instead")
+            answer = ""
+    if not answer:
+        answer = extractive_answer(extract_lines(query, texts))
     lap("answer")
     timings["total"] = time.perf_counter() - started
     result = Answer(
-        question=question, mode=str(Mode.LOCAL), route=str(decision.route),
+        question=question, mode=str(Mode.LLM if chat else Mode.LOCAL), route=str(decision.route),
         route_reason=decision.reason, sql=decision.sql, documents=ranked[:10], nodes=nodes,
-        citations=citations, answer=answer, timings=timings,
+        citations=citations, answer=answer, timings=timings, warnings=warnings,
+        usage={"calls": usage.calls, "prompt_tokens": usage.prompt_tokens,
+               "completion_tokens": usage.completion_tokens},
     )  # fmt: skip
     session.add(QueryLog(
         question=question, mode=result.mode, route=result.route, route_reason=result.route_reason,

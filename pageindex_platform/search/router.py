@@ -15,10 +15,14 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 import numpy as np
-from sqlalchemy import text
+from sqlalchemy import Engine, text
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from ..errors import PageIndexError
+from ..llm import StructuredChat, Usage
 from .constraints import Constraints
+from .query_sql import query_to_sql
 from .semantic import DocumentHit, _vector, rank_documents
 
 
@@ -116,6 +120,25 @@ def by_description(session: Session, vector: np.ndarray, limit: int = 10) -> lis
     return [DocumentHit(name, float(score)) for name, score in rows]
 
 
+def _by_sql(
+    session: Session, question: str, chat: StructuredChat, usage: Usage
+) -> tuple[str | None, list[int], str]:
+    """Query-to-SQL: (sql, document ids, reason); ids are [] when it failed."""
+    sql: str | None = None
+    try:
+        engine = session.get_bind()
+        assert isinstance(engine, Engine)
+        sql, names = query_to_sql(engine=engine, chat=chat, question=question, usage=usage)
+    except (PageIndexError, SQLAlchemyError) as exc:
+        problem = str(getattr(exc, "orig", None) or exc).splitlines()[0][:200]
+        return sql, [], f"Query-to-SQL failed ({type(exc).__name__}: {problem})"
+    ids = session.execute(text("SELECT id FROM documents WHERE name = ANY(:n)"),
+                          {"n": names}).scalars().all()  # fmt: skip
+    if not ids:
+        return sql, [], "Query-to-SQL selected no document"
+    return sql, list(ids), f"Query-to-SQL selected {len(ids)} document(s)"
+
+
 def select_documents(
     *,
     session: Session,
@@ -123,23 +146,36 @@ def select_documents(
     vector: np.ndarray,
     constraints: Constraints,
     route: Route = Route.AUTO,
+    chat: StructuredChat | None = None,
+    usage: Usage | None = None,
 ) -> RouteDecision:
+    """Dispatch on the route. With `chat` (llm mode) the metadata route is Query-to-SQL,
+    falling back to local entity linking when anything about it fails."""
     if route == Route.DESCRIPTION:
         docs = by_description(session, vector)
         return RouteDecision(route, "question vs document descriptions", docs,
                              constraints=constraints)  # fmt: skip
     if route in (Route.AUTO, Route.METADATA):
+        sql: str | None = None
+        if chat is not None:
+            sql, ids, why = _by_sql(session, question, chat, usage or Usage())
+            if ids:
+                docs = _ranked_within(session, question, vector, ids, constraints)
+                return RouteDecision(Route.METADATA, why, docs, sql=sql, constraints=constraints)
+            sql = None  # not used: local entity linking decides
         ids, applied = filter_documents(session=session, constraints=constraints)
+        if chat is not None:
+            applied = f"{why}; local entity linking: {applied}"
         if ids:
             docs = _ranked_within(session, question, vector, ids, constraints)
             reason = f"constraints {constraints.describe()} → {len(ids)} document(s) ({applied})"
-            return RouteDecision(Route.METADATA, reason, docs, constraints=constraints)
+            return RouteDecision(Route.METADATA, reason, docs, sql=sql, constraints=constraints)
         if route == Route.METADATA:
             return RouteDecision(route, f"no document matches constraints "
                                  f"({constraints.describe()}; {applied})", [],
                                  constraints=constraints)  # fmt: skip
         reason = f"no metadata match ({applied}); semantic search over the whole corpus"
     else:
-        reason = "semantic search over the whole corpus (requested)"
+        reason, sql = "semantic search over the whole corpus (requested)", None
     docs = rank_documents(session=session, question=question, vector=vector)
-    return RouteDecision(Route.SEMANTIC, reason, docs, constraints=constraints)
+    return RouteDecision(Route.SEMANTIC, reason, docs, sql=sql, constraints=constraints)

@@ -1,0 +1,57 @@
+"""LLM-mode answers: written from the extracted pages only, with (document, page) citations
+that must be among those pages; invented ones are dropped and reported."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+
+from pydantic import BaseModel
+
+from ..llm import StructuredChat, Usage
+
+PAGE_CHARS = 3500  # per page, to keep the prompt within budget
+
+
+class Cite(BaseModel):
+    document: str
+    page: int
+
+
+class CitedAnswer(BaseModel):
+    answer: str
+    citations: list[Cite]
+
+
+def llm_answer(
+    *,
+    chat: StructuredChat,
+    question: str,
+    pages: Sequence[tuple[str, int, str]],
+    usage: Usage,
+) -> tuple[str, list[tuple[str, int]], list[str]]:
+    """(answer, valid citations in the model's order, warnings about dropped citations)."""
+    payload = {
+        "question": question,
+        "pages": [{"document": d, "page": p, "text": t[:PAGE_CHARS]} for d, p, t in pages],
+    }
+    prompt = (
+        "TASK: answer_question\nAnswer the question from these pages only. Cite every page "
+        "you used as {document, page}. If the pages do not hold the answer, say so.\nINPUT:\n"
+        + json.dumps(payload, ensure_ascii=False)
+    )
+    messages = [{"role": "system", "content": "You are a careful financial analyst. JSON only."},
+                {"role": "user", "content": prompt}]  # fmt: skip
+    reply = asyncio.run(chat.ask(messages, CitedAnswer, usage=usage, step="answer"))
+    extracted = {(d, p) for d, p, _ in pages}
+    valid: list[tuple[str, int]] = []
+    warnings = []
+    for c in reply.citations:
+        key = (c.document, c.page)
+        if key in extracted:
+            if key not in valid:
+                valid.append(key)
+        else:
+            warnings.append(f"dropped citation {c.document} p. {c.page}: not an extracted page")
+    return reply.answer.strip(), valid, warnings
