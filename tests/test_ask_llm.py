@@ -24,14 +24,23 @@ TENQ = "BESTBUY_2024Q2_10Q"
 GOOD_SQL = "SELECT name FROM document_metadata WHERE company ILIKE '%best buy%'"
 
 
-def _model(sql: str, citations: Callable[[dict[str, Any]], list[dict[str, Any]]] | None = None
-           ) -> Callable[[dict[str, Any]], Response]:  # fmt: skip
-    """A model that writes `sql` for Query-to-SQL and answers from the first given page."""
+def _model(
+    sql: str,
+    citations: Callable[[dict[str, Any]], list[dict[str, Any]]] | None = None,
+    extra_nodes: tuple[str, ...] = (),
+) -> Callable[[dict[str, Any]], Response]:
+    """A model that writes `sql` for Query-to-SQL, picks the MD&A node in tree search and
+    answers from the first given page."""
 
     def script(request: dict[str, Any]) -> Response:
         name, payload = task_of(request)
         if name == "query_to_sql":
             return Response(json.dumps({"sql": sql}))
+        if name == "tree_search":
+            ids = [ln.split("]")[0].split("[")[1] for ln in payload["tree"]
+                   if "Management" in ln and "Item 2" in ln]  # fmt: skip
+            return Response(json.dumps({"thinking": "MD&A discusses comparable sales.",
+                                        "node_list": [*ids, *extra_nodes]}))  # fmt: skip
         first = payload["pages"][0]
         cites = citations(payload) if citations else [
             {"document": first["document"], "page": first["page"]}
@@ -77,7 +86,17 @@ def test_valid_sql_selects_documents_and_the_answer_is_cited(fake: FakeLLM) -> N
     assert out["documents"][0]["name"] == TENQ
     assert out["answer"] == "Comparable sales fell 6.3%."
     assert out["citations"][0]["document"] == TENQ and out["warnings"] == []
-    assert out["usage"]["calls"] == 2 and out["usage"]["prompt_tokens"] > 0
+    assert [n["title"][:8] for n in out["nodes"]] == ["Item 2. "]
+    mdna = out["nodes"][0]
+    assert all(mdna["start_page"] <= c["page"] <= mdna["end_page"] for c in out["citations"])
+    assert out["usage"]["calls"] == 3 and out["usage"]["prompt_tokens"] > 0
+
+
+def test_invented_node_ids_are_ignored_and_reported(fake: FakeLLM) -> None:
+    fake.script = _model(GOOD_SQL, extra_nodes=("9999", "0042x"))
+    out = _ask("Best Buy comparable sales in the second quarter of fiscal 2024")
+    assert [n["title"][:8] for n in out["nodes"]] == ["Item 2. "]
+    assert any("node ids not in the tree" in w and "9999" in w for w in out["warnings"])
 
 
 UNSAFE = {
@@ -130,7 +149,9 @@ def test_model_failure_falls_back_to_local_steps(fake: FakeLLM) -> None:
     fake.script = lambda request: Response("boom", status=500)
     out = _ask("Best Buy comparable sales in the second quarter of fiscal 2024")
     assert out["documents"][0]["name"] == TENQ
-    assert out["answer"].startswith("Extracted text") and "llm answer failed" in out["warnings"][0]
+    assert out["answer"].startswith("Extracted text")
+    assert any("llm tree search failed" in w for w in out["warnings"])
+    assert any("llm answer failed" in w for w in out["warnings"])
 
 
 def test_sql_guard_accepts_reasonable_selects() -> None:

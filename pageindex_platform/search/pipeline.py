@@ -14,13 +14,14 @@ from ..embeddings import Embedder, get_embedder
 from ..errors import LLMError
 from ..llm import StructuredChat, Usage
 from ..models import QueryLog
-from ..settings import Mode
+from ..settings import Mode, get_settings
 from .answer import extract_lines, extractive_answer
 from .constraints import parse_constraints
 from .llm_answer import llm_answer
+from .llm_tree_search import search_tree_llm
 from .router import Route, select_documents
 from .semantic import DocumentHit, chunk_hits
-from .tree_search import NodeHit, NodeInfo, PageHit, search_tree
+from .tree_search import NodeHit, NodeInfo, PageHit, pages_in_nodes, search_tree
 
 MULTI_DOCUMENT_RATIO = 0.6  # documents scoring at least this share of the best are searched too
 
@@ -75,20 +76,70 @@ class Answer:
         }
 
 
-def _nodes(session: Session, document: str) -> list[NodeInfo]:
+@dataclass
+class _Tree:
+    nodes: list[NodeInfo]
+    parents: dict[str, str | None]
+    summaries: dict[str, str]
+
+
+def _tree(session: Session, document: str) -> _Tree:
     rows = session.execute(
-        text("SELECT n.node_id, n.parent_node_id, n.title, n.start_page, n.end_page "
+        text("SELECT n.node_id, n.parent_node_id, n.title, n.start_page, n.end_page, n.summary "
              "FROM nodes n JOIN documents d ON d.id = n.document_id "
              "WHERE d.name = :name ORDER BY n.id"),
         {"name": document},
     ).all()  # fmt: skip
+    tree = _Tree([], {}, {})
     paths: dict[str, str] = {}
-    out = []
-    for node_id, parent, title, start, end in rows:
+    for node_id, parent, title, start, end, summary in rows:
         path = f"{paths.get(parent, '')} / {title}" if parent else title
         paths[node_id] = path
-        out.append(NodeInfo(node_id, title, start, end, path))
-    return out
+        tree.nodes.append(NodeInfo(node_id, title, start, end, path))
+        tree.parents[node_id] = parent
+        tree.summaries[node_id] = summary or ""
+    return tree
+
+
+def _knowledge(hint: str | None) -> str | None:
+    """--hint plus the knowledge file in PI_HOME (one fact per line)."""
+    path = get_settings().home / "knowledge.txt"
+    facts = path.read_text(encoding="utf-8").strip() if path.exists() else ""
+    return "\n".join(x for x in (facts, hint or "") if x) or None
+
+
+def _llm_nodes(
+    chat: StructuredChat,
+    question: str,
+    document: str,
+    tree: _Tree,
+    usage: Usage,
+    hint: str | None,
+    local: list[NodeHit],
+    warnings: list[str],
+) -> list[NodeHit]:
+    """The model's choice of nodes (validated ids), or the local ranking when it fails."""
+    try:
+        chosen, problems = search_tree_llm(
+            chat=chat,
+            question=question,
+            document=document,
+            nodes=tree.nodes,
+            parents=tree.parents,
+            summaries=tree.summaries,
+            usage=usage,
+            knowledge=_knowledge(hint),
+        )
+    except LLMError as exc:
+        warnings.append(f"{document}: llm tree search failed ({exc}); local search instead")
+        return local
+    warnings.extend(problems)
+    info = {n.node_id: n for n in tree.nodes}
+    picked = [NodeHit(document, i, info[i].title, info[i].start_page, info[i].end_page,
+                      1.0 / (rank + 1)) for rank, i in enumerate(chosen)]  # fmt: skip
+    if not picked:
+        warnings.append(f"{document}: llm tree search chose no node; local search instead")
+    return picked or local
 
 
 def _document_ids(session: Session, names: list[str]) -> dict[str, int]:
@@ -143,8 +194,12 @@ def ask(
     for doc in selected:
         hits = chunk_hits(session=session, question=query, vector=vector,
                           document_ids=[ids[doc.name]])  # fmt: skip
-        best, doc_pages = search_tree(question=query, document=doc.name,
-                                      nodes=_nodes(session, doc.name), hits=hits)  # fmt: skip
+        tree = _tree(session, doc.name)
+        best, doc_pages = search_tree(question=query, document=doc.name, nodes=tree.nodes,
+                                      hits=hits)  # fmt: skip
+        if chat is not None:
+            best = _llm_nodes(chat, question, doc.name, tree, usage, hint, best, warnings)
+            doc_pages = pages_in_nodes(best, doc_pages)
         nodes.extend(best)
         weight = doc.score / top if top > 0 else 1.0
         pages.extend((p, p.score * weight) for p in doc_pages)

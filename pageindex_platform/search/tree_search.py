@@ -88,3 +88,20 @@ def search_tree(
     pages = [PageHit(document, page, node_of_page[page], s) for page, s in page_scores.items()]
     pages.sort(key=lambda p: -p.score)
     return best, pages
+
+
+def pages_in_nodes(nodes: Sequence[NodeHit], pages: Sequence[PageHit], budget: int = 8
+                   ) -> list[PageHit]:  # fmt: skip
+    """Pages of the chosen nodes, in the nodes' order: pages with chunk hits first (best
+    first), then each node's opening pages; at most `budget` pages."""
+    out: list[PageHit] = []
+    seen: set[int] = set()
+    for rank, node in enumerate(nodes):
+        inside = [p for p in pages if node.start_page <= p.page <= node.end_page]
+        opening = range(node.start_page, min(node.end_page, node.start_page + 2) + 1)
+        extra = [PageHit(node.document, pg, node.node_id, 0.0) for pg in opening]
+        for p in [*inside, *extra]:
+            if p.page not in seen and len(out) < budget:
+                seen.add(p.page)
+                out.append(PageHit(p.document, p.page, node.node_id, 1.0 / (rank + 1)))
+    return out
