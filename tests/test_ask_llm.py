@@ -154,6 +154,24 @@ def test_model_failure_falls_back_to_local_steps(fake: FakeLLM) -> None:
     assert any("llm answer failed" in w for w in out["warnings"])
 
 
+def test_description_route_lets_the_model_choose_documents(fake: FakeLLM) -> None:
+    def script(request: dict[str, Any]) -> Response:
+        name, payload = task_of(request)
+        if name == "pick_documents":
+            names = [d["name"] for d in payload["documents"] if "Ulta" in d["description"]]
+            return Response(json.dumps({"documents": [*names, "INVENTED_DOC"]}))
+        return _model(GOOD_SQL)(request)
+
+    fake.script = script
+    code, out, err = run_cli("ask", "which retailer raised its outlook?", "--json", "--mode",
+                             "llm", "--route", "description")  # fmt: skip
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["route"] == "description" and "descriptions" in result["route_reason"]
+    names = [d["name"] for d in result["documents"]]
+    assert names and all(n.startswith("ULTABEAUTY") for n in names)
+
+
 def test_sql_guard_accepts_reasonable_selects() -> None:
     for sql in (
         GOOD_SQL,

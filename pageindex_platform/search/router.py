@@ -19,9 +19,10 @@ from sqlalchemy import Engine, text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from ..errors import PageIndexError
+from ..errors import LLMError, PageIndexError
 from ..llm import StructuredChat, Usage
 from .constraints import Constraints
+from .description import pick_by_description
 from .query_sql import query_to_sql
 from .semantic import DocumentHit, _vector, rank_documents
 
@@ -152,6 +153,20 @@ def select_documents(
     """Dispatch on the route. With `chat` (llm mode) the metadata route is Query-to-SQL,
     falling back to local entity linking when anything about it fails."""
     if route == Route.DESCRIPTION:
+        if chat is not None:
+            try:
+                names, _ = pick_by_description(session=session, chat=chat, question=question,
+                                               usage=usage or Usage())  # fmt: skip
+                if names:
+                    docs = [DocumentHit(n, 1.0 / (i + 1)) for i, n in enumerate(names)]
+                    return RouteDecision(route, "the model chose from document descriptions",
+                                         docs, constraints=constraints)  # fmt: skip
+                why = "the model chose no document"
+            except LLMError as exc:
+                why = f"description choice failed ({exc})"
+            docs = by_description(session, vector)
+            return RouteDecision(route, f"{why}; embedding similarity to descriptions", docs,
+                                 constraints=constraints)  # fmt: skip
         docs = by_description(session, vector)
         return RouteDecision(route, "question vs document descriptions", docs,
                              constraints=constraints)  # fmt: skip

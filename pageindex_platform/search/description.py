@@ -1,0 +1,54 @@
+"""The description route in llm mode: the model picks documents from their descriptions,
+in batches that keep each prompt within a token budget; names are validated."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from pydantic import BaseModel
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from ..llm import StructuredChat, Usage
+from ..tokens import count_tokens
+
+BATCH_TOKENS = 6_000
+
+
+class Picked(BaseModel):
+    documents: list[str]
+
+
+def pick_by_description(
+    *, session: Session, chat: StructuredChat, question: str, usage: Usage
+) -> tuple[list[str], list[str]]:
+    """(chosen document names, most relevant first; warnings). Raises LLMError."""
+    rows = session.execute(text("SELECT name, coalesce(description, title, name) FROM documents "
+                                "WHERE status = 'ready' ORDER BY name")).all()  # fmt: skip
+    batches: list[list[dict[str, str]]] = [[]]
+    size = 0
+    for name, description in rows:
+        item = {"name": name, "description": description[:400]}
+        cost = count_tokens(json.dumps(item))
+        if batches[-1] and size + cost > BATCH_TOKENS:
+            batches.append([])
+            size = 0
+        batches[-1].append(item)
+        size += cost
+    known = {name for name, _ in rows}
+    chosen: list[str] = []
+    warnings: list[str] = []
+    for batch in batches:
+        prompt = ("TASK: pick_documents\nWhich of these documents are needed to answer the "
+                  "question? Reply with their names, most relevant first; [] if none.\nINPUT:\n"
+                  + json.dumps({"question": question, "documents": batch}))  # fmt: skip
+        messages = [{"role": "system", "content": "You choose documents. JSON only."},
+                    {"role": "user", "content": prompt}]  # fmt: skip
+        reply = asyncio.run(chat.ask(messages, Picked, usage=usage, step="description"))
+        for name in reply.documents:
+            if name in known and name not in chosen:
+                chosen.append(name)
+            elif name not in known:
+                warnings.append(f"ignored unknown document name {name!r}")
+    return chosen, warnings
