@@ -101,8 +101,18 @@ class HashEmbedder:
 
 @lru_cache(maxsize=2)
 def get_embedder(name: EmbedderName | None = None) -> Embedder:
+    """The configured embedder. all-MiniLM-L6-v2 runs through ONNX Runtime when its export
+    exists or can be made (same vectors, no torch import), else through sentence-transformers."""
     settings = get_settings()
     name = name or settings.embedder
     if name == EmbedderName.HASH:
         return HashEmbedder()
-    return SentenceTransformerEmbedder(batch_size=settings.embed_batch_size)
+    try:
+        from .onnx_minilm import OnnxMiniLM, export, onnx_path
+
+        path = onnx_path(settings.home)
+        if not path.exists():
+            export(path)
+        return OnnxMiniLM(path, batch_size=settings.embed_batch_size)
+    except Exception:  # no onnxruntime, or the export failed: the reference implementation
+        return SentenceTransformerEmbedder(batch_size=settings.embed_batch_size)
