@@ -48,7 +48,8 @@ def main() -> int:
         subprocess.run([pi, "ask", q, "--json"], check=True, capture_output=True)
         walls.append(time.perf_counter() - started)
     if walls:
-        print(f"fresh process `pi ask`: {len(walls)} runs, median {statistics.median(walls):.2f} s, "
+        median = statistics.median(walls)
+        print(f"fresh process `pi ask`: {len(walls)} runs, median {median:.2f} s, "
               f"max {max(walls):.2f} s wall")  # fmt: skip
     return 0
 
