@@ -7,9 +7,9 @@ from typing import Annotated
 import typer
 
 from pageindex_platform.search.router import Route
-from pageindex_platform.settings import Mode, get_settings
+from pageindex_platform.settings import Mode
 
-from .common import JsonFlag, handle_errors, print_json
+from .common import JsonFlag, handle_errors, open_mode, print_json
 
 
 @handle_errors
@@ -43,13 +43,9 @@ def ask(
     """Select the right filings, search their trees, and answer with (document, page)
     citations. Local mode answers with the best-matching extracted lines."""
     from pageindex_platform.database import session_scope
-    from pageindex_platform.llm import open_chat
     from pageindex_platform.search.pipeline import ask as ask_question
 
-    settings = get_settings()
-    mode = mode or settings.default_mode
-    chat = open_chat(settings) if mode == Mode.LLM else None
-    typer.echo(f"mode: {mode}" + (f" ({chat.model})" if chat else ""), err=True)
+    chat = open_mode(mode)
     with session_scope() as session:
         result = ask_question(session=session, question=question, route=route, hint=hint,
                               chat=chat)  # fmt: skip

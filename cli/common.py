@@ -7,11 +7,15 @@ import os
 import sys
 from collections.abc import Callable
 from functools import wraps
-from typing import Annotated, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
 
 import typer
 
 from pageindex_platform.errors import PageIndexError
+from pageindex_platform.settings import Mode, get_settings
+
+if TYPE_CHECKING:
+    from pageindex_platform.llm import StructuredChat
 
 P = ParamSpec("P")
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON (a stable shape, see README).")]
@@ -44,3 +48,19 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
             sys.exit(130)
 
     return wrapper
+
+
+def open_mode(mode: Mode | None) -> StructuredChat | None:
+    """The chat model for llm mode (None for local), after saying on stderr which mode runs."""
+    from pageindex_platform.llm import open_chat
+
+    settings = get_settings()
+    mode = mode or settings.default_mode
+    if mode == Mode.LLM:
+        chat = open_chat(settings)
+        where = settings.llm_base_url or "the OpenAI API"
+        typer.echo(f"mode: llm ({chat.model} at {where})", err=True)
+        return chat
+    reason = "" if settings.llm_model else " (no PI_LLM_MODEL set)"
+    typer.echo(f"mode: local{reason}", err=True)
+    return None

@@ -10,9 +10,9 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from pageindex_platform.settings import Mode, get_settings
+from pageindex_platform.settings import Mode
 
-from .common import handle_errors, print_json
+from .common import handle_errors, open_mode, print_json
 
 if TYPE_CHECKING:
     from pageindex_platform.index.pipeline import FileResult
@@ -53,19 +53,10 @@ def ingest(
     # Imported here: PDF parsing and the LLM client are slow to import for other commands.
     from pageindex_platform.index.overrides import load_overrides
     from pageindex_platform.index.pipeline import FileStatus, ingest_paths
-    from pageindex_platform.llm import open_chat
 
     overrides = load_overrides(metadata) if metadata else None
     err = Console(stderr=True)
-    settings = get_settings()
-    mode = mode or settings.default_mode
-    chat = open_chat(settings) if mode == Mode.LLM else None
-    if chat is not None:
-        where = settings.llm_base_url or "the OpenAI API"
-        typer.echo(f"mode: llm ({chat.model} at {where})", err=True)
-    else:
-        reason = "" if settings.llm_model else " (no PI_LLM_MODEL set)"
-        typer.echo(f"mode: local{reason}", err=True)
+    chat = open_mode(mode)
     show_bar = err.is_terminal and not as_json
     bar = Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
