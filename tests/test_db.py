@@ -47,3 +47,11 @@ def test_embedded_server_starts_on_demand_and_stops(
         database.stop_embedded(tmp_path / "home" / "pgdata")
         get_settings.cache_clear()
         assert os.environ["PI_HOME"] == str(tmp_path / "home")
+
+
+def test_head_revision_agrees_with_alembic() -> None:
+    from alembic.script import ScriptDirectory
+
+    from pageindex_platform.migrate import alembic_config
+
+    assert head_revision() == ScriptDirectory.from_config(alembic_config()).get_current_head()
