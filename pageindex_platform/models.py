@@ -77,6 +77,9 @@ class Node(Base):
     depth: Mapped[int] = mapped_column(Integer)
     position: Mapped[int] = mapped_column(Integer)
     summary: Mapped[str] = mapped_column(Text, default="")
+    title_tsv: Mapped[Any] = mapped_column(
+        TSVECTOR, Computed("to_tsvector('english', title)", persisted=True)
+    )
 
 
 class Chunk(Base):

@@ -64,14 +64,19 @@ def _filter(document_ids: Sequence[int] | None) -> str:
     return "AND c.document_id = ANY(:ids)" if document_ids is not None else ""
 
 
-def _coverage(n_terms: int) -> str:
+def _coverage(n_terms: int, tsv: str = "c.tsv") -> str:
     """How many distinct question keywords a chunk contains (frequent words do not win)."""
-    parts = [f"(c.tsv @@ to_tsquery('english', :t{i}))::int" for i in range(n_terms)]
+    parts = [f"({tsv} @@ to_tsquery('english', :t{i}))::int" for i in range(n_terms)]
     return " + ".join(parts) or "0"
 
 
-def _fused_sql(document_ids: Sequence[int] | None, n_terms: int) -> str:
+def _fused_sql(document_ids: Sequence[int] | None, n_terms: int, titles: bool = False) -> str:
+    """Vector and lexical top-k fused by reciprocal rank. With `titles`, a chunk's lexical
+    match also counts the words of its section's title (the context the chunk sits in)."""
     where = _filter(document_ids)
+    tsv = "(c.tsv || n.title_tsv)" if titles else "c.tsv"
+    join = ("JOIN nodes n ON n.document_id = c.document_id AND n.node_id = c.node_id"
+            if titles else "")  # fmt: skip
     return f"""
     WITH vec AS (
         SELECT id, row_number() OVER (ORDER BY dist) AS rank FROM (
@@ -81,9 +86,9 @@ def _fused_sql(document_ids: Sequence[int] | None, n_terms: int) -> str:
     ),
     lex AS (
         SELECT id, row_number() OVER (ORDER BY covered DESC, r DESC) AS rank FROM (
-            SELECT c.id, {_coverage(n_terms)} AS covered, ts_rank_cd(c.tsv, q, 32) AS r
-            FROM chunks c, to_tsquery('english', :tsq) q
-            WHERE c.tsv @@ q {where}
+            SELECT c.id, {_coverage(n_terms, tsv)} AS covered, ts_rank_cd({tsv}, q, 32) AS r
+            FROM chunks c {join} CROSS JOIN to_tsquery('english', :tsq) q
+            WHERE {tsv} @@ q {where}
             ORDER BY covered DESC, r DESC LIMIT :k) l
     ),
     fused AS (
@@ -140,7 +145,7 @@ def chunk_hits(
     """The fused chunk hits inside some documents, best first."""
     _tune(session, True)
     sql = (
-        _fused_sql(document_ids, len(_terms(question)))
+        _fused_sql(document_ids, len(_terms(question)), titles=True)
         + """
     SELECT d.name, c.node_id, c.page, f.score, c.text
     FROM fused f JOIN chunks c ON c.id = f.id JOIN documents d ON d.id = c.document_id
