@@ -15,7 +15,6 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -52,25 +51,14 @@ def main() -> int:
 
     get_settings.cache_clear()  # PI_HOME changed after the settings were first read
 
-    def nodes(items: list[dict[str, Any]]) -> list[TreeNode]:
-        return [
-            TreeNode(
-                i["title"],
-                i["start_page"],
-                i["end_page"],
-                i["node_id"],
-                i["summary"],
-                nodes(i["nodes"]),
-            )
-            for i in items
-        ]
-
     invalid = warned = 0
     with session_scope() as session:
         docs = catalog.list_documents(session=session)
         for d in docs:
             tree = catalog.document_tree(session=session, name=d["name"])
-            invalid += bool(check_tree(nodes(tree["nodes"]), tree["page_count"]))
+            invalid += bool(
+                check_tree([TreeNode.from_dict(i) for i in tree["nodes"]], tree["page_count"])
+            )
             warned += bool(catalog.show_document(session=session, name=d["name"])["warnings"])
     print(f"stored documents {len(docs)}, invalid trees {invalid}, with warnings {warned}")
     stop_embedded(get_settings().pgdata)

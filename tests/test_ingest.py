@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import func, select
 
@@ -15,12 +16,8 @@ from pageindex_platform.records import TreeNode
 from .helpers import run_cli, run_json
 
 
-def _tree_nodes(items: list[dict]) -> list[TreeNode]:  # type: ignore[type-arg]
-    return [
-        TreeNode(i["title"], i["start_page"], i["end_page"], i["node_id"], i["summary"],
-                 _tree_nodes(i["nodes"]))
-        for i in items
-    ]  # fmt: skip
+def _tree_nodes(items: list[dict[str, Any]]) -> list[TreeNode]:
+    return [TreeNode.from_dict(i) for i in items]
 
 
 def test_ingest_samples_stores_every_file_with_valid_trees(samples: Path) -> None:
