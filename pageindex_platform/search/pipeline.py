@@ -21,6 +21,7 @@ from .llm_answer import llm_answer
 from .llm_tree_search import search_tree_llm
 from .router import Route, select_documents
 from .semantic import DocumentHit, chunk_hits
+from .statements import Statement, knowledge_facts, statement_pages, statements_for
 from .tree_search import NodeHit, NodeInfo, PageHit, pages_in_nodes, search_tree
 
 MULTI_DOCUMENT_RATIO = 0.6  # documents scoring at least this share of the best are searched too
@@ -101,11 +102,13 @@ def _tree(session: Session, document: str) -> _Tree:
     return tree
 
 
-def _knowledge(hint: str | None) -> str | None:
-    """--hint plus the knowledge file in PI_HOME (one fact per line)."""
+def _knowledge(hint: str | None, statements: dict[Statement, list[int]]) -> str | None:
+    """--hint, the knowledge file in PI_HOME (one fact per line) and where the statements
+    the question needs are."""
     path = get_settings().home / "knowledge.txt"
     facts = path.read_text(encoding="utf-8").strip() if path.exists() else ""
-    return "\n".join(x for x in (facts, hint or "") if x) or None
+    where = "\n".join(f"The {kind} is on page {pages[0]}." for kind, pages in statements.items())
+    return "\n".join(x for x in (facts, where, hint or "") if x) or None
 
 
 def _llm_nodes(
@@ -115,6 +118,7 @@ def _llm_nodes(
     tree: _Tree,
     usage: Usage,
     hint: str | None,
+    statements: dict[Statement, list[int]],
     local: list[NodeHit],
     warnings: list[str],
 ) -> list[NodeHit]:
@@ -128,7 +132,7 @@ def _llm_nodes(
             parents=tree.parents,
             summaries=tree.summaries,
             usage=usage,
-            knowledge=_knowledge(hint),
+            knowledge=_knowledge(hint, statements),
         )
     except LLMError as exc:
         warnings.append(f"{document}: llm tree search failed ({exc}); local search instead")
@@ -189,16 +193,22 @@ def ask(
         if d is ranked[0] or (top > 0 and d.score >= MULTI_DOCUMENT_RATIO * top)
     ]
     ids = _document_ids(session, [d.name for d in selected])
+    needed = statements_for(query, knowledge_facts(get_settings().home))
     nodes: list[NodeHit] = []
     pages: list[tuple[PageHit, float]] = []
     for doc in selected:
         hits = chunk_hits(session=session, question=query, vector=vector,
                           document_ids=[ids[doc.name]])  # fmt: skip
         tree = _tree(session, doc.name)
-        best, doc_pages = search_tree(question=query, document=doc.name, nodes=tree.nodes,
-                                      hits=hits)  # fmt: skip
+        found = statement_pages(session=session, document_id=ids[doc.name]) if needed else {}
+        statements = {kind: found[kind] for kind in needed if kind in found}
+        best, doc_pages = search_tree(
+            question=query, document=doc.name, nodes=tree.nodes, hits=hits,
+            statement_pages=[pages[0] for pages in statements.values()],
+        )  # fmt: skip
         if chat is not None:
-            best = _llm_nodes(chat, question, doc.name, tree, usage, hint, best, warnings)
+            best = _llm_nodes(chat, question, doc.name, tree, usage, hint, statements, best,
+                              warnings)  # fmt: skip
             doc_pages = pages_in_nodes(best, doc_pages)
         nodes.extend(best)
         weight = doc.score / top if top > 0 else 1.0
