@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -15,7 +15,8 @@ from pageindex_platform.settings import Mode
 from .common import handle_errors, open_mode, print_json
 
 if TYPE_CHECKING:
-    from pageindex_platform.index.pipeline import FileResult
+    from pageindex_platform.index.pipeline import FileResult, IngestReport
+    from pageindex_platform.llm import StructuredChat
 
 
 @handle_errors
@@ -52,35 +53,11 @@ def ingest(
     Exits 1 when any file failed."""
     # Imported here: PDF parsing and the LLM client are slow to import for other commands.
     from pageindex_platform.index.overrides import load_overrides
-    from pageindex_platform.index.pipeline import FileStatus, ingest_paths
+    from pageindex_platform.index.pipeline import FileStatus
 
     overrides = load_overrides(metadata) if metadata else None
-    err = Console(stderr=True)
     chat = open_mode(mode)
-    show_bar = err.is_terminal and not as_json
-    bar = Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("{task.fields[pages]} pages"), TimeElapsedColumn(),
-        console=err, transient=True, disable=not show_bar,
-    )  # fmt: skip
-    task = bar.add_task("ingest", total=None, pages=0)
-    pages = 0
-
-    def progress(event: str, result: FileResult | None, total: int) -> None:
-        nonlocal pages
-        if event == "start":
-            bar.update(task, total=total)
-            return
-        assert result is not None
-        pages += result.pages
-        bar.update(task, advance=1, pages=pages, description=result.name[:40])
-        if not as_json:
-            _print_line(err if result.status == "failed" else None, result, bar)
-
-    with bar:
-        report = ingest_paths(
-            paths=paths, force=force, overrides=overrides, progress=progress, chat=chat
-        )
+    report = run_ingest(paths, force=force, overrides=overrides, chat=chat, quiet=as_json)
     if as_json:
         print_json(report.to_dict())
         for failed in (f for f in report.files if f.status == FileStatus.FAILED):
@@ -98,7 +75,46 @@ def ingest(
         raise typer.Exit(1)
 
 
-def _print_line(err: Console | None, r: FileResult, bar: Progress) -> None:
+def run_ingest(
+    paths: list[Path],
+    *,
+    force: bool = False,
+    overrides: dict[str, dict[str, Any]] | None = None,
+    chat: StructuredChat | None = None,
+    quiet: bool = False,
+    lines_to_stderr: bool = False,
+) -> IngestReport:
+    """`ingest_paths` with a progress bar on a terminal and one line per file (failures on
+    stderr; the others on stdout, or stderr with `lines_to_stderr`; none when `quiet`)."""
+    from pageindex_platform.index.pipeline import ingest_paths
+
+    err = Console(stderr=True)
+    bar = Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[pages]} pages"), TimeElapsedColumn(),
+        console=err, transient=True, disable=not (err.is_terminal and not quiet),
+    )  # fmt: skip
+    task = bar.add_task("ingest", total=None, pages=0)
+    pages = 0
+
+    def progress(event: str, result: FileResult | None, total: int) -> None:
+        nonlocal pages
+        if event == "start":
+            bar.update(task, total=total)
+            return
+        assert result is not None
+        pages += result.pages
+        bar.update(task, advance=1, pages=pages, description=result.name[:40])
+        if not quiet:
+            _print_line(err if result.status == "failed" else None, result, bar, lines_to_stderr)
+
+    with bar:
+        return ingest_paths(
+            paths=paths, force=force, overrides=overrides, progress=progress, chat=chat
+        )
+
+
+def _print_line(err: Console | None, r: FileResult, bar: Progress, to_stderr: bool) -> None:
     if r.status == "failed":
         line = f"Error: {r.path}: {r.error}"
         if err is not None and bar.live.is_started and err.is_terminal:
@@ -116,4 +132,4 @@ def _print_line(err: Console | None, r: FileResult, bar: Progress) -> None:
     if bar.live.is_started and bar.console.is_terminal:
         bar.console.print(line, markup=False, highlight=False)
     else:
-        typer.echo(line)
+        typer.echo(line, err=to_stderr)

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import typer
 
-from . import db, docs
+from . import db, docs, evaluate
 from .ask import ask
 from .ingest import ingest
 
 app = typer.Typer(
     name="pi",
     help="pageindex-platform: ask questions across folders of long financial filings.\n\n"
-    "Start with `pi ingest FOLDER`, then `pi ask QUESTION`, `pi docs list`, `pi docs tree NAME`.",
+    "Start with `pi ingest FOLDER`, then `pi ask QUESTION`, `pi docs list`, `pi docs tree NAME`;\n"
+    "`pi eval financebench` measures retrieval against baselines.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -20,6 +21,7 @@ app.command(name="ingest")(ingest)
 app.command(name="ask")(ask)
 app.add_typer(docs.app, name="docs")
 app.add_typer(db.app, name="db")
+app.add_typer(evaluate.app, name="eval")
 
 
 def main() -> None:

@@ -61,6 +61,11 @@ class Page(Base):
     )
     page: Mapped[int] = mapped_column(Integer, primary_key=True)
     text: Mapped[str] = mapped_column(Text)
+    tsv: Mapped[Any] = mapped_column(
+        TSVECTOR, Computed("to_tsvector('english', text)", persisted=True)
+    )
+
+    __table_args__ = (Index("ix_pages_tsv", "tsv", postgresql_using="gin"),)
 
 
 class Node(Base):

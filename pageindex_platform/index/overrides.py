@@ -5,11 +5,13 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import InputError
+from ..models import Document
 from ..records import DocMetadata
 
+M = TypeVar("M", DocMetadata, Document)
 KEYS = ("name", "file", "doc_name", "filename", "path")
 FIELDS = ("company", "doc_type", "fiscal_year", "fiscal_period", "title", "description")
 
@@ -45,7 +47,8 @@ def load_overrides(path: Path) -> dict[str, dict[str, Any]]:
     return out
 
 
-def apply_overrides(metadata: DocMetadata, row: dict[str, Any]) -> DocMetadata:
+def apply_overrides(metadata: M, row: dict[str, Any]) -> M:
+    """Set the row's non-empty fields on extracted metadata (or on a stored document)."""
     for field in FIELDS:
         value = row.get(field)
         if value in (None, ""):
@@ -57,5 +60,5 @@ def apply_overrides(metadata: DocMetadata, row: dict[str, Any]) -> DocMetadata:
     if isinstance(aliases, str):
         aliases = [a.strip() for a in aliases.split(";") if a.strip()]
     if aliases:
-        metadata.company_aliases = list(aliases)
+        setattr(metadata, "company_aliases", list(aliases))  # noqa: B010
     return metadata

@@ -1,0 +1,130 @@
+"""`pi eval`: measure retrieval against naive baselines on the same database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pageindex_platform.errors import ConfigurationError, InputError
+from pageindex_platform.settings import Mode
+
+from .common import JsonFlag, handle_errors, open_mode, print_json
+
+app = typer.Typer(
+    help="Measure retrieval (documents, pages) against naive baselines in the same run.",
+    no_args_is_help=True,
+)
+
+
+def _ks(value: str) -> list[int]:
+    try:
+        ks = sorted({int(x) for x in value.split(",") if x.strip()})
+    except ValueError:
+        raise typer.BadParameter("a comma-separated list of integers, e.g. 1,3,5,10") from None
+    if not ks or ks[0] < 1 or ks[-1] > 10:
+        raise typer.BadParameter("each k must be between 1 and 10")
+    return ks
+
+
+@app.command()
+@handle_errors
+def financebench(
+    questions: Annotated[
+        Path, typer.Option("--questions", help="FinanceBench questions JSONL (0-based pages).")
+    ],
+    documents: Annotated[
+        Path, typer.Option("--documents", help="FinanceBench documents JSONL (doc_name, ...).")
+    ],
+    pdfs: Annotated[Path, typer.Option("--pdfs", help="Folder with <doc_name>.pdf files.")],
+    mode: Annotated[
+        Mode | None, typer.Option("--mode", help="local (default without PI_LLM_MODEL) or llm.")
+    ] = None,
+    k: Annotated[
+        str, typer.Option("--k", help="Cut-offs for doc_recall@k and page_recall@k (≤ 10).")
+    ] = "1,3,5,10",
+    out: Annotated[
+        Path, typer.Option("--out", help="Folder for report.md, report.json, page_recall.png.")
+    ] = Path("eval-report"),
+    gold_metadata: Annotated[
+        bool,
+        typer.Option(
+            "--gold-metadata",
+            help="Store the documents file's company, type and year as document metadata "
+            "(as `pi ingest --metadata` would) instead of relying on extracted metadata.",
+        ),
+    ] = False,
+    score_answers: Annotated[
+        bool,
+        typer.Option(
+            "--score-answers",
+            help="llm mode: score answers (numbers must match numeric gold answers).",
+        ),
+    ] = False,
+    judge: Annotated[
+        bool,
+        typer.Option("--judge", help="With --score-answers: the model judges non-numeric ones."),
+    ] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Ingest the PDFs not yet ingested (metadata extracted as `pi ingest` does), run every
+    question through the `pi ask` pipeline and through two baselines — pgvector top-k chunks
+    over all documents, and Postgres full-text top-k pages — and report doc_acc@1,
+    doc_recall@k, page_recall@k, MRR, routes, latency and LLM use side by side."""
+    from pageindex_platform.embeddings import get_embedder
+    from pageindex_platform.evaluate.financebench import (
+        gold_metadata as load_gold,
+    )
+    from pageindex_platform.evaluate.financebench import (
+        load_questions,
+        run_eval,
+    )
+    from pageindex_platform.evaluate.report import table, write_report
+
+    from .ingest import run_ingest
+
+    ks = _ks(k)
+    if not pdfs.is_dir():
+        raise InputError(pdfs, "not a folder of PDFs")
+    items = load_questions(questions)
+    overrides = load_gold(documents) if gold_metadata else None
+    if not gold_metadata:
+        load_gold(documents)  # the file is still checked
+    chat = open_mode(mode)
+    if score_answers and chat is None:
+        raise ConfigurationError("--score-answers needs --mode llm and a model (PI_LLM_MODEL)")
+    report = run_ingest([pdfs], overrides=overrides, chat=chat, lines_to_stderr=True)
+    ingest = report.to_dict()
+    typer.echo(f"ingest: {ingest['stored']} stored, {ingest['skipped']} already stored, "
+               f"{ingest['failed']} failed", err=True)  # fmt: skip
+    embedder = get_embedder()
+
+    def progress(done: int, total: int) -> None:
+        if done % 10 == 0 or done == total:
+            typer.echo(f"questions: {done}/{total}", err=True)
+
+    result = run_eval(questions=items, embedder=embedder, ks=ks, chat=chat,
+                      score_answers=score_answers, judge=judge, progress=progress)  # fmt: skip
+    if not result.summaries:
+        raise InputError(questions, "no question's evidence document is in the database")
+    result.settings.update({
+        "mode": str(Mode.LLM if chat else Mode.LOCAL),
+        "metadata": "gold" if gold_metadata else "extracted",
+        "embedder": embedder.name,
+        "documents": ingest["stored"] + ingest["skipped"],
+        "ingest": {key: ingest[key] for key in ("stored", "skipped", "failed", "seconds")},
+    })  # fmt: skip
+    paths = write_report(result, out)
+    if as_json:
+        print_json(result.to_dict() | {"files": {k: str(v) for k, v in paths.items()}})
+        return
+    typer.echo(table(result.summaries, ks))
+    ours = result.summaries[0]
+    typer.echo("\nroutes: " + ", ".join(f"{r} {n}" for r, n in sorted(ours.routes.items())))
+    if ours.answer_accuracy is not None:
+        typer.echo(f"answer accuracy: {ours.answer_accuracy:.3f}")
+    if result.skipped:
+        typer.echo(f"left out {len(result.skipped)} question(s): evidence document not stored")
+    typer.echo(f"{len(result.misses())} misses listed in {paths['markdown']}; "
+               f"also {paths['json']}, {paths['chart']}")  # fmt: skip

@@ -1,0 +1,1 @@
+"""`pi eval`: retrieval quality of `pi ask` against naive baselines, on the same database."""

@@ -1,0 +1,194 @@
+"""`pi eval financebench`: FinanceBench-format questions (JSONL; `evidence_page_num` 0-based)
+through the `pi ask` pipeline and through the naive baselines, on the same database."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import text
+
+from ..database import session_scope
+from ..embeddings import Embedder
+from ..errors import InputError, LLMError
+from ..llm import StructuredChat
+from ..search.pipeline import ask
+from .answers import score_answer
+from .baselines import Baseline, full_text_top_k, vector_top_k
+from .metrics import RANK_LIMIT, Gold, Ranking, Summary, first_gold_rank, summarize
+
+OURS = "pageindex-platform"
+MISS_K = 5  # a question is listed as a miss when no gold page is among our first 5 citations
+DOC_TYPES = {"10k": "10-K", "10q": "10-Q", "8k": "8-K", "earnings": "earnings release"}
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    question: str
+    answer: str
+    gold: Gold
+
+
+def _jsonl(path: Path) -> list[dict[str, Any]]:
+    try:
+        body = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(path, f"cannot read ({exc.strerror or exc})") from exc
+    rows = []
+    for number, line in enumerate(body.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(path, f"line {number}: invalid JSON ({exc.msg})") from exc
+        if not isinstance(row, dict):
+            raise InputError(path, f"line {number}: expected a JSON object")
+        rows.append(row)
+    if not rows:
+        raise InputError(path, "no rows")
+    return rows
+
+
+def load_questions(path: Path) -> list[Question]:
+    """Questions with their gold documents and pages (converted to our 1-based pages)."""
+    out = []
+    for number, row in enumerate(_jsonl(path), 1):
+        evidence = row.get("evidence") or []
+        try:
+            pages = frozenset((str(e["doc_name"]), int(e["evidence_page_num"]) + 1)
+                              for e in evidence)  # fmt: skip
+            question = str(row["question"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(path, f"row {number}: needs question and evidence "
+                             f"[{{doc_name, evidence_page_num}}] ({exc})") from exc  # fmt: skip
+        if not pages:
+            raise InputError(path, f"row {number}: no evidence")
+        gold = Gold(frozenset(d for d, _ in pages), pages)
+        out.append(Question(str(row.get("financebench_id", number)), question,
+                            str(row.get("answer", "")), gold))  # fmt: skip
+    return out
+
+
+def gold_metadata(path: Path) -> dict[str, dict[str, Any]]:
+    """FinanceBench document rows as `--metadata` overrides (company, doc_type, fiscal_year)."""
+    out: dict[str, dict[str, Any]] = {}
+    for number, row in enumerate(_jsonl(path), 1):
+        if not row.get("doc_name"):
+            raise InputError(path, f"row {number}: no doc_name")
+        kind = str(row.get("doc_type", "")).lower()
+        out[str(row["doc_name"])] = {
+            "company": row.get("company"),
+            "doc_type": DOC_TYPES.get(kind, row.get("doc_type")),
+            "fiscal_year": row.get("doc_period"),
+        }
+    return out
+
+
+@dataclass
+class EvalResult:
+    summaries: list[Summary]
+    questions: list[dict[str, Any]]
+    skipped: list[str] = field(default_factory=list)  # questions whose documents are absent
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "settings": self.settings,
+            "systems": [s.to_dict() for s in self.summaries],
+            "skipped_questions": self.skipped,
+            "questions": self.questions,
+        }
+
+    def misses(self) -> list[dict[str, Any]]:
+        """Questions without a gold page among our first MISS_K citations."""
+        out = []
+        for q in self.questions:
+            rank = q["systems"][OURS]["first_gold_rank"]
+            if rank is None or rank > MISS_K:
+                out.append(q)
+        return out
+
+
+def _ours(question: str, embedder: Embedder, chat: StructuredChat | None) -> Ranking:
+    started = time.perf_counter()
+    with session_scope() as session:
+        answer = ask(session=session, question=question, embedder=embedder, chat=chat)
+    return Ranking(
+        documents=[d.name for d in answer.documents][:RANK_LIMIT],
+        pages=[(c.document, c.page) for c in answer.citations][:RANK_LIMIT],
+        seconds=time.perf_counter() - started,
+        route=answer.route,
+        calls=answer.usage["calls"],
+        prompt_tokens=answer.usage["prompt_tokens"],
+        completion_tokens=answer.usage["completion_tokens"],
+        answer=answer.answer,
+    )
+
+
+def _stored_documents() -> set[str]:
+    with session_scope() as session:
+        return set(session.execute(text("SELECT name FROM documents")).scalars())
+
+
+def run_eval(
+    *,
+    questions: Sequence[Question],
+    embedder: Embedder,
+    ks: Sequence[int],
+    chat: StructuredChat | None = None,
+    score_answers: bool = False,
+    judge: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> EvalResult:
+    """Every question through `pi ask` and both baselines. Questions none of whose evidence
+    documents are stored are left out (and listed). Answers are scored only on request
+    (llm mode): numbers must match for numeric gold answers, the model judges the rest."""
+    stored = _stored_documents()
+    kept = [q for q in questions if q.gold.documents & stored]
+    skipped = [q.id for q in questions if not q.gold.documents & stored]
+    runs: dict[str, list[Ranking]] = {OURS: [], Baseline.VECTOR: [], Baseline.FULL_TEXT: []}
+    rows: list[dict[str, Any]] = []
+    for number, q in enumerate(kept, 1):
+        ours = _ours(q.question, embedder, chat)
+        if score_answers:
+            try:
+                ours.answer_correct = score_answer(q.question, q.answer, ours.answer,
+                                                   chat=chat if judge else None)  # fmt: skip
+            except LLMError:
+                ours.answer_correct = None
+        with session_scope() as session:
+            vector = vector_top_k(session=session, question=q.question, embedder=embedder)
+        with session_scope() as session:
+            lexical = full_text_top_k(session=session, question=q.question)
+        found = {OURS: ours, Baseline.VECTOR: vector, Baseline.FULL_TEXT: lexical}
+        for name, ranking in found.items():
+            runs[name].append(ranking)
+        rows.append({
+            "id": q.id,
+            "question": q.question,
+            "gold_documents": sorted(q.gold.documents),
+            "gold_pages": [list(p) for p in sorted(q.gold.pages)],
+            "route": ours.route,
+            "answer_correct": ours.answer_correct,
+            "systems": {
+                str(name): {
+                    "documents": r.documents[:3],
+                    "pages": [list(p) for p in r.pages],
+                    "first_gold_rank": first_gold_rank(r.pages, q.gold),
+                    "seconds": round(r.seconds, 4),
+                }
+                for name, r in found.items()
+            },
+        })  # fmt: skip
+        if progress:
+            progress(number, len(kept))
+    golds = [q.gold for q in kept]
+    summaries = [summarize(str(name), r, golds, ks) for name, r in runs.items()] if kept else []
+    return EvalResult(summaries=summaries, questions=rows, skipped=skipped,
+                      settings={"ks": list(ks), "questions": len(kept)})  # fmt: skip
