@@ -113,7 +113,8 @@ def financebench(
         "metadata": "gold" if gold_metadata else "extracted",
         "embedder": embedder.name,
         "documents": ingest["stored"] + ingest["skipped"],
-        "ingest": {key: ingest[key] for key in ("stored", "skipped", "failed", "seconds")},
+        "ingest": {key: ingest[key]
+                   for key in ("stored", "skipped", "failed", "pages", "chunks", "seconds")},
     })  # fmt: skip
     paths = write_report(result, out)
     if as_json:

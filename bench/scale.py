@@ -1,0 +1,254 @@
+"""Scale test of the semantic route on synthetic data: ~10k documents with metadata and up to
+1M chunks of 384 dims in the product's own tables (a fresh embedded PostgreSQL), loaded in
+stages. At each stage the HNSW index is rebuilt (timed) and the product's queries are timed:
+document ranking (DocScore in SQL) over the whole corpus, and filtered by metadata (one
+company-year: the metadata route; one company; one fiscal year, a tenth of the corpus).
+
+    python bench/scale.py [--chunks 1000000] [--documents 10000] [--budget 600] [--keep DIR]
+
+Vectors are clustered like real embeddings (each document near one of 200 topics, each chunk
+near its document); uniform random vectors would be an unrealistically hard case for HNSW.
+Stages stop early when the next index build is projected to exceed the build budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+DIM = 384
+TOPICS = 200
+COMPANIES = 1000
+YEARS = list(range(2015, 2025))
+VOCABULARY = 5000  # synthetic words with Zipf-like frequencies, 12 per chunk
+WORDS_PER_CHUNK = 12
+
+
+def _percentiles(values: list[float]) -> tuple[float, float]:
+    ordered = sorted(values)
+    return statistics.median(ordered), ordered[round(0.95 * (len(ordered) - 1))]
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    unit: np.ndarray = (x / np.linalg.norm(x, axis=-1, keepdims=True)).astype(np.float32)
+    return unit
+
+
+class Corpus:
+    """Deterministic synthetic documents and chunks."""
+
+    def __init__(self, documents: int, seed: int = 7) -> None:
+        rng = np.random.default_rng(seed)
+        self.topics = _unit(rng.standard_normal((TOPICS, DIM)))
+        self.doc_topic = rng.integers(0, TOPICS, documents)
+        self.doc_centre = _unit(self.topics[self.doc_topic] + 0.6 * _unit(
+            rng.standard_normal((documents, DIM))))  # fmt: skip
+        self.company = rng.integers(0, COMPANIES, documents)
+        self.year = rng.choice(YEARS, documents)
+        self.rng = rng
+        weights = 1.0 / np.arange(1, VOCABULARY + 1)
+        self.word_p = weights / weights.sum()
+        self.words = [f"w{i}x" for i in range(VOCABULARY)]
+
+    def texts(self, n: int) -> list[str]:
+        picks = self.rng.choice(VOCABULARY, (n, WORDS_PER_CHUNK), p=self.word_p)
+        return [" ".join(self.words[w] for w in row) for row in picks]
+
+    def question(self) -> str:
+        """Four words of middling frequency (each in about 0.1-2% of the chunks)."""
+        return " ".join(self.words[w] for w in self.rng.integers(20, 400, 4))
+
+    def chunks(self, doc_ids: np.ndarray) -> np.ndarray:
+        noise = _unit(self.rng.standard_normal((len(doc_ids), DIM)))
+        return _unit(self.doc_centre[doc_ids] + 0.8 * noise)
+
+    def query(self) -> np.ndarray:
+        doc = int(self.rng.integers(0, len(self.doc_centre)))
+        return _unit(self.doc_centre[doc] + 0.9 * _unit(self.rng.standard_normal(DIM)))
+
+
+def _documents(conn: Any, corpus: Corpus) -> list[int]:
+    rows = [
+        (f"SYN_{i:05d}", f"/synthetic/{i}.pdf", f"{i:064x}", 100, f"Company {c:04d}", "10-K",
+         int(y), "FY", "toc", "synthetic")
+        for i, (c, y) in enumerate(zip(corpus.company, corpus.year, strict=True))
+    ]  # fmt: skip
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO documents (name, source_path, sha256, status, page_count, company, "
+            "company_aliases, doc_type, fiscal_year, fiscal_period, tree_source, embedder, "
+            "warnings, usage) VALUES (%s, %s, %s, 'ready', %s, %s, '{}', %s, %s, %s, %s, %s, "
+            "'[]', '{}')",
+            rows,
+        )
+        cur.execute("SELECT id FROM documents ORDER BY name")
+        return [r[0] for r in cur.fetchall()]
+
+
+def _load(conn: Any, corpus: Corpus, ids: list[int], start: int, stop: int) -> float:
+    """Chunks start..stop (round-robin over documents) by binary COPY; returns seconds."""
+    from pgvector.psycopg import register_vector
+
+    register_vector(conn)
+    began = time.perf_counter()
+    step = 50_000
+    for lo in range(start, stop, step):
+        hi = min(stop, lo + step)
+        positions = np.arange(lo, hi)
+        docs = positions % len(ids)
+        vectors = corpus.chunks(docs)
+        texts = corpus.texts(hi - lo)
+        with (
+            conn.cursor() as cur,
+            cur.copy(
+                "COPY chunks (document_id, node_id, page, text, embedding) FROM STDIN "
+                "WITH (FORMAT BINARY)"
+            ) as copy,
+        ):
+            copy.set_types(["int4", "varchar", "int4", "text", "vector"])
+            for j, doc in enumerate(docs):
+                copy.write_row([ids[doc], "0001", int(positions[j] // len(ids)) + 1, texts[j],
+                                vectors[j]])  # fmt: skip
+        conn.commit()
+    return time.perf_counter() - began
+
+
+def _drop_indexes(conn: Any) -> None:
+    """Bulk loads go without the HNSW and full-text indexes; they are built afterwards."""
+    with conn.cursor() as cur:
+        cur.execute("DROP INDEX IF EXISTS ix_chunks_embedding_hnsw")
+        cur.execute("DROP INDEX IF EXISTS ix_chunks_tsv")
+    conn.commit()
+
+
+def _build(conn: Any) -> tuple[float, float]:
+    """(HNSW build seconds, full-text GIN build seconds)."""
+    with conn.cursor() as cur:
+        cur.execute("SET maintenance_work_mem = '6GB'")
+        cur.execute("SET max_parallel_maintenance_workers = 1")  # 2 cores: leader + 1 worker
+        began = time.perf_counter()
+        cur.execute("CREATE INDEX ix_chunks_embedding_hnsw ON chunks "
+                    "USING hnsw (embedding vector_cosine_ops)")  # fmt: skip
+        hnsw = time.perf_counter() - began
+        began = time.perf_counter()
+        cur.execute("CREATE INDEX ix_chunks_tsv ON chunks USING gin (tsv)")
+        gin = time.perf_counter() - began
+        cur.execute("ANALYZE")
+    conn.commit()
+    return hnsw, gin
+
+
+def _time_queries(corpus: Corpus, n: int) -> dict[str, tuple[float, float, float]]:
+    """p50/p95 ms and mean documents returned for each query kind, through the product's
+    router filter and SQL."""
+    from sqlalchemy import text
+
+    from pageindex_platform.database import session_scope
+    from pageindex_platform.search.constraints import Constraints
+    from pageindex_platform.search.router import filter_documents
+    from pageindex_platform.search.semantic import rank_documents
+
+    kinds: dict[str, list[float]] = {"whole corpus": [], "company + year": [], "company": [],
+                                     "one fiscal year (10%)": []}  # fmt: skip
+    found: dict[str, list[int]] = {k: [] for k in kinds}
+    for i in range(n):
+        vector = corpus.query()
+        question = corpus.question()
+        company = f"Company {int(corpus.company[i * 7 % len(corpus.company)]):04d}"
+        year = int(corpus.year[i * 7 % len(corpus.year)])
+        for kind in kinds:
+            began = time.perf_counter()
+            with session_scope() as session:
+                ids: list[int] | None = None
+                if kind == "company + year":
+                    wanted = Constraints(companies=[company], years=[year])
+                    ids, _ = filter_documents(session=session, constraints=wanted)
+                elif kind == "company":
+                    wanted = Constraints(companies=[company])
+                    ids, _ = filter_documents(session=session, constraints=wanted)
+                elif kind.startswith("one fiscal year"):
+                    sql = text("SELECT id FROM documents WHERE fiscal_year = :y")
+                    ids = list(session.execute(sql, {"y": year}).scalars())
+                hits = rank_documents(session=session, question=question, vector=vector,
+                                      document_ids=ids)  # fmt: skip
+            kinds[kind].append(1000 * (time.perf_counter() - began))
+            found[kind].append(len(hits))
+    return {k: (*_percentiles(v), statistics.mean(found[k])) for k, v in kinds.items()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chunks", type=int, default=1_000_000)
+    parser.add_argument("--documents", type=int, default=10_000)
+    parser.add_argument("--budget", type=float, default=600, help="seconds of index building")
+    parser.add_argument("--queries", type=int, default=100)
+    parser.add_argument("--keep", type=Path, help="use this PI_HOME and keep it")
+    args = parser.parse_args()
+    home = args.keep or Path(tempfile.mkdtemp(prefix="pi-scale-"))
+    os.environ["PI_HOME"] = str(home)
+    os.environ.pop("PI_DATABASE_URL", None)
+    from pageindex_platform.database import get_engine, stop_embedded
+    from pageindex_platform.settings import get_settings
+
+    engine = get_engine()
+    corpus = Corpus(args.documents)
+    stages = [s for s in (args.chunks // 8, args.chunks // 4, args.chunks // 2, args.chunks) if s]
+    print(
+        f"synthetic corpus: {args.documents} documents, up to {args.chunks} chunks of {DIM} "
+        f"dims; HNSW m=16 ef_construction=64, ef_search=200; budget {args.budget:.0f} s"
+    )
+    print(
+        "| chunks | load s | HNSW build s | GIN build s | table+indexes MB "
+        "| whole corpus p50/p95 ms | company+year p50/p95 ms | company p50/p95 ms "
+        "| one year p50/p95 ms |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    spent = 0.0
+    loaded = 0
+    timed: dict[str, tuple[float, float, float]] = {}
+    last: tuple[int, float] | None = None
+    try:
+        raw = engine.raw_connection()
+        conn: Any = raw.driver_connection
+        ids = _documents(conn, corpus)
+        conn.commit()
+        for size in stages:
+            if last and spent + last[1] * size / last[0] * 1.3 > args.budget:
+                print(f"stopped before {size} chunks: the projected build would pass the budget")
+                break
+            _drop_indexes(conn)
+            load = _load(conn, corpus, ids, loaded, size)
+            loaded = size
+            build, gin = _build(conn)
+            spent += build
+            last = (size, build)
+            with conn.cursor() as cur:
+                cur.execute("SELECT pg_total_relation_size('chunks')")
+                megabytes = cur.fetchone()[0] / 2**20
+            timed = _time_queries(corpus, args.queries)
+            cells = " | ".join(f"{p50:.0f} / {p95:.0f}" for p50, p95, _ in timed.values())
+            print(f"| {size:,} | {load:.0f} | {build:.0f} | {gin:.0f} | {megabytes:,.0f} "
+                  f"| {cells} |", flush=True)  # fmt: skip
+        if last:
+            print("documents returned per query (mean): "
+                  + ", ".join(f"{k} {v[2]:.1f}" for k, v in timed.items()))  # fmt: skip
+        raw.close()
+    finally:
+        engine.dispose()
+        if not args.keep:
+            stop_embedded(get_settings().pgdata)
+            shutil.rmtree(home, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
