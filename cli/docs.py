@@ -5,8 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from pageindex_platform import catalog
 from pageindex_platform.database import session_scope
@@ -28,6 +26,9 @@ def list_cmd(as_json: JsonFlag = False) -> None:
     if not rows:
         typer.echo("No documents yet. Add some with `pi ingest PATH`.")
         return
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table("name", "company", "type", "year", "period", "pages", "nodes")
     for r in rows:
         table.add_row(r["name"], r["company"] or "", r["doc_type"] or "",

@@ -23,7 +23,6 @@ from ..errors import LLMError, PageIndexError
 from ..llm import StructuredChat, Usage
 from .constraints import Constraints
 from .description import pick_by_description
-from .query_sql import query_to_sql
 from .semantic import DocumentHit, _vector, rank_documents
 
 
@@ -125,6 +124,8 @@ def _by_sql(
     session: Session, question: str, chat: StructuredChat, usage: Usage
 ) -> tuple[str | None, list[int], str]:
     """Query-to-SQL: (sql, document ids, reason); ids are [] when it failed."""
+    from .query_sql import query_to_sql  # llm mode only: keeps pglast out of local start-up
+
     sql: str | None = None
     try:
         engine = session.get_bind()
