@@ -9,7 +9,12 @@ from sqlalchemy import select
 
 from pageindex_platform.database import session_scope
 from pageindex_platform.models import QueryLog
-from pageindex_platform.search.constraints import parse_doc_types, parse_periods, parse_years
+from pageindex_platform.search.constraints import (
+    parse_doc_types,
+    parse_periods,
+    parse_years,
+    same_entity,
+)
 
 from .helpers import run_cli, run_json
 
@@ -73,6 +78,26 @@ def test_every_question_is_logged(corpus: Path) -> None:
 def test_constraint_parsing() -> None:
     assert parse_years("FY2018 vs FY22 and fiscal 2019, not $2018 million") == [2018, 2019, 2022]
     assert parse_periods("Q3 results and the second quarter") == ["Q2", "Q3"]
+    assert parse_periods("short-term investments in H1 FY2023") == ["Q2"]
+    assert parse_periods("sales in the first half of fiscal 2023") == ["Q2"]
     assert parse_doc_types("in its 10-K annual report and earnings release") == [
         "10-K", "earnings release"
     ]  # fmt: skip
+
+
+def test_company_names_of_one_entity_are_linked_together() -> None:
+    assert same_entity("MGM Resorts", "MGM Resorts International")
+    assert same_entity("MGM Resorts", "MGM R Esorts I Nternational")  # letter-spaced PDF text
+    assert same_entity("Best Buy", "Best Buy Co., Inc.")
+    assert not same_entity("Block", "Blockbuster Inc")
+    assert not same_entity("Apple", "Applied Materials")
+
+
+def test_years_close_together_are_answered_by_the_latest_filing(corpus: Path) -> None:
+    # The fiscal 2023 filing reports fiscal 2022 as a comparative.
+    out = run_json("ask", "Ulta Beauty fiscal 2022 versus fiscal 2023 share repurchases")
+    assert "fiscal_year in [2023]" in out["route_reason"]
+    assert [d["name"] for d in out["documents"]] == ["ULTABEAUTY_2023_8K_dated-2023-09-18"]
+    # Years further apart need each year's filing.
+    out = run_json("ask", "Ulta Beauty fiscal 2019 versus fiscal 2022 net sales")
+    assert "fiscal_year in [2019, 2022]" in out["route_reason"]

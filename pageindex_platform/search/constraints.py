@@ -21,6 +21,8 @@ _YEAR = re.compile(r"(?<![\d$.,])(19[89]\d|20[0-4]\d)(?![\d%])")
 _QUARTER = re.compile(r"\bQ([1-4])\b|\b(first|second|third|fourth)\s+(?:fiscal\s+)?quarter\b",
                       re.IGNORECASE)  # fmt: skip
 _QUARTERS = {"first": "Q1", "second": "Q2", "third": "Q3", "fourth": "Q4"}
+# The first half of a fiscal year is reported with the second quarter (six months ended).
+_FIRST_HALF = re.compile(r"\bH1\b|\bfirst[\s-]half\b|\bsix months\b", re.IGNORECASE)
 _DOC_TYPES = (
     (re.compile(r"\b10-?K\b|\bannual report\b", re.I), "10-K"),
     (re.compile(r"\b10-?Q\b|\bquarterly report\b", re.I), "10-Q"),
@@ -65,6 +67,8 @@ def parse_periods(question: str) -> list[str]:
     out = set()
     for m in _QUARTER.finditer(question):
         out.add(f"Q{m.group(1)}" if m.group(1) else _QUARTERS[m.group(2).lower()])
+    if _FIRST_HALF.search(question):
+        out.add("Q2")
     return sorted(out)
 
 
@@ -78,6 +82,26 @@ def _forms(company: str, aliases: list[str], doc_name: str) -> set[str]:
     if hint:
         forms.add(hint)
     return {f for f in forms if f}
+
+
+def _word_ends(name: str) -> tuple[str, set[int]]:
+    """The name's letters and digits, and the offsets where its words end."""
+    letters, ends = "", set()
+    for word in normalize(name).split():
+        letters += word
+        ends.add(len(letters))
+    return letters, ends
+
+
+def same_entity(a: str, b: str) -> bool:
+    """Whether two stored company names name one company: one is the other plus trailing
+    words ("MGM Resorts" / "MGM Resorts International"), spacing aside ("MGM R Esorts I
+    Nternational" from a letter-spaced PDF). "Block" and "Blockbuster" are not."""
+    (short, _), (long, long_ends) = sorted((_word_ends(a), _word_ends(b)),
+                                           key=lambda x: len(x[0]))  # fmt: skip
+    if len(short) < 4 or not long.startswith(short):
+        return False
+    return len(short) == len(long) or len(short) in long_ends
 
 
 def link_companies(question: str, *, session: Session) -> list[str]:
@@ -95,7 +119,8 @@ def link_companies(question: str, *, session: Session) -> list[str]:
                 found.add(company)
                 break
     if found:
-        return sorted(found)
+        stored = {company for company, _, _ in rows}
+        return sorted(found | {c for c in stored if any(same_entity(c, f) for f in found)})
     fuzzy = session.execute(
         text(
             "SELECT DISTINCT d.company FROM documents d "

@@ -56,7 +56,13 @@ def filter_documents(*, session: Session, constraints: Constraints) -> tuple[lis
     applied = [f"company in {constraints.companies}"]
     if constraints.years:
         stated = set(constraints.years)
-        for years, label in ((stated, "fiscal_year in"), ({y + 1 for y in stated}, "next year")):
+        # The filing of the latest year named reports up to two earlier years as comparatives,
+        # so "FY2021 vs FY2022" is answered from the FY2022 filing alone; a wider span needs
+        # the filings of each year.
+        latest = {max(stated)} if max(stated) - min(stated) <= COMPARATIVE_YEARS else stated
+        choices = ((latest, "fiscal_year in"), (stated, "fiscal_year in"),
+                   ({y + 1 for y in latest}, "next year"))  # fmt: skip
+        for years, label in choices:
             kept = [r for r in rows if r.fiscal_year in years]
             if kept:
                 rows = kept
@@ -74,6 +80,7 @@ def filter_documents(*, session: Session, constraints: Constraints) -> tuple[lis
 
 
 PRIOR = 1.3  # weight of a document that matches the question's period exactly
+COMPARATIVE_YEARS = 2  # a 10-K's income statement shows three years
 
 
 def _ranked_within(
@@ -84,8 +91,9 @@ def _ranked_within(
     constraints: Constraints,
 ) -> list[DocumentHit]:
     """DocScore inside the filtered documents, with priors from the question's period: the
-    filing of the latest year named reports the earlier ones as comparatives, and a question
-    about a fiscal year ("FY2022") is best answered by an annual document."""
+    filing of the latest year named reports the earlier ones as comparatives (with no year
+    named, the latest filing), and a question about a fiscal year ("FY2022") is best answered
+    by an annual document."""
     ranked = rank_documents(session=session, question=question, vector=vector, document_ids=ids)
     info = {
         name: (year, period)
@@ -94,7 +102,9 @@ def _ranked_within(
             {"ids": list(ids)},
         )
     }
-    latest = max(constraints.years) if constraints.years else None
+    # Without a year, the most recent filing describes the company as it is now.
+    known = [year for year, _ in info.values() if year is not None]
+    latest = max(constraints.years) if constraints.years else max(known, default=None)
     annual = bool(constraints.fiscal_year_mentioned) and not constraints.periods
 
     def prior(name: str) -> float:
