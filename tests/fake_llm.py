@@ -12,12 +12,16 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import pytest
+
 from pageindex_platform.index.text import item_label, normalize, part_label
+from pageindex_platform.settings import get_settings
 from pageindex_platform.tokens import count_tokens
 
 
@@ -168,6 +172,21 @@ class FakeLLM:
     def __exit__(self, *exc: object) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+@contextmanager
+def serving(
+    monkeypatch: pytest.MonkeyPatch, script: Script, *, model: str = "fake-analyst", **env: str
+) -> Iterator[FakeLLM]:
+    """A fake server configured as the llm-mode endpoint (PI_LLM_*), settings reloaded."""
+    with FakeLLM(script) as server:
+        monkeypatch.setenv("PI_LLM_BASE_URL", server.url)
+        monkeypatch.setenv("PI_LLM_MODEL", model)
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        get_settings.cache_clear()
+        yield server
+    get_settings.cache_clear()
 
 
 def _completion(request: dict[str, Any], reply: Response) -> dict[str, Any]:

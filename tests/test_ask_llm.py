@@ -15,9 +15,8 @@ from sqlalchemy import text
 from pageindex_platform.database import session_scope
 from pageindex_platform.errors import UnsafeSQLError
 from pageindex_platform.search.sql_guard import validate_sql
-from pageindex_platform.settings import get_settings
 
-from .fake_llm import FakeLLM, Response, task_of
+from .fake_llm import FakeLLM, Response, serving, task_of
 from .helpers import run_cli
 
 TENQ = "BESTBUY_2024Q2_10Q"
@@ -54,13 +53,8 @@ def _model(
 def fake(monkeypatch: pytest.MonkeyPatch, samples: Path) -> Iterator[FakeLLM]:
     code, _, err = run_cli("ingest", str(samples), "--mode", "local")
     assert code == 0, err
-    with FakeLLM(_model(GOOD_SQL)) as server:
-        monkeypatch.setenv("PI_LLM_BASE_URL", server.url)
-        monkeypatch.setenv("PI_LLM_MODEL", "fake-analyst")
-        monkeypatch.setenv("PI_LLM_MAX_ATTEMPTS", "1")
-        get_settings.cache_clear()
+    with serving(monkeypatch, _model(GOOD_SQL), PI_LLM_MAX_ATTEMPTS="1") as server:
         yield server
-    get_settings.cache_clear()
 
 
 def _ask(question: str) -> dict[str, Any]:

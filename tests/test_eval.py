@@ -14,9 +14,8 @@ from sqlalchemy import text
 from pageindex_platform.database import session_scope
 from pageindex_platform.evaluate.answers import numbers, numbers_match
 from pageindex_platform.evaluate.metrics import Gold, Ranking, first_gold_rank, summarize
-from pageindex_platform.settings import get_settings
 
-from .fake_llm import FakeLLM, Response, task_of
+from .fake_llm import FakeLLM, Response, serving, task_of
 from .helpers import run_cli
 
 TENQ = "BESTBUY_2024Q2_10Q"
@@ -173,13 +172,8 @@ def _model(request: dict[str, Any]) -> Response:
 
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeLLM]:
-    with FakeLLM(_model) as server:
-        monkeypatch.setenv("PI_LLM_BASE_URL", server.url)
-        monkeypatch.setenv("PI_LLM_MODEL", "fake-analyst")
-        monkeypatch.setenv("PI_LLM_MAX_ATTEMPTS", "1")
-        get_settings.cache_clear()
+    with serving(monkeypatch, _model, PI_LLM_MAX_ATTEMPTS="1") as server:
         yield server
-    get_settings.cache_clear()
 
 
 def test_llm_mode_eval_counts_calls_and_scores_answers(

@@ -14,9 +14,8 @@ import pytest
 
 from pageindex_platform.index.text import item_label
 from pageindex_platform.index.tree import check_tree
-from pageindex_platform.settings import get_settings
 
-from .fake_llm import FakeLLM, Response, competent, competent_answer, task_of
+from .fake_llm import FakeLLM, Response, competent, competent_answer, serving, task_of
 from .helpers import run_cli, run_json
 from .test_ingest import _tree_nodes, _walk
 
@@ -25,15 +24,9 @@ TENQ = "BESTBUY_2024Q2_10Q"
 
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeLLM]:
-    with FakeLLM(competent) as server:
-        monkeypatch.setenv("PI_LLM_BASE_URL", server.url)
-        monkeypatch.setenv("PI_LLM_MODEL", "qwen2.5:7b-instruct")
-        monkeypatch.setenv("PI_LLM_TIMEOUT", "0.5")
-        monkeypatch.setenv("PI_LLM_MAX_ATTEMPTS", "2")
-        monkeypatch.setenv("PI_LLM_MAX_RETRY_SECONDS", "3")
-        get_settings.cache_clear()
+    with serving(monkeypatch, competent, model="qwen2.5:7b-instruct", PI_LLM_TIMEOUT="0.5",
+                 PI_LLM_MAX_ATTEMPTS="2", PI_LLM_MAX_RETRY_SECONDS="3") as server:  # fmt: skip
         yield server
-    get_settings.cache_clear()
 
 
 def _ingest(path: Path, *extra: str) -> dict[str, Any]:

@@ -3,7 +3,6 @@ through the `pi ask` pipeline and through the naive baselines, on the same datab
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -15,6 +14,7 @@ from sqlalchemy import text
 from ..database import session_scope
 from ..embeddings import Embedder
 from ..errors import InputError, LLMError
+from ..jsonl import read_jsonl
 from ..llm import StructuredChat
 from ..search.pipeline import ask
 from .answers import score_answer
@@ -34,31 +34,10 @@ class Question:
     gold: Gold
 
 
-def _jsonl(path: Path) -> list[dict[str, Any]]:
-    try:
-        body = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(path, f"cannot read ({exc.strerror or exc})") from exc
-    rows = []
-    for number, line in enumerate(body.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(path, f"line {number}: invalid JSON ({exc.msg})") from exc
-        if not isinstance(row, dict):
-            raise InputError(path, f"line {number}: expected a JSON object")
-        rows.append(row)
-    if not rows:
-        raise InputError(path, "no rows")
-    return rows
-
-
 def load_questions(path: Path) -> list[Question]:
     """Questions with their gold documents and pages (converted to our 1-based pages)."""
     out = []
-    for number, row in enumerate(_jsonl(path), 1):
+    for number, row in enumerate(read_jsonl(path), 1):
         evidence = row.get("evidence") or []
         try:
             pages = frozenset((str(e["doc_name"]), int(e["evidence_page_num"]) + 1)
@@ -78,7 +57,7 @@ def load_questions(path: Path) -> list[Question]:
 def gold_metadata(path: Path) -> dict[str, dict[str, Any]]:
     """FinanceBench document rows as `--metadata` overrides (company, doc_type, fiscal_year)."""
     out: dict[str, dict[str, Any]] = {}
-    for number, row in enumerate(_jsonl(path), 1):
+    for number, row in enumerate(read_jsonl(path), 1):
         if not row.get("doc_name"):
             raise InputError(path, f"row {number}: no doc_name")
         kind = str(row.get("doc_type", "")).lower()

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import csv
-import json
 from pathlib import Path
 from typing import Any, TypeVar
 
 from ..errors import InputError
+from ..jsonl import parse_jsonl, read_text
 from ..models import Document
 from ..records import DocMetadata
 
@@ -18,22 +18,10 @@ FIELDS = ("company", "doc_type", "fiscal_year", "fiscal_period", "title", "descr
 
 def load_overrides(path: Path) -> dict[str, dict[str, Any]]:
     """Rows by document name (file stem). Raises InputError naming the file and the problem."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(path, f"cannot read metadata file ({exc.strerror or exc})") from exc
+    text = read_text(path, "metadata file")
     rows: list[dict[str, Any]] = []
     if path.suffix.lower() in (".jsonl", ".ndjson", ".json"):
-        for number, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(path, f"line {number}: invalid JSON ({exc.msg})") from exc
-            if not isinstance(row, dict):
-                raise InputError(path, f"line {number}: expected a JSON object")
-            rows.append(row)
+        rows = parse_jsonl(path, text)
     elif path.suffix.lower() == ".csv":
         rows = list(csv.DictReader(text.splitlines()))
     else:
