@@ -65,5 +65,15 @@ def samples(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+def corpus(samples: Path) -> Path:
+    """The sample filings, ingested (local mode)."""
+    from .helpers import run_cli
+
+    code, _, err = run_cli("ingest", str(samples))
+    assert code == 0, err
+    return samples
+
+
+@pytest.fixture
 def small_pdf(samples: Path) -> Path:
     return samples / "ULTABEAUTY_2023_8K_dated-2023-09-18.pdf"

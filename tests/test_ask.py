@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from sqlalchemy import select
 
 from pageindex_platform.database import session_scope
@@ -20,13 +19,6 @@ from .helpers import run_cli, run_json
 
 KEYS = {"question", "mode", "route", "route_reason", "sql", "documents", "nodes", "citations",
         "answer", "timings", "usage", "warnings"}  # fmt: skip
-
-
-@pytest.fixture
-def corpus(samples: Path) -> Path:
-    code, _, err = run_cli("ingest", str(samples))
-    assert code == 0, err
-    return samples
 
 
 def test_question_naming_company_and_period_lands_on_that_filing(corpus: Path) -> None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
-
 from pageindex_platform.search.statements import (
     Statement,
     detect_statement,
@@ -16,7 +14,7 @@ from pageindex_platform.search.statements import (
     statements_for,
 )
 
-from .helpers import run_cli, run_json
+from .helpers import run_json
 
 ROWS = "\n".join(f"Line item {i} {1000 + i:,} {900 + i:,}" for i in range(20))
 
@@ -66,13 +64,6 @@ def test_knowledge_lines_in_the_user_file_are_parsed() -> None:
     facts = parse_knowledge("# comment\nstore count, stores: balance sheet\nfree-form hint\n")
     assert len(facts) == 1
     assert statements_for("How many stores did it open?", facts) == [Statement.BALANCE]
-
-
-@pytest.fixture
-def corpus(samples: Path) -> Path:
-    code, _, err = run_cli("ingest", str(samples))
-    assert code == 0, err
-    return samples
 
 
 def test_capital_expenditure_question_cites_the_cash_flow_statement(corpus: Path) -> None:
