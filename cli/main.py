@@ -17,8 +17,10 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-app.command(name="ingest")(ingest)
-app.command(name="ask")(ask)
+app.command(name="ingest", short_help="Turn PDF/Markdown files and folders into stored trees.")(
+    ingest
+)
+app.command(name="ask", short_help="Answer a question across the corpus with page citations.")(ask)
 app.add_typer(docs.app, name="docs")
 app.add_typer(db.app, name="db")
 app.add_typer(evaluate.app, name="eval")
