@@ -29,7 +29,7 @@ def main() -> int:
     from pageindex_platform.embeddings import get_embedder
     from pageindex_platform.search.pipeline import ask
 
-    embedder = get_embedder()
+    embedder = get_embedder(queries=True)
     embedder.embed(["warm up"])
     times = []
     for q in questions:

@@ -98,7 +98,7 @@ def financebench(
     ingest = report.to_dict()
     typer.echo(f"ingest: {ingest['stored']} stored, {ingest['skipped']} already stored, "
                f"{ingest['failed']} failed", err=True)  # fmt: skip
-    embedder = get_embedder()
+    embedder = get_embedder(queries=True)
 
     def progress(done: int, total: int) -> None:
         if done % 10 == 0 or done == total:

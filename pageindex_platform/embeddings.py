@@ -100,9 +100,10 @@ class HashEmbedder:
 
 
 @lru_cache(maxsize=2)
-def get_embedder(name: EmbedderName | None = None) -> Embedder:
+def get_embedder(name: EmbedderName | None = None, *, queries: bool = False) -> Embedder:
     """The configured embedder. all-MiniLM-L6-v2 runs through ONNX Runtime when its export
-    exists or can be made (same vectors, no torch import), else through sentence-transformers."""
+    exists or can be made (same vectors, no torch import), else through sentence-transformers.
+    `queries`: for a few short texts (a question), where starting fast beats batch speed."""
     settings = get_settings()
     name = name or settings.embedder
     if name == EmbedderName.HASH:
@@ -113,6 +114,6 @@ def get_embedder(name: EmbedderName | None = None) -> Embedder:
         path = onnx_path(settings.home)
         if not path.exists():
             export(path)
-        return OnnxMiniLM(path, batch_size=settings.embed_batch_size)
+        return OnnxMiniLM(path, batch_size=settings.embed_batch_size, optimize=not queries)
     except Exception:  # no onnxruntime, or the export failed: the reference implementation
         return SentenceTransformerEmbedder(batch_size=settings.embed_batch_size)

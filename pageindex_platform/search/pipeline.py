@@ -178,7 +178,7 @@ def ask(
         clock = now
 
     query = f"{question} {hint}" if hint else question
-    vector = (embedder or get_embedder()).embed([query])[0]
+    vector = (embedder or get_embedder(queries=True)).embed([query])[0]
     lap("embed")
     constraints = parse_constraints(question, session=session)
     decision = select_documents(session=session, question=query, vector=vector,
