@@ -49,9 +49,25 @@ def show(name: DocName, as_json: JsonFlag = False) -> None:
     for key, value in info.items():
         if key == "warnings":
             value = "; ".join(value) if value else "none"
+        elif key == "usage":
+            value = _usage(value)
         elif isinstance(value, list):
             value = ", ".join(map(str, value))
-        typer.echo(f"{key + ':':<16}{'' if value is None else value}")
+        typer.echo(f"{key + ':':<17}{'' if value is None else value}")
+
+
+def _usage(usage: dict[str, Any]) -> str:
+    """LLM use while indexing, in words ("none" for a local-mode document)."""
+    if not usage:
+        return "none (indexed in local mode)"
+    text = (f"{usage.get('calls', 0)} LLM calls ({usage.get('cached', 0)} from cache), "
+            f"{usage.get('prompt_tokens', 0):,} prompt + "
+            f"{usage.get('completion_tokens', 0):,} completion tokens")  # fmt: skip
+    if usage.get("cost_usd"):
+        text += f", ${usage['cost_usd']:.4f}"
+    if usage.get("failures"):
+        text += f", {usage['failures']} failed"
+    return text
 
 
 def _print_tree(nodes: list[dict[str, Any]], depth: int = 0) -> None:

@@ -57,6 +57,8 @@ def test_competent_model_builds_the_real_structure_with_few_calls(
     assert info["usage"]["calls"] == fake.calls <= 8
     assert info["usage"]["prompt_tokens"] > 0 and info["warnings"] == []
     assert info["description"].startswith("Best Buy Co., Inc. 10-Q for fiscal 2024")
+    _, shown, _ = run_cli("docs", "show", TENQ)
+    assert f"usage:           {fake.calls} LLM calls (0 from cache), " in shown
 
 
 def test_second_ingest_makes_zero_calls(fake: FakeLLM, samples: Path) -> None:
@@ -125,3 +127,5 @@ def test_local_mode_is_the_default_without_a_model(samples: Path) -> None:
     code, _, err = run_cli("ingest", str(samples / "retail_sector_notes.md"))
     assert code == 0 and "mode: local (no PI_LLM_MODEL set)" in err
     assert run_json("docs", "show", "retail_sector_notes")["usage"] == {}
+    _, shown, _ = run_cli("docs", "show", "retail_sector_notes")
+    assert "usage:           none (indexed in local mode)" in shown
