@@ -103,8 +103,11 @@ def run_ingest(
             bar.update(task, total=total)
             return
         assert result is not None
+        if event == "begin":  # the file now being embedded and stored
+            bar.update(task, description=result.name[:40])
+            return
         pages += result.pages
-        bar.update(task, advance=1, pages=pages, description=result.name[:40])
+        bar.update(task, advance=1, pages=pages)
         if not quiet:
             _print_line(err if result.status == "failed" else None, result, bar, lines_to_stderr)
 

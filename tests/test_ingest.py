@@ -153,3 +153,26 @@ def test_same_name_twice_in_one_batch_fails_the_second(small_pdf: Path, tmp_path
     assert code == 1
     assert "duplicate document name" in err
     assert "1 stored" in out
+
+
+def test_progress_names_each_file_while_it_is_worked_on(samples: Path) -> None:
+    from pageindex_platform.index.pipeline import FileResult, ingest_paths
+
+    events: list[tuple[str, str | None, str | None]] = []
+
+    def progress(event: str, result: FileResult | None, total: int) -> None:
+        events.append((event, result.name if result else None,
+                       str(result.status) if result else None))  # fmt: skip
+
+    folder = samples.parent / "two"
+    folder.mkdir()
+    for name in ("ULTABEAUTY_2023_8K_dated-2023-09-18.pdf", "retail_sector_notes.md"):
+        shutil.copy(samples / name, folder / name)
+    ingest_paths(paths=[folder], progress=progress, parallel=False)
+    names = ["ULTABEAUTY_2023_8K_dated-2023-09-18", "retail_sector_notes"]
+    assert events[0] == ("start", None, None)
+    for name in names:  # "begin" (working) comes before the file's "file" (stored)
+        assert events.index(("begin", name, "working")) < events.index(("file", name, "stored"))
+    events.clear()
+    ingest_paths(paths=[folder], progress=progress, parallel=False)  # unchanged: no work
+    assert [e[0] for e in events] == ["start", "file", "file"]

@@ -38,6 +38,7 @@ class FileStatus(StrEnum):
     STORED = "stored"
     SKIPPED = "skipped"
     FAILED = "failed"
+    WORKING = "working"  # only in a progress "begin" event, never in a report
 
 
 @dataclass
@@ -90,7 +91,8 @@ class IngestReport:
 
 
 Progress = Callable[[str, FileResult | None, int], None]
-"""Called as progress(event, result, total_files): event is 'start' or 'file'."""
+"""Called as progress(event, result, total_files): event is 'start' (result None), 'begin'
+(a file's embedding and storing starts: status WORKING) or 'file' (a file is finished)."""
 
 
 def discover(paths: Iterable[Path]) -> tuple[list[Path], list[FileResult], list[str]]:
@@ -263,6 +265,10 @@ def ingest_paths(
             finish(_failed(path, outcome, prep_seconds))
             continue
         assert embedder is not None
+        if progress:
+            working = FileResult(path=str(path), name=outcome.name, status=FileStatus.WORKING,
+                                 pages=len(outcome.pages))  # fmt: skip
+            progress("begin", working, 0)
         try:
             finish(_embed_and_store(outcome, embedder, overrides or {}, chat))
         except KeyboardInterrupt:
