@@ -102,13 +102,16 @@ def _tree(session: Session, document: str) -> _Tree:
     return tree
 
 
-def _knowledge(hint: str | None, statements: dict[Statement, list[int]]) -> str | None:
-    """--hint, the knowledge file in PI_HOME (one fact per line) and where the statements
-    the question needs are."""
+def _user_knowledge() -> str:
+    """The knowledge file in PI_HOME (one fact per line), or ""."""
     path = get_settings().home / "knowledge.txt"
-    facts = path.read_text(encoding="utf-8").strip() if path.exists() else ""
-    where = "\n".join(f"The {kind} is on page {pages[0]}." for kind, pages in statements.items())
-    return "\n".join(x for x in (facts, where, hint or "") if x) or None
+    return path.read_text(encoding="utf-8").strip() if path.exists() else ""
+
+
+def _knowledge(user: str, hint: str | None, statements: dict[Statement, int]) -> str | None:
+    """The user's knowledge file, where the statements the question needs are, and --hint."""
+    where = "\n".join(f"The {kind} is on page {page}." for kind, page in statements.items())
+    return "\n".join(x for x in (user, where, hint or "") if x) or None
 
 
 def _llm_nodes(
@@ -117,8 +120,7 @@ def _llm_nodes(
     document: str,
     tree: _Tree,
     usage: Usage,
-    hint: str | None,
-    statements: dict[Statement, list[int]],
+    knowledge: str | None,
     local: list[NodeHit],
     warnings: list[str],
 ) -> list[NodeHit]:
@@ -132,7 +134,7 @@ def _llm_nodes(
             parents=tree.parents,
             summaries=tree.summaries,
             usage=usage,
-            knowledge=_knowledge(hint, statements),
+            knowledge=knowledge,
         )
     except LLMError as exc:
         warnings.append(f"{document}: llm tree search failed ({exc}); local search instead")
@@ -193,7 +195,8 @@ def ask(
         if d is ranked[0] or (top > 0 and d.score >= MULTI_DOCUMENT_RATIO * top)
     ]
     ids = _document_ids(session, [d.name for d in selected])
-    needed = statements_for(query, knowledge_facts(get_settings().home))
+    user_knowledge = _user_knowledge()
+    needed = statements_for(query, knowledge_facts(user_knowledge))
     nodes: list[NodeHit] = []
     pages: list[tuple[PageHit, float]] = []
     for doc in selected:
@@ -204,11 +207,11 @@ def ask(
         statements = {kind: found[kind] for kind in needed if kind in found}
         best, doc_pages = search_tree(
             question=query, document=doc.name, nodes=tree.nodes, hits=hits,
-            statement_pages=[pages[0] for pages in statements.values()],
+            statement_pages=list(statements.values()),
         )  # fmt: skip
         if chat is not None:
-            best = _llm_nodes(chat, question, doc.name, tree, usage, hint, statements, best,
-                              warnings)  # fmt: skip
+            knowledge = _knowledge(user_knowledge, hint, statements)
+            best = _llm_nodes(chat, question, doc.name, tree, usage, knowledge, best, warnings)
             doc_pages = pages_in_nodes(best, doc_pages)
         nodes.extend(best)
         weight = doc.score / top if top > 0 else 1.0

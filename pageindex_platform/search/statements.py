@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from importlib import resources
-from pathlib import Path
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
@@ -78,12 +77,9 @@ def _packaged() -> tuple[Fact, ...]:
     return tuple(parse_knowledge(body))
 
 
-def knowledge_facts(home: Path | None = None) -> list[Fact]:
-    facts = list(_packaged())
-    path = home / "knowledge.txt" if home else None
-    if path is not None and path.exists():
-        facts.extend(parse_knowledge(path.read_text(encoding="utf-8")))
-    return facts
+def knowledge_facts(user: str = "") -> list[Fact]:
+    """The packaged facts plus those in the user's knowledge text ($PI_HOME/knowledge.txt)."""
+    return [*_packaged(), *parse_knowledge(user)]
 
 
 def statements_for(question: str, facts: Sequence[Fact]) -> list[Statement]:
@@ -121,35 +117,33 @@ def detect_statement(page_text: str) -> Statement | None:
     return kinds.pop() if rows >= 0.4 * len(lines) else None
 
 
-def statement_pages(*, session: Session, document_id: int) -> dict[Statement, list[int]]:
-    """Pages of each primary statement in a document (a heading page and its continuation
-    pages). A filing repeats statement headings elsewhere (selected data, parent-only or
-    segment schedules); the primary statements are the first compact cluster holding the most
-    kinds."""
+def statement_pages(*, session: Session, document_id: int) -> dict[Statement, int]:
+    """The first page of each primary statement in a document. A filing repeats statement
+    headings elsewhere (selected data, parent-only or segment schedules); the primary
+    statements are the first compact cluster holding the most kinds. A statement's
+    continuation pages are one block with its first page."""
     rows = session.execute(
         text("SELECT page, text FROM pages WHERE document_id = :d "
              "AND regexp_replace(lower(left(text, 600)), '[^a-z]', '', 'g') ~ :pre ORDER BY page"),
         {"d": document_id, "pre": _PREFILTER},
     ).all()  # fmt: skip
-    blocks: list[tuple[Statement, list[int]]] = []
+    blocks: list[tuple[Statement, int]] = []  # (kind, first page) of consecutive pages
+    previous: tuple[Statement | None, int] = (None, -1)
     for page, body in rows:
         kind = detect_statement(body)
-        if kind is None:
-            continue
-        if blocks and blocks[-1][0] == kind and page == blocks[-1][1][-1] + 1:
-            blocks[-1][1].append(page)
-        else:
-            blocks.append((kind, [page]))
-    best: dict[Statement, list[int]] = {}
+        if kind is not None and previous != (kind, page - 1):
+            blocks.append((kind, page))
+        previous = (kind, page)
+    best: dict[Statement, int] = {}
     best_key: tuple[int, bool, int] | None = None
     for _, anchor in blocks:
-        cluster: dict[Statement, list[int]] = {}
-        for kind, pages in blocks:
+        cluster: dict[Statement, int] = {}
+        for kind, first in blocks:
             held = cluster.get(kind)
-            if held is None or abs(pages[0] - anchor[0]) < abs(held[0] - anchor[0]):
-                cluster[kind] = pages
-        starts = [pages[0] for pages in cluster.values()]
+            if held is None or abs(first - anchor) < abs(held - anchor):
+                cluster[kind] = first
+        starts = cluster.values()
         key = (-len(cluster), max(starts) - min(starts) > _CLUSTER_SPAN, min(starts))
         if best_key is None or key < best_key:
             best, best_key = cluster, key
-    return {kind: pages[:2] for kind, pages in best.items()}
+    return best
