@@ -252,7 +252,6 @@ def ingest_paths(
         seen[name] = path
         if not force and name in stored and stored[name] == _sha256(path):
             if overrides and name in overrides:
-                embedder = embedder or get_embedder()
                 _override_stored(name, overrides[name], embedder)
             finish(FileResult(path=str(path), name=name, status=FileStatus.SKIPPED))
             continue
@@ -279,15 +278,16 @@ def ingest_paths(
     return report
 
 
-def _override_stored(name: str, row: dict[str, Any], embedder: Embedder) -> None:
+def _override_stored(name: str, row: dict[str, Any], embedder: Embedder | None) -> None:
     """`--metadata` for an unchanged, already stored document: its metadata is updated
-    (the description's embedding too) without rebuilding it."""
+    (the description's embedding too, the only case that loads the embedder) without
+    rebuilding it."""
     with session_scope() as session:
         doc = session.scalars(select(Document).where(Document.name == name)).one()
         before = doc.description
         apply_overrides(doc, row)
         if doc.description and doc.description != before:
-            doc.description_embedding = embedder.embed([doc.description])[0]
+            doc.description_embedding = (embedder or get_embedder()).embed([doc.description])[0]
 
 
 def _embed_and_store(
