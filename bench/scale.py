@@ -25,17 +25,14 @@ from typing import Any
 
 import numpy as np
 
+from pageindex_platform.evaluate.metrics import percentile
+
 DIM = 384
 TOPICS = 200
 COMPANIES = 1000
 YEARS = list(range(2015, 2025))
 VOCABULARY = 5000  # synthetic words with Zipf-like frequencies, 12 per chunk
 WORDS_PER_CHUNK = 12
-
-
-def _percentiles(values: list[float]) -> tuple[float, float]:
-    ordered = sorted(values)
-    return statistics.median(ordered), ordered[round(0.95 * (len(ordered) - 1))]
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -182,7 +179,10 @@ def _time_queries(corpus: Corpus, n: int) -> dict[str, tuple[float, float, float
                                       document_ids=ids)  # fmt: skip
             kinds[kind].append(1000 * (time.perf_counter() - began))
             found[kind].append(len(hits))
-    return {k: (*_percentiles(v), statistics.mean(found[k])) for k, v in kinds.items()}
+    return {
+        k: (statistics.median(v), percentile(v, 0.95), statistics.mean(found[k]))
+        for k, v in kinds.items()
+    }
 
 
 def main() -> int:

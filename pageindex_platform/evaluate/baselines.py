@@ -12,7 +12,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ..embeddings import Embedder
-from ..search.semantic import tsquery
+from ..search.semantic import tsquery, tune_hnsw, vector_literal
 from .metrics import RANK_LIMIT, PageKey, Ranking
 
 VECTOR_CHUNKS = 100  # chunks fetched so that RANK_LIMIT distinct pages remain after merging
@@ -33,12 +33,11 @@ def vector_top_k(*, session: Session, question: str, embedder: Embedder) -> Rank
     """The question's embedding against every chunk (HNSW, cosine); pages in chunk order."""
     started = time.perf_counter()
     vector = embedder.embed([question])[0]
-    literal = "[" + ",".join(f"{x:.6f}" for x in vector.tolist()) + "]"
-    session.execute(text("SET LOCAL hnsw.ef_search = 200"))
+    tune_hnsw(session, filtered=False)
     rows = session.execute(
         text("SELECT d.name, c.page FROM chunks c JOIN documents d ON d.id = c.document_id "
              "ORDER BY c.embedding <=> CAST(:v AS vector) LIMIT :k"),
-        {"v": literal, "k": VECTOR_CHUNKS},
+        {"v": vector_literal(vector), "k": VECTOR_CHUNKS},
     ).all()  # fmt: skip
     return _ranking([(name, page) for name, page in rows], started)
 

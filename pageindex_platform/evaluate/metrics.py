@@ -45,7 +45,8 @@ def page_hit(pages: Sequence[PageKey], gold: Gold, k: int) -> bool:
     return any(p in gold.pages for p in pages[:k])
 
 
-def _percentile(values: Sequence[float], q: float) -> float:
+def percentile(values: Sequence[float], q: float) -> float:
+    """The value at quantile q (nearest rank; 0 for no values)."""
     ordered = sorted(values)
     if not ordered:
         return 0.0
@@ -121,7 +122,7 @@ def summarize(
         },
         mrr=sum(1.0 / rank for rank in ranks if rank) / n,
         latency_p50_ms=statistics.median(latencies),
-        latency_p95_ms=_percentile(latencies, 0.95),
+        latency_p95_ms=percentile(latencies, 0.95),
         routes=routes,
         calls=sum(r.calls for r in rankings),
         prompt_tokens=sum(r.prompt_tokens for r in rankings),

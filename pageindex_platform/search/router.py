@@ -23,7 +23,7 @@ from ..errors import LLMError, PageIndexError
 from ..llm import StructuredChat, Usage
 from .constraints import Constraints
 from .description import pick_by_description
-from .semantic import DocumentHit, _vector, rank_documents
+from .semantic import DocumentHit, rank_documents, vector_literal
 
 
 class Route(StrEnum):
@@ -125,7 +125,7 @@ def by_description(session: Session, vector: np.ndarray, limit: int = 10) -> lis
         text("SELECT name, 1 - (description_embedding <=> CAST(:v AS vector)) FROM documents "
              "WHERE description_embedding IS NOT NULL "
              "ORDER BY description_embedding <=> CAST(:v AS vector) LIMIT :n"),
-        {"v": _vector(vector), "n": limit},
+        {"v": vector_literal(vector), "n": limit},
     )  # fmt: skip
     return [DocumentHit(name, float(score)) for name, score in rows]
 

@@ -56,7 +56,8 @@ def tsquery(question: str) -> str:
     return " | ".join(_terms(question)) or "''"
 
 
-def _vector(vector: np.ndarray) -> str:
+def vector_literal(vector: np.ndarray) -> str:
+    """A vector as a pgvector text literal, for `CAST(:v AS vector)`."""
     return "[" + ",".join(f"{x:.6f}" for x in vector.tolist()) + "]"
 
 
@@ -99,7 +100,7 @@ def _fused_sql(document_ids: Sequence[int] | None, n_terms: int, titles: bool = 
 
 def _params(question: str, vector: np.ndarray, k: int, ids: Sequence[int] | None
             ) -> dict[str, Any]:  # fmt: skip
-    params: dict[str, Any] = {"v": _vector(vector), "tsq": tsquery(question), "k": k,
+    params: dict[str, Any] = {"v": vector_literal(vector), "tsq": tsquery(question), "k": k,
                               "rrf": RRF_K}  # fmt: skip
     params.update({f"t{i}": term for i, term in enumerate(_terms(question))})
     if ids is not None:
@@ -107,7 +108,8 @@ def _params(question: str, vector: np.ndarray, k: int, ids: Sequence[int] | None
     return params
 
 
-def _tune(session: Session, filtered: bool) -> None:
+def tune_hnsw(session: Session, filtered: bool) -> None:
+    """HNSW search settings for this transaction (iterative scans under a filter)."""
     session.execute(text("SET LOCAL hnsw.ef_search = 200"))
     if filtered:
         session.execute(text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
@@ -122,7 +124,7 @@ def rank_documents(
     k: int = DOC_K,
 ) -> list[DocumentHit]:
     """Documents by DocScore = Σ fused chunk score / √(N+1), computed in SQL."""
-    _tune(session, document_ids is not None)
+    tune_hnsw(session, document_ids is not None)
     sql = (
         _fused_sql(document_ids, len(_terms(question)))
         + """
@@ -143,7 +145,7 @@ def chunk_hits(
     k: int = 60,
 ) -> list[ChunkHit]:
     """The fused chunk hits inside some documents, best first."""
-    _tune(session, True)
+    tune_hnsw(session, True)
     sql = (
         _fused_sql(document_ids, len(_terms(question)), titles=True)
         + """
