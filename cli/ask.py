@@ -7,9 +7,8 @@ from typing import Annotated
 import typer
 
 from pageindex_platform.search.router import Route
-from pageindex_platform.settings import Mode
 
-from .common import JsonFlag, handle_errors, open_mode, print_json
+from .common import JsonFlag, ModeFlag, handle_errors, open_mode, print_json
 
 
 @handle_errors
@@ -36,9 +35,7 @@ def ask(
             'expenditure: cash flow statement".',
         ),
     ] = None,
-    mode: Annotated[
-        Mode | None, typer.Option("--mode", help="local (default without PI_LLM_MODEL) or llm.")
-    ] = None,
+    mode: ModeFlag = None,
 ) -> None:
     """Select the right filings, search their trees, and answer with (document, page)
     citations. Local mode answers with the best-matching extracted lines."""

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 P = ParamSpec("P")
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON (a stable shape, see README).")]
 DocName = Annotated[str, typer.Argument(help="Document name (the file stem).")]
+ModeFlag = Annotated[
+    Mode | None, typer.Option("--mode", help="local (default without PI_LLM_MODEL) or llm.")
+]
 R = TypeVar("R")
 
 

@@ -10,7 +10,7 @@ import typer
 from pageindex_platform.errors import ConfigurationError, InputError
 from pageindex_platform.settings import Mode
 
-from .common import JsonFlag, handle_errors, open_mode, print_json
+from .common import JsonFlag, ModeFlag, handle_errors, open_mode, print_json
 
 app = typer.Typer(
     help="Measure retrieval (documents, pages) against naive baselines in the same run.",
@@ -38,9 +38,7 @@ def financebench(
         Path, typer.Option("--documents", help="FinanceBench documents JSONL (doc_name, ...).")
     ],
     pdfs: Annotated[Path, typer.Option("--pdfs", help="Folder with <doc_name>.pdf files.")],
-    mode: Annotated[
-        Mode | None, typer.Option("--mode", help="local (default without PI_LLM_MODEL) or llm.")
-    ] = None,
+    mode: ModeFlag = None,
     k: Annotated[
         str, typer.Option("--k", help="Cut-offs for doc_recall@k and page_recall@k (≤ 10).")
     ] = "1,3,5,10",
@@ -88,9 +86,8 @@ def financebench(
     if not pdfs.is_dir():
         raise InputError(pdfs, "not a folder of PDFs")
     items = load_questions(questions)
-    overrides = load_gold(documents) if gold_metadata else None
-    if not gold_metadata:
-        load_gold(documents)  # the file is still checked
+    gold = load_gold(documents)  # read and checked even when not stored
+    overrides = gold if gold_metadata else None
     chat = open_mode(mode)
     if score_answers and chat is None:
         raise ConfigurationError("--score-answers needs --mode llm and a model (PI_LLM_MODEL)")

@@ -85,12 +85,15 @@ def _dataset(tmp: Path, samples: Path, *, company: str = "Best Buy") -> dict[str
     return paths
 
 
-def _eval(paths: dict[str, Path], *extra: str) -> dict[str, Any]:
-    code, out, err = run_cli(
+def _run(paths: dict[str, Path], *extra: str) -> tuple[int, str, str]:
+    return run_cli(
         "eval", "financebench", "--questions", str(paths["questions"]),
-        "--documents", str(paths["documents"]), "--pdfs", str(paths["pdfs"]),
-        "--out", str(paths["out"]), "--json", *extra,
+        "--documents", str(paths["documents"]), "--pdfs", str(paths["pdfs"]), *extra,
     )  # fmt: skip
+
+
+def _eval(paths: dict[str, Path], *extra: str) -> dict[str, Any]:
+    code, out, err = _run(paths, "--out", str(paths["out"]), "--json", *extra)
     assert code == 0, err
     result = json.loads(out)
     assert isinstance(result, dict)
@@ -145,10 +148,7 @@ def test_gold_metadata_is_stored_only_when_asked(tmp_path: Path, samples: Path) 
 def test_bad_questions_file_is_one_error_line(tmp_path: Path, samples: Path) -> None:
     paths = _dataset(tmp_path, samples)
     paths["questions"].write_text('{"question": "x", "evidence": []}\nnot json\n')
-    code, out, err = run_cli(
-        "eval", "financebench", "--questions", str(paths["questions"]),
-        "--documents", str(paths["documents"]), "--pdfs", str(paths["pdfs"]),
-    )  # fmt: skip
+    code, out, err = _run(paths)
     assert code == 1 and out == ""
     assert err.strip().splitlines() == [
         f"Error: {paths['questions']}: line 2: invalid JSON (Expecting value)"
