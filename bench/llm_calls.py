@@ -11,10 +11,10 @@ completion tokens, and checks every tree's invariants.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 import tempfile
+from contextlib import ExitStack
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -31,7 +31,7 @@ def main() -> int:
 
     from tests.fake_llm import FakeLLM
 
-    with FakeLLM() as fake:
+    with FakeLLM() as fake, ExitStack() as stack:
         os.environ.update(PI_LLM_BASE_URL=fake.url, PI_LLM_MODEL="counting-fake",
                           PI_HOME=tempfile.mkdtemp(prefix="pi-llm-bench-"))  # fmt: skip
         from pageindex_platform.index.build import BuildOptions, prepare_document
@@ -44,6 +44,7 @@ def main() -> int:
 
         settings = get_settings()
         chat = StructuredChat(OpenAICompatible(settings), cache=None, settings=settings)
+        stack.enter_context(chat)
         paths = sorted(args.folder.glob("*.pdf"))[: args.limit or None]
         rows = []
         invalid = 0
@@ -51,8 +52,8 @@ def main() -> int:
             doc = prepare_document(path, BuildOptions())
             had_toc = doc.tree_source in (TreeSource.OUTLINE, TreeSource.TOC)
             usage = Usage()
-            result = asyncio.run(build_llm_tree(doc, chat, usage=usage, max_pages=10,
-                                                max_tokens=20_000))  # fmt: skip
+            result = chat.run(build_llm_tree(doc, chat, usage=usage, max_pages=10,
+                                             max_tokens=20_000))  # fmt: skip
             problems = check_tree(result.tree, doc.page_count)
             invalid += bool(problems)
             rows.append((doc.name, doc.page_count, had_toc, usage, result.source))

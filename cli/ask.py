@@ -42,8 +42,7 @@ def ask(
     from pageindex_platform.database import session_scope
     from pageindex_platform.search.pipeline import ask as ask_question
 
-    chat = open_mode(mode)
-    with session_scope() as session:
+    with open_mode(mode) as chat, session_scope() as session:
         result = ask_question(session=session, question=question, route=route, hint=hint,
                               chat=chat)  # fmt: skip
     if as_json:

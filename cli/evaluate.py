@@ -88,21 +88,21 @@ def financebench(
     items = load_questions(questions)
     gold = load_gold(documents)  # read and checked even when not stored
     overrides = gold if gold_metadata else None
-    chat = open_mode(mode)
-    if score_answers and chat is None:
-        raise ConfigurationError("--score-answers needs --mode llm and a model (PI_LLM_MODEL)")
-    report = run_ingest([pdfs], overrides=overrides, chat=chat, lines_to_stderr=True)
-    ingest = report.to_dict()
-    typer.echo(f"ingest: {ingest['stored']} stored, {ingest['skipped']} already stored, "
-               f"{ingest['failed']} failed", err=True)  # fmt: skip
-    embedder = get_embedder(queries=True)
+    with open_mode(mode) as chat:
+        if score_answers and chat is None:
+            raise ConfigurationError("--score-answers needs --mode llm and a model (PI_LLM_MODEL)")
+        report = run_ingest([pdfs], overrides=overrides, chat=chat, lines_to_stderr=True)
+        ingest = report.to_dict()
+        typer.echo(f"ingest: {ingest['stored']} stored, {ingest['skipped']} already stored, "
+                   f"{ingest['failed']} failed", err=True)  # fmt: skip
+        embedder = get_embedder(queries=True)
 
-    def progress(done: int, total: int) -> None:
-        if done % 10 == 0 or done == total:
-            typer.echo(f"questions: {done}/{total}", err=True)
+        def progress(done: int, total: int) -> None:
+            if done % 10 == 0 or done == total:
+                typer.echo(f"questions: {done}/{total}", err=True)
 
-    result = run_eval(questions=items, embedder=embedder, ks=ks, chat=chat,
-                      score_answers=score_answers, judge=judge, progress=progress)  # fmt: skip
+        result = run_eval(questions=items, embedder=embedder, ks=ks, chat=chat,
+                          score_answers=score_answers, judge=judge, progress=progress)  # fmt: skip
     if not result.summaries:
         raise InputError(questions, "no question's evidence document is in the database")
     result.settings.update({

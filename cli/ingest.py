@@ -56,8 +56,8 @@ def ingest(
     from pageindex_platform.index.pipeline import FileStatus
 
     overrides = load_overrides(metadata) if metadata else None
-    chat = open_mode(mode)
-    report = run_ingest(paths, force=force, overrides=overrides, chat=chat, quiet=as_json)
+    with open_mode(mode) as chat:
+        report = run_ingest(paths, force=force, overrides=overrides, chat=chat, quiet=as_json)
     if as_json:
         print_json(report.to_dict())
         for failed in (f for f in report.files if f.status == FileStatus.FAILED):

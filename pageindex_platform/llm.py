@@ -5,6 +5,13 @@ PostgreSQL and usage accounting. The OpenAI-compatible provider lives in `llm_op
 
     Transport.chat(messages, response_format)  ->  Reply       one HTTP request (provider)
     StructuredChat.ask(messages, schema, usage) ->  schema      cache, parse, validate, retry
+    StructuredChat.ask_sync(...)                ->  schema      the same, from synchronous code
+
+A StructuredChat owns one event loop (an `asyncio.Runner`) for its whole life: the provider's
+HTTP connections are bound to the loop that opened them, so every call of a command — however
+many documents or questions — runs on that one loop, and `close()` (or leaving the `with`
+block) closes the connections and then the loop. Never `asyncio.run()` a chat's coroutine:
+a new loop per call breaks kept-alive connections ("Event loop is closed").
 """
 
 from __future__ import annotations
@@ -13,17 +20,21 @@ import asyncio
 import hashlib
 import json
 import re
+from collections.abc import Callable, Coroutine
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
+from types import TracebackType
 from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from .errors import LLMOutputError
+from .errors import LLMOutputError, LLMUnavailableError
 from .settings import Settings, get_settings
 
 Message = dict[str, str]
 T = TypeVar("T", bound=BaseModel)
+R = TypeVar("R")
+Check = Callable[[Any], None]  # raises ValueError when a reply is not usable
 
 
 class ResponseFormat(StrEnum):
@@ -50,6 +61,9 @@ class Transport(Protocol):
     async def chat(
         self, messages: list[Message], *, schema: dict[str, Any] | None, name: str
     ) -> Reply: ...
+
+    async def aclose(self) -> None:
+        """Close the HTTP connections (on the loop that opened them)."""
 
 
 @dataclass
@@ -143,7 +157,15 @@ def cache_key(model: str, messages: list[Message], schema: dict[str, Any] | None
 
 
 class StructuredChat:
-    """Ask for JSON matching a pydantic schema; never returns `{}` or an error string."""
+    """Ask for JSON matching a pydantic schema; never returns `{}` or an error string.
+
+    Use it as a context manager (or call `close()`): it owns the event loop its provider's
+    connections live on. After `UNAVAILABLE_LIMIT` requests in a row that the endpoint could
+    not serve (network errors, timeouts, 429/5xx beyond the retries), the remaining calls of
+    the command fail at once, so that callers fall back to local steps instead of waiting
+    out the retries again for every document or question."""
+
+    UNAVAILABLE_LIMIT = 3
 
     def __init__(
         self,
@@ -157,29 +179,88 @@ class StructuredChat:
         settings = settings or get_settings()
         self.price = settings.llm_prices.get(transport.model, (0.0, 0.0))
         self._limit = asyncio.Semaphore(max(1, settings.llm_concurrency))
+        self._runner: asyncio.Runner | None = None
+        self._unavailable = 0
+        self._gave_up: str | None = None
 
     @property
     def model(self) -> str:
         return self.transport.model
 
-    async def ask(self, messages: list[Message], schema: type[T], *, usage: Usage, step: str) -> T:
+    def run(self, coroutine: Coroutine[Any, Any, R]) -> R:
+        """Run a coroutine that uses this chat on the chat's one event loop."""
+        if self._runner is None:
+            self._runner = asyncio.Runner()
+        return self._runner.run(coroutine)
+
+    def ask_sync(
+        self, messages: list[Message], schema: type[T], *, usage: Usage, step: str,
+        check: Check | None = None,
+    ) -> T:  # fmt: skip
+        """`ask` from synchronous code."""
+        return self.run(self.ask(messages, schema, usage=usage, step=step, check=check))
+
+    def close(self) -> None:
+        """Close the provider's connections, then the event loop."""
+        if self._runner is None:
+            return
+        try:
+            self._runner.run(self.transport.aclose())
+        except Exception:
+            pass
+        finally:
+            self._runner.close()
+            self._runner = None
+
+    def __enter__(self) -> StructuredChat:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    async def _chat(self, conversation: list[Message], json_schema: dict[str, Any], name: str
+                    ) -> Reply:  # fmt: skip
+        if self._gave_up:
+            raise LLMUnavailableError(self._gave_up)
+        try:
+            async with self._limit:
+                reply = await self.transport.chat(conversation, schema=json_schema, name=name)
+        except LLMUnavailableError as exc:
+            self._unavailable += 1
+            if self._unavailable >= self.UNAVAILABLE_LIMIT:
+                self._gave_up = (f"{self.model}: not called again in this command after "
+                                 f"{self._unavailable} failed requests in a row "
+                                 f"({exc})")  # fmt: skip
+            raise
+        self._unavailable = 0
+        return reply
+
+    async def ask(
+        self, messages: list[Message], schema: type[T], *, usage: Usage, step: str,
+        check: Check | None = None,
+    ) -> T:  # fmt: skip
+        """The reply as `schema`. `check` (optional) raises ValueError for a reply that
+        validates but cannot be used (an unsafe query, an unknown id): like a schema
+        failure it gets one corrective retry, and such a reply is never cached."""
         json_schema = schema.model_json_schema()
         key = cache_key(self.model, messages, json_schema)
         if self.cache is not None:
             hit = self.cache.get(key)
             if hit is not None:
                 try:
+                    value = schema.model_validate(extract_json(hit[0]))
+                    if check is not None:
+                        check(value)
                     usage.cached += 1
-                    return schema.model_validate(extract_json(hit[0]))
+                    return value
                 except (ValueError, ValidationError):
-                    usage.cached -= 1  # a stale entry: ask again
+                    pass  # a stale or unusable entry: ask again
         conversation = list(messages)
         problem = ""
         for attempt in range(2):  # the answer, then one corrective retry
-            async with self._limit:
-                reply = await self.transport.chat(
-                    conversation, schema=json_schema, name=schema.__name__
-                )
+            reply = await self._chat(conversation, json_schema, schema.__name__)
             usage.add(step, reply.prompt_tokens, reply.completion_tokens, self.price)
             try:
                 if reply.finish_reason == "length":
@@ -187,6 +268,8 @@ class StructuredChat:
                 if not reply.text.strip():
                     raise ValueError("the reply was empty")
                 value = schema.model_validate(extract_json(reply.text))
+                if check is not None:
+                    check(value)
             except (ValueError, ValidationError) as exc:
                 problem = str(exc).splitlines()[0][:300]
                 if attempt == 0:

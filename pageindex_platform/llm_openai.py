@@ -1,26 +1,73 @@
 """The OpenAI-compatible provider: OpenAI, gateways, Ollama, vLLM, llama.cpp server.
 
-The only module that imports `openai`. SDK errors are mapped to ours here; retries (with
-exponential backoff, jitter and Retry-After) are bounded in attempts and total waiting time.
-Structured output is requested as JSON Schema, stepping down to `json_object` and then plain
-text when a server refuses it.
+The only module that imports `openai` (and its HTTP client, httpx2). SDK errors are mapped to
+ours here; retries (with exponential backoff, jitter and Retry-After) are bounded in attempts
+and total waiting time, each request in total time (a server that sends its reply a byte at a
+time cannot hold a command) and each reply in size. Structured output is requested as JSON
+Schema, stepping down to `json_object` and then plain text when a server refuses it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import email.utils
 import random
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
+import httpx2
 import openai
 
 from .errors import ConfigurationError, LLMRequestError, LLMUnavailableError
 from .llm import Message, Reply, ResponseFormat, schema_instructions
-from .settings import Settings
+from .settings import Settings, redact_url
 
 _RETRYABLE = (openai.APITimeoutError, openai.APIConnectionError, openai.RateLimitError,
               openai.InternalServerError)  # fmt: skip
+
+
+class ResponseTooLargeError(Exception):
+    """A reply body over `llm_max_response_bytes` (read no further)."""
+
+
+class _CappedBody(httpx2.AsyncByteStream):
+    def __init__(self, stream: httpx2.AsyncByteStream, limit: int) -> None:
+        self.stream = stream
+        self.limit = limit
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        seen = 0
+        async for chunk in self.stream:
+            seen += len(chunk)
+            if seen > self.limit:
+                raise ResponseTooLargeError(f"reply larger than {self.limit:,} bytes")
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()
+
+
+class _CappedTransport(httpx2.AsyncBaseTransport):
+    """The default transport, with reply bodies cut off (and refused) past a size."""
+
+    def __init__(self, limit: int) -> None:
+        self.inner = httpx2.AsyncHTTPTransport()
+        self.limit = limit
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        response = await self.inner.handle_async_request(request)
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self.limit:
+            await response.aclose()
+            raise ResponseTooLargeError(f"reply of {int(declared):,} bytes "
+                                        f"(limit {self.limit:,})")  # fmt: skip
+        assert isinstance(response.stream, httpx2.AsyncByteStream)
+        response.stream = _CappedBody(response.stream, self.limit)
+        return response
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
 
 
 class OpenAICompatible:
@@ -33,6 +80,13 @@ class OpenAICompatible:
         self.model = settings.llm_model
         self.settings = settings
         self.format = ResponseFormat.JSON_SCHEMA
+        # How the reply's length is capped: most servers take max_tokens, OpenAI's reasoning
+        # models only max_completion_tokens; None once a server refuses both.
+        self.length_param: str | None = "max_tokens"
+        if http_client is None:
+            http_client = openai.DefaultAsyncHttpxClient(
+                transport=_CappedTransport(settings.llm_max_response_bytes)
+            )
         self.client = openai.AsyncOpenAI(
             base_url=settings.llm_base_url,
             api_key=settings.llm_api_key or "not-needed",  # local servers ignore it
@@ -41,6 +95,9 @@ class OpenAICompatible:
             http_client=http_client,
         )
 
+    async def aclose(self) -> None:
+        await self.client.close()
+
     def _request(self, messages: list[Message], schema: dict[str, Any] | None, name: str
                  ) -> dict[str, Any]:  # fmt: skip
         kwargs: dict[str, Any] = {
@@ -48,6 +105,8 @@ class OpenAICompatible:
             "messages": messages,
             "temperature": self.settings.llm_temperature,
         }
+        if self.length_param:
+            kwargs[self.length_param] = self.settings.llm_max_tokens
         if schema is None:
             return kwargs
         if self.format == ResponseFormat.JSON_SCHEMA:
@@ -62,6 +121,25 @@ class OpenAICompatible:
             kwargs["messages"] = [hint, *messages]
         return kwargs
 
+    async def _once(self, messages: list[Message], schema: dict[str, Any] | None, name: str
+                    ) -> Reply:  # fmt: skip
+        """One request, its reply read whole within the request's time limit."""
+        response = await asyncio.wait_for(
+            self.client.chat.completions.create(**self._request(messages, schema, name)),
+            timeout=self.settings.llm_timeout,
+        )
+        if not response.choices:
+            return Reply("", None, 0, 0)
+        choice = response.choices[0]
+        usage = response.usage
+        content = choice.message.content
+        return Reply(
+            text=content if isinstance(content, str) else "",
+            finish_reason=choice.finish_reason,
+            prompt_tokens=usage.prompt_tokens if usage else 0,
+            completion_tokens=usage.completion_tokens if usage else 0,
+        )
+
     async def chat(
         self, messages: list[Message], *, schema: dict[str, Any] | None, name: str
     ) -> Reply:
@@ -71,53 +149,119 @@ class OpenAICompatible:
         while True:
             attempt += 1
             try:
-                response = await self.client.chat.completions.create(
-                    **self._request(messages, schema, name)
-                )
-            except openai.BadRequestError as exc:
-                if schema is not None and self.format != ResponseFormat.TEXT:
+                return await self._once(messages, schema, name)
+            except ResponseTooLargeError as exc:
+                raise LLMUnavailableError(self._say(str(exc))) from exc
+            except openai.APIConnectionError as exc:  # timeouts included
+                if isinstance(exc.__cause__, ResponseTooLargeError):
+                    raise LLMUnavailableError(self._say(str(exc.__cause__))) from exc
+                problem: Exception = exc
+            except openai.APIStatusError as exc:
+                if self._refuses_length_param(exc):
+                    attempt -= 1
+                    continue
+                if (
+                    schema is not None
+                    and self.format != ResponseFormat.TEXT
+                    and (isinstance(exc, openai.BadRequestError) or _refuses_format(exc))
+                ):
                     # The server does not take this response_format: step down and resend.
                     self.format = (ResponseFormat.JSON_OBJECT
                                    if self.format == ResponseFormat.JSON_SCHEMA
                                    else ResponseFormat.TEXT)  # fmt: skip
                     attempt -= 1
                     continue
-                raise LLMRequestError(f"{self.model}: request refused ({exc.message})") from exc
-            except _RETRYABLE as exc:
-                delay = _backoff(attempt, exc)
-                budget = self.settings.llm_max_retry_seconds - waited
-                if attempt >= self.settings.llm_max_attempts or delay > budget:
-                    elapsed = time.monotonic() - started
-                    raise LLMUnavailableError(
-                        f"{self.model}: {type(exc).__name__} after {attempt} attempts "
-                        f"in {elapsed:.0f}s ({exc})"
+                if not isinstance(exc, _RETRYABLE):  # 4xx: a bad key, an unknown model...
+                    raise LLMRequestError(
+                        self._say(f"request refused: HTTP {exc.status_code} ({exc.message})")
                     ) from exc
-                await asyncio.sleep(delay)
-                waited += delay
-                continue
-            except openai.APIStatusError as exc:
-                raise LLMRequestError(
-                    f"{self.model}: HTTP {exc.status_code} ({exc.message})"
-                ) from exc
+                problem = exc
+            except TimeoutError as exc:  # the request's total time limit
+                problem = exc
             except openai.OpenAIError as exc:
-                raise LLMUnavailableError(f"{self.model}: {exc}") from exc
-            if not response.choices:
-                return Reply("", None, 0, 0)
-            choice = response.choices[0]
-            usage = response.usage
-            return Reply(
-                text=choice.message.content or "",
-                finish_reason=choice.finish_reason,
-                prompt_tokens=usage.prompt_tokens if usage else 0,
-                completion_tokens=usage.completion_tokens if usage else 0,
-            )
+                raise LLMUnavailableError(self._say(str(exc))) from exc
+            except Exception as exc:  # a reply the SDK could not read: bytes that are no JSON
+                problem = exc
+            delay, asked = _backoff(attempt, problem)
+            budget = self.settings.llm_max_retry_seconds - waited
+            if attempt >= self.settings.llm_max_attempts or delay > budget:
+                elapsed = time.monotonic() - started
+                why = f"{_describe(problem)} after {attempt} attempt(s) in {elapsed:.0f}s"
+                if asked is not None and delay > budget:
+                    why += (f"; the server asked to retry after {asked:.0f}s, more than the "
+                            f"{max(budget, 0):.0f}s of retry time left")  # fmt: skip
+                raise LLMUnavailableError(self._say(why)) from problem
+            await asyncio.sleep(delay)
+            waited += delay
+
+    def _refuses_length_param(self, exc: openai.APIStatusError) -> bool:
+        """A 400 about the reply-length parameter: switch to the other one (or none)."""
+        if not isinstance(exc, openai.BadRequestError) or self.length_param is None:
+            return False
+        if self.length_param not in str(exc.message):
+            return False
+        self.length_param = "max_completion_tokens" if self.length_param == "max_tokens" else None
+        return True
+
+    def _say(self, problem: str) -> str:
+        """An error message naming the model, never the endpoint's credentials."""
+        text = f"{self.model}: {problem}"
+        base = self.settings.llm_base_url
+        if base and redact_url(base) != base:
+            text = text.replace(base, redact_url(base))
+        return text
 
 
-def _backoff(attempt: int, exc: Exception) -> float:
-    """Exponential backoff with jitter; a server's Retry-After wins when it says more."""
-    delay: float = min(30.0, 0.5 * 2 ** (attempt - 1)) * (0.5 + random.random())
+def _refuses_format(exc: openai.APIStatusError) -> bool:
+    """A refusal of the response_format that a server reports with another status: llama.cpp's
+    Python server answers `json_schema` with HTTP 500 ("Input should be 'text' or
+    'json_object'"), others with 422."""
+    if exc.status_code not in (422, 500):
+        return False
+    message = str(exc.message).lower()
+    return "response_format" in message or "json_schema" in message
+
+
+def _describe(exc: Exception) -> str:
+    if isinstance(exc, TimeoutError | openai.APITimeoutError):
+        return "no complete reply within the time limit (PI_LLM_TIMEOUT)"
+    if isinstance(exc, openai.APIStatusError):
+        return f"HTTP {exc.status_code} ({type(exc).__name__})"
+    if isinstance(exc, openai.APIConnectionError):
+        cause = exc.__cause__
+        return f"connection failed ({type(cause).__name__ if cause else 'no reply'})"
+    if isinstance(exc, openai.OpenAIError):
+        return f"{type(exc).__name__} ({exc})"
+    return f"unreadable reply ({type(exc).__name__})"
+
+
+def _retry_after(exc: Exception) -> float | None:
+    """Seconds a server asked us to wait: `retry-after-ms`, or `Retry-After` in seconds or as
+    an HTTP date."""
     response = getattr(exc, "response", None)
-    header = response.headers.get("retry-after") if response is not None else None
-    if header and header.replace(".", "", 1).isdigit():
-        delay = max(delay, float(header))
-    return delay
+    if response is None:
+        return None
+    headers = response.headers
+    try:
+        if headers.get("retry-after-ms"):
+            return max(0.0, float(headers["retry-after-ms"]) / 1000)
+        value = headers.get("retry-after")
+        if not value:
+            return None
+        try:
+            return max(0.0, float(value))
+        except ValueError:
+            when = email.utils.parsedate_to_datetime(value)
+            return max(0.0, when.timestamp() - time.time())
+    except (ValueError, TypeError, OverflowError):
+        return None
+
+
+def _backoff(attempt: int, exc: Exception) -> tuple[float, float | None]:
+    """(delay, what the server asked for): exponential backoff with jitter; a server's
+    Retry-After wins when it says more."""
+    delay: float = min(30.0, 0.5 * 2 ** (attempt - 1)) * (0.5 + random.random())
+    asked = _retry_after(exc)
+    if asked is not None:
+        delay = max(delay, asked)
+    return delay, asked

@@ -5,6 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import platformdirs
 from pydantic import AliasChoices, Field
@@ -54,6 +55,8 @@ class Settings(BaseSettings):
     llm_max_attempts: int = 5  # per request, including the first
     llm_max_retry_seconds: float = 120.0  # total time spent waiting between attempts
     llm_concurrency: int = 4
+    llm_max_response_bytes: int = 8_000_000  # a longer reply is refused, not read on
+    llm_max_tokens: int = 4096  # completion tokens per reply (a model that never stops)
     # USD per million tokens, {"model": [prompt, completion]}; unknown models cost 0.
     llm_prices: dict[str, tuple[float, float]] = Field(
         default_factory=lambda: {
@@ -73,6 +76,21 @@ class Settings(BaseSettings):
     def default_mode(self) -> Mode:
         """llm when a model is configured, else local."""
         return Mode.LLM if self.llm_model else Mode.LOCAL
+
+
+def redact_url(url: str) -> str:
+    """The URL without its password (`http://user:***@host/v1`), for messages and banners."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        host = parts.hostname or ""
+        if parts.port is not None:
+            host = f"{host}:{parts.port}"
+        user = f"{parts.username}:***@" if parts.username else "***@"
+        return urlunsplit(parts._replace(netloc=user + host))
+    except ValueError:
+        return "<unparsable URL>"
 
 
 @lru_cache(maxsize=1)

@@ -5,6 +5,7 @@ answers whose citations are validated against the extracted pages."""
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -12,12 +13,15 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from pageindex_platform.database import session_scope
+from pageindex_platform.database import get_engine, session_scope
 from pageindex_platform.errors import UnsafeSQLError
-from pageindex_platform.search.sql_guard import validate_sql
+from pageindex_platform.index.tree import check_tree
+from pageindex_platform.search.sql_guard import READER_ROLE, run_readonly, validate_sql
+from pageindex_platform.settings import get_settings
 
-from .fake_llm import FakeLLM, Response, serving, task_of
-from .helpers import run_cli
+from .fake_llm import FakeLLM, Hostile, Response, serving, task_of
+from .helpers import run_cli, run_json
+from .test_ingest import _tree_nodes
 
 TENQ = "BESTBUY_2024Q2_10Q"
 GOOD_SQL = "SELECT name FROM document_metadata WHERE company ILIKE '%best buy%'"
@@ -84,6 +88,7 @@ def test_valid_sql_selects_documents_and_the_answer_is_cited(fake: FakeLLM) -> N
     mdna = out["nodes"][0]
     assert all(mdna["start_page"] <= c["page"] <= mdna["end_page"] for c in out["citations"])
     assert out["usage"]["calls"] == 3 and out["usage"]["prompt_tokens"] > 0
+    assert len(set(fake.ports)) == 1  # one kept-alive connection for the command's calls
 
 
 def test_invented_node_ids_are_ignored_and_reported(fake: FakeLLM) -> None:
@@ -104,6 +109,13 @@ UNSAFE = {
     "comment": "SELECT name FROM document_metadata -- WHERE company = 'x'",
     "cte_delete": "WITH d AS (DELETE FROM chunks RETURNING 1) SELECT name FROM document_metadata",
     "set_config": "SELECT name FROM document_metadata WHERE set_config('a', 'b', false) = 'b'",
+    "value_function": "SELECT name FROM document_metadata WHERE company <> current_user",
+    "no_from": f"SELECT '{TENQ}' AS name",
+    "json_table": "SELECT name FROM JSON_TABLE('[\"x\"]'::jsonb, '$[*]' "
+    "COLUMNS (name text PATH '$')) AS jt",
+    "values": "SELECT name FROM (VALUES ('x')) AS v(name)",
+    "nul_byte": "SELECT name FROM document_metadata\x00; DROP TABLE documents",
+    "regclass": "SELECT name FROM document_metadata WHERE 'documents'::regclass IS NOT NULL",
 }
 
 
@@ -113,7 +125,8 @@ def test_unsafe_sql_never_runs_and_the_answer_still_comes(fake: FakeLLM, case: s
     before = _counts()
     out = _ask("Best Buy comparable sales in the second quarter of fiscal 2024")
     assert _counts() == before
-    assert out["sql"] is None and "Query-to-SQL failed (UnsafeSQLError" in out["route_reason"]
+    assert out["sql"] is None and "unsafe SQL" in out["route_reason"]
+    assert any("Query-to-SQL failed" in w for w in out["warnings"])
     assert "local entity linking" in out["route_reason"]
     assert out["documents"][0]["name"] == TENQ and out["answer"]
 
@@ -176,3 +189,84 @@ def test_sql_guard_accepts_reasonable_selects() -> None:
         assert validate_sql(sql).startswith("SELECT name FROM document_metadata")
     with pytest.raises(UnsafeSQLError, match="not a SELECT"):
         validate_sql("TRUNCATE documents")
+
+
+def test_sql_is_sent_as_written_and_runs_as_a_reader_of_the_view(fake: FakeLLM) -> None:
+    """A literal holding `:word` or `%` is no placeholder; the role Query-to-SQL runs as may
+    read the view and nothing else."""
+    engine = get_engine()
+    sql = ("SELECT name FROM document_metadata WHERE company ILIKE '%best buy%' "
+           "OR title = 'ratio :debt to %equity'")  # fmt: skip
+    assert run_readonly(engine, sql) == [TENQ]
+    with engine.connect() as conn:
+        rights = conn.execute(
+            text("SELECT has_table_privilege(:r, 'documents', 'SELECT'), "
+                 "has_table_privilege(:r, 'llm_cache', 'SELECT'), "
+                 "has_table_privilege(:r, 'document_metadata', 'SELECT')"),
+            {"r": READER_ROLE},
+        ).one()  # fmt: skip
+    assert tuple(rights) == (False, False, True)
+
+
+def test_unsafe_sql_gets_a_corrective_retry_and_is_not_cached(fake: FakeLLM) -> None:
+    fake.script = _model("SELECT tablename AS name FROM pg_tables")
+    question = "Best Buy comparable sales in the second quarter of fiscal 2024"
+    for _ in range(2):
+        _ask(question)
+    asked = [r for r in fake.requests if task_of(r)[0] == "query_to_sql"]
+    assert len(asked) == 4  # twice per question: nothing replayed from the cache
+    assert "unsafe SQL" in asked[1]["messages"][-1]["content"]
+
+
+def test_credentials_in_the_endpoint_url_are_never_printed(
+    fake: FakeLLM, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PI_LLM_BASE_URL", fake.url.replace("http://", "http://analyst:s3cret@"))
+    get_settings.cache_clear()
+    fake.script = lambda request: Response("boom", status=500)
+    code, out, err = run_cli("ask", "Best Buy Q2 FY2024 comparable sales", "--mode", "llm",
+                             "--json")  # fmt: skip
+    assert code == 0 and "analyst:***@127.0.0.1" in err
+    assert "s3cret" not in out + err and json.loads(out)["warnings"]
+
+
+def test_an_unreachable_endpoint_falls_back_in_every_step(
+    samples: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with socket.socket() as probe:  # a port that nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    monkeypatch.setenv("PI_LLM_BASE_URL", f"http://127.0.0.1:{closed}/v1")
+    monkeypatch.setenv("PI_LLM_MODEL", "absent-model")
+    monkeypatch.setenv("PI_LLM_MAX_ATTEMPTS", "2")
+    monkeypatch.setenv("PI_LLM_MAX_RETRY_SECONDS", "1")
+    get_settings.cache_clear()
+    code, out, err = run_cli("ingest", str(samples / f"{TENQ}.pdf"), "--json")
+    assert code == 0 and json.loads(out)["stored"] == 1 and "Traceback" not in err
+    assert any("llm" in w for w in run_json("docs", "show", TENQ)["warnings"])
+    code, out, err = run_cli("ask", "Best Buy Q2 FY2024 comparable sales", "--json")
+    result = json.loads(out)
+    assert code == 0 and result["citations"][0]["document"] == TENQ and result["answer"]
+    assert any("Query-to-SQL failed" in w for w in result["warnings"])
+    assert any("llm answer failed" in w for w in result["warnings"])
+    get_settings.cache_clear()
+
+
+def test_a_hostile_endpoint_never_stops_an_answer(
+    samples: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hostile = Hostile(timeout=0.5, seed=3)
+    with serving(monkeypatch, hostile, PI_LLM_TIMEOUT="0.5", PI_LLM_MAX_ATTEMPTS="2",
+                 PI_LLM_MAX_RETRY_SECONDS="1") as server:  # fmt: skip
+        code, out, err = run_cli("ingest", str(samples / f"{TENQ}.pdf"),
+                                 str(samples / "AMCOR_2023Q2_10Q.pdf"), "--json")  # fmt: skip
+        assert code == 0 and json.loads(out)["stored"] == 2, err
+        for name in (TENQ, "AMCOR_2023Q2_10Q"):
+            tree = run_json("docs", "tree", name)
+            assert check_tree(_tree_nodes(tree["nodes"]), tree["page_count"]) == []
+        for question in ("Best Buy Q2 FY2024 comparable sales", "Amcor net sales Q2 2023",
+                         "which company reported restructuring?"):  # fmt: skip
+            result = _ask(question)
+            assert result["answer"] and result["citations"]
+        assert server.calls <= 60, f"{server.calls} calls"
+    assert set(hostile.kinds) - {"competent"}, hostile.kinds  # it did misbehave

@@ -3,8 +3,9 @@ tolerant parsing, corrective retry, bounded retries, the response cache."""
 
 from __future__ import annotations
 
-import asyncio
+import email.utils
 import json
+import random
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -33,20 +34,32 @@ def fake() -> Iterator[FakeLLM]:
         yield server
 
 
-def _chat(fake: FakeLLM, cache: bool = False, **overrides: Any) -> StructuredChat:
+@pytest.fixture
+def chats() -> Iterator[list[StructuredChat]]:
+    """Chats made by `_chat` in a test, closed (connections, event loop) after it."""
+    made: list[StructuredChat] = []
+    yield made
+    for chat in made:
+        chat.close()
+
+
+def _chat(fake: FakeLLM, made: list[StructuredChat], cache: bool = False, **overrides: Any
+          ) -> StructuredChat:  # fmt: skip
     values: dict[str, Any] = {
         "llm_base_url": fake.url, "llm_model": "llama3.1:8b", "llm_api_key": None,
         "llm_timeout": 5, "llm_max_attempts": 3, "llm_max_retry_seconds": 10,
     }  # fmt: skip
     settings = Settings(**{**values, **overrides})
-    return StructuredChat(
+    chat = StructuredChat(
         OpenAICompatible(settings), cache=DatabaseCache() if cache else None, settings=settings
     )
+    made.append(chat)
+    return chat
 
 
 def _ask(chat: StructuredChat, messages: list[dict[str, str]] = MESSAGES) -> tuple[Answer, Usage]:
     usage = Usage()
-    return asyncio.run(chat.ask(messages, Answer, usage=usage, step="test")), usage
+    return chat.ask_sync(messages, Answer, usage=usage, step="test"), usage
 
 
 def _replies(*replies: Response) -> Any:
@@ -54,8 +67,10 @@ def _replies(*replies: Response) -> Any:
     return lambda request: queue.pop(0) if len(queue) > 1 else queue[0]
 
 
-def test_json_schema_structured_output_is_requested(fake: FakeLLM) -> None:
-    answer, usage = _ask(_chat(fake))
+def test_json_schema_structured_output_is_requested(
+    fake: FakeLLM, chats: list[StructuredChat]
+) -> None:
+    answer, usage = _ask(_chat(fake, chats))
     assert answer.value == 42 and usage.calls == 1 and usage.prompt_tokens > 0
     sent = fake.requests[0]
     assert sent["model"] == "llama3.1:8b"
@@ -63,7 +78,9 @@ def test_json_schema_structured_output_is_requested(fake: FakeLLM) -> None:
     assert sent["response_format"]["json_schema"]["schema"]["required"] == ["value"]
 
 
-def test_server_refusing_json_schema_gets_json_object_then_plain_text(fake: FakeLLM) -> None:
+def test_server_refusing_json_schema_gets_json_object_then_plain_text(
+    fake: FakeLLM, chats: list[StructuredChat]
+) -> None:
     def picky(request: dict[str, Any]) -> Response:
         kind = request.get("response_format", {}).get("type")
         if kind in ("json_schema", "json_object"):
@@ -71,7 +88,7 @@ def test_server_refusing_json_schema_gets_json_object_then_plain_text(fake: Fake
         return Response('Sure! ```json\n{"value": 7}\n``` Hope that helps.')
 
     fake.script = picky
-    chat = _chat(fake)
+    chat = _chat(fake, chats)
     answer, usage = _ask(chat)
     assert answer.value == 7 and usage.calls == 1
     assert [r.get("response_format", {}).get("type") for r in fake.requests] == [
@@ -82,9 +99,11 @@ def test_server_refusing_json_schema_gets_json_object_then_plain_text(fake: Fake
     assert len(fake.requests) == 4
 
 
-def test_malformed_json_gets_one_corrective_retry(fake: FakeLLM) -> None:
+def test_malformed_json_gets_one_corrective_retry(
+    fake: FakeLLM, chats: list[StructuredChat]
+) -> None:
     fake.script = _replies(Response('{"value": 42'), Response('{"value": 42}'))
-    answer, usage = _ask(_chat(fake))
+    answer, usage = _ask(_chat(fake, chats))
     assert answer.value == 42 and usage.calls == 2
     retry = fake.requests[1]["messages"]
     assert retry[-1]["role"] == "user" and "not usable" in retry[-1]["content"]
@@ -101,41 +120,45 @@ def test_malformed_json_gets_one_corrective_retry(fake: FakeLLM) -> None:
     ids=["truncated", "empty", "wrong-type", "prose"],
 )
 def test_unusable_replies_raise_a_typed_error_after_two_calls(
-    fake: FakeLLM, reply: Response
+    fake: FakeLLM, chats: list[StructuredChat], reply: Response
 ) -> None:
     fake.script = lambda request: reply
     with pytest.raises(LLMOutputError, match="no valid Answer"):
-        _ask(_chat(fake))
+        _ask(_chat(fake, chats))
     assert fake.calls == 2
 
 
-def test_429_with_retry_after_is_honoured(fake: FakeLLM) -> None:
+def test_429_with_retry_after_is_honoured(fake: FakeLLM, chats: list[StructuredChat]) -> None:
     fake.script = _replies(
         Response("slow down", status=429, headers={"Retry-After": "1"}), Response('{"value": 1}')
     )
     started = time.monotonic()
-    answer, _ = _ask(_chat(fake))
+    answer, _ = _ask(_chat(fake, chats))
     assert answer.value == 1 and fake.calls == 2
     assert time.monotonic() - started >= 1.0
 
 
-def test_server_errors_are_retried_a_bounded_number_of_times(fake: FakeLLM) -> None:
+def test_server_errors_are_retried_a_bounded_number_of_times(
+    fake: FakeLLM, chats: list[StructuredChat]
+) -> None:
     fake.script = lambda request: Response("boom", status=500)
-    with pytest.raises(LLMUnavailableError, match="after 3 attempts"):
-        _ask(_chat(fake))
+    with pytest.raises(LLMUnavailableError, match="after 3 attempt"):
+        _ask(_chat(fake, chats))
     assert fake.calls == 3
 
 
-def test_a_reply_slower_than_the_timeout_is_bounded(fake: FakeLLM) -> None:
+def test_a_reply_slower_than_the_timeout_is_bounded(
+    fake: FakeLLM, chats: list[StructuredChat]
+) -> None:
     fake.script = lambda request: Response('{"value": 1}', delay=1.5)
     started = time.monotonic()
-    with pytest.raises(LLMUnavailableError, match="APITimeoutError"):
-        _ask(_chat(fake, llm_timeout=0.3, llm_max_attempts=2))
+    with pytest.raises(LLMUnavailableError, match="time limit"):
+        _ask(_chat(fake, chats, llm_timeout=0.3, llm_max_attempts=2))
     assert fake.calls == 2 and time.monotonic() - started < 6
 
 
-def test_the_response_cache_makes_repeats_free(fake: FakeLLM) -> None:
-    chat = _chat(fake, cache=True)
+def test_the_response_cache_makes_repeats_free(fake: FakeLLM, chats: list[StructuredChat]) -> None:
+    chat = _chat(fake, chats, cache=True)
     first, usage1 = _ask(chat)
     second, usage2 = _ask(chat)
     assert first == second and fake.calls == 1
@@ -151,3 +174,173 @@ def test_extract_json_tolerates_fences_and_prose() -> None:
     with pytest.raises(ValueError):
         extract_json("no json here")
     assert json.loads(json.dumps(extract_json('[{"x": null}]'))) == [{"x": None}]
+
+
+# A real endpoint keeps connections alive and misbehaves in its own ways; each of these is a
+# typed error with retries or a fallback, never a crash.
+
+
+def test_kept_alive_connections_are_reused_across_calls(
+    fake: FakeLLM, chats: list[StructuredChat]
+) -> None:
+    """Calls of one command share one connection (a pool outliving its event loop failed the
+    second call with 'Event loop is closed')."""
+    chat = _chat(fake, chats)
+    answers = [_ask(chat, [{"role": "user", "content": f"question {i}"}])[0] for i in range(4)]
+    assert [a.value for a in answers] == [42] * 4
+    assert fake.calls == 4 and len(set(fake.ports)) == 1
+
+
+def test_connections_the_server_closes_are_replaced(chats: list[StructuredChat]) -> None:
+    """`Connection: close` replies, and idle connections the server times out."""
+    with FakeLLM(lambda request: Response('{"value": 5}', close=True)) as closing:
+        chat = _chat(closing, chats)
+        assert [_ask(chat, [{"role": "user", "content": str(i)}])[0].value
+                for i in range(3)] == [5, 5, 5]  # fmt: skip
+        assert len(set(closing.ports)) == 3
+    with FakeLLM(lambda request: Response('{"value": 6}'), keep_alive=1) as idle:
+        chat = _chat(idle, chats)
+        _ask(chat)
+        time.sleep(1.5)  # the server has closed the idle connection by now
+        assert _ask(chat, [{"role": "user", "content": "again"}])[0].value == 6
+
+
+def test_chunked_slow_bodies_are_read_whole(fake: FakeLLM, chats: list[StructuredChat]) -> None:
+    fake.script = lambda request: Response('{"value": 42}', chunks=6, drip=0.05, delay=0.2)
+    answer, usage = _ask(_chat(fake, chats))
+    assert answer.value == 42 and usage.calls == 1
+
+
+def test_a_reply_dripping_past_the_time_limit_is_cut_off(
+    fake: FakeLLM, chats: list[StructuredChat]
+) -> None:
+    """Bytes that keep coming slowly never let a single read time out; the request's total
+    time is bounded all the same."""
+    fake.script = lambda request: Response('{"value": 42}', chunks=12, drip=0.25)
+    started = time.monotonic()
+    with pytest.raises(LLMUnavailableError, match="time limit"):
+        _ask(_chat(fake, chats, llm_timeout=0.6, llm_max_attempts=2))
+    assert fake.calls == 2 and time.monotonic() - started < 5
+
+
+def test_a_dropped_connection_is_retried(fake: FakeLLM, chats: list[StructuredChat]) -> None:
+    fake.script = _replies(
+        Response('{"value": 42}', chunks=4, reset=True), Response('{"value": 9}')
+    )
+    answer, _ = _ask(_chat(fake, chats))
+    assert answer.value == 9 and fake.calls == 2
+
+
+def test_random_bytes_under_status_200_are_a_typed_error(
+    fake: FakeLLM, chats: list[StructuredChat]
+) -> None:
+    noise = bytes(random.Random(7).randrange(256) for _ in range(4096))
+    fake.script = lambda request: Response(raw=noise)
+    with pytest.raises(LLMUnavailableError, match="unreadable reply"):
+        _ask(_chat(fake, chats, llm_max_retry_seconds=2))
+    assert fake.calls == 3
+    fake.script = _replies(Response(raw=noise), Response('{"value": 3}'))
+    assert _ask(_chat(fake, chats))[0].value == 3
+
+
+@pytest.mark.parametrize("chunks", [1, 8], ids=["content-length", "chunked"])
+def test_a_huge_reply_is_refused_without_reading_it(
+    fake: FakeLLM, chats: list[StructuredChat], chunks: int
+) -> None:
+    fake.script = lambda request: Response('{"value": 1}', pad=100_000_000, chunks=chunks)
+    started = time.monotonic()
+    with pytest.raises(LLMUnavailableError, match=r"larger than|limit 1,000,000"):
+        _ask(_chat(fake, chats, llm_max_response_bytes=1_000_000))
+    assert fake.calls == 1 and time.monotonic() - started < 5  # not retried, not read on
+
+
+@pytest.mark.parametrize("header", ["3600", "HTTP-date"])
+def test_retry_after_beyond_the_retry_budget_fails_at_once(
+    fake: FakeLLM, chats: list[StructuredChat], header: str
+) -> None:
+    if header == "HTTP-date":
+        header = email.utils.formatdate(time.time() + 3600, usegmt=True)
+    fake.script = lambda request: Response("slow down", status=429, headers={"Retry-After": header})
+    started = time.monotonic()
+    with pytest.raises(LLMUnavailableError, match=r"asked to retry after 3[56]\d\ds"):
+        _ask(_chat(fake, chats))
+    assert fake.calls == 1 and time.monotonic() - started < 2
+
+
+def test_llama_cpp_style_refusal_of_json_schema_steps_down(
+    fake: FakeLLM, chats: list[StructuredChat]
+) -> None:
+    """llama.cpp's Python server refuses `json_schema` with HTTP 500 and a validation message."""
+
+    def llama_cpp(request: dict[str, Any]) -> Response:
+        if request.get("response_format", {}).get("type") == "json_schema":
+            return Response("1 validation error: ('body', 'response_format', 'type') Input "
+                            "should be 'text' or 'json_object'", status=500)  # fmt: skip
+        return Response('{"value": 11}')
+
+    fake.script = llama_cpp
+    answer, usage = _ask(_chat(fake, chats))
+    assert answer.value == 11 and usage.calls == 1
+    assert [r["response_format"]["type"] for r in fake.requests] == ["json_schema", "json_object"]
+
+
+def test_a_reply_the_caller_rejects_is_corrected_and_never_cached(
+    fake: FakeLLM, chats: list[StructuredChat]
+) -> None:
+    def no_42(answer: Answer) -> None:
+        if answer.value == 42:
+            raise ValueError("42 is not allowed here")
+
+    chat = _chat(fake, chats, cache=True)
+    for _ in range(2):  # the second time the same question goes to the model again
+        with pytest.raises(LLMOutputError, match="42 is not allowed"):
+            chat.ask_sync(MESSAGES, Answer, usage=Usage(), step="test", check=no_42)
+    assert fake.calls == 4
+    assert "not usable: 42 is not allowed" in fake.requests[1]["messages"][-1]["content"]
+    fake.script = _replies(Response('{"value": 42}'), Response('{"value": 7}'))
+    value = chat.ask_sync(MESSAGES, Answer, usage=Usage(), step="test", check=no_42)
+    assert value.value == 7
+
+
+def test_an_endpoint_that_keeps_failing_is_not_called_again(
+    fake: FakeLLM, chats: list[StructuredChat]
+) -> None:
+    fake.script = lambda request: Response("down", status=503)
+    chat = _chat(fake, chats, llm_max_attempts=1)
+    for _ in range(5):
+        with pytest.raises(LLMUnavailableError):
+            _ask(chat)
+    assert fake.calls == StructuredChat.UNAVAILABLE_LIMIT
+
+
+def test_the_fake_streams_when_asked(fake: FakeLLM) -> None:
+    """Like a real server, the fake streams server-sent events to a client that asks."""
+    import httpx2
+
+    body = {"model": "m", "messages": MESSAGES, "stream": True}
+    with httpx2.Client() as client:
+        reply = client.post(f"{fake.url}/chat/completions", json=body)
+    events = [ln.removeprefix("data: ") for ln in reply.text.splitlines() if ln.startswith("data")]
+    assert reply.headers["content-type"] == "text/event-stream" and events[-1] == "[DONE]"
+    text = "".join(json.loads(e)["choices"][0]["delta"].get("content", "") for e in events[:-1])
+    assert text == '{"value": 42}'
+
+
+def test_replies_are_capped_in_length_with_the_parameter_the_server_takes(
+    fake: FakeLLM, chats: list[StructuredChat]
+) -> None:
+    """Small local models in JSON mode can emit whitespace until the context is full; a
+    reasoning model at OpenAI refuses `max_tokens` and takes `max_completion_tokens`."""
+
+    def reasoning_model(request: dict[str, Any]) -> Response:
+        if "max_tokens" in request:
+            return Response("Unsupported parameter: 'max_tokens' is not supported with this "
+                            "model. Use 'max_completion_tokens' instead.", status=400)  # fmt: skip
+        return Response('{"value": 8}')
+
+    fake.script = reasoning_model
+    chat = _chat(fake, chats, llm_max_tokens=512)
+    assert _ask(chat)[0].value == 8 and _ask(chat)[0].value == 8
+    sent = [(r.get("max_tokens"), r.get("max_completion_tokens")) for r in fake.requests]
+    assert sent == [(512, None), (None, 512), (None, 512)]
+    assert fake.requests[1]["response_format"]["type"] == "json_schema"  # format kept

@@ -61,6 +61,21 @@ def test_competent_model_builds_the_real_structure_with_few_calls(
     assert f"usage:           {fake.calls} LLM calls (0 from cache), " in shown
 
 
+def test_a_folder_in_one_command_shares_kept_alive_connections(
+    fake: FakeLLM, samples: Path
+) -> None:
+    """Every document of one command is built over the same pool of connections (the second
+    document used to fail with 'Event loop is closed')."""
+    report = _ingest(samples)
+    assert report["stored"] == 6 and report["failed"] == 0
+    assert all(
+        f["usage"]["calls"] > 0 for f in report["files"] if f["name"] != "retail_sector_notes"
+    )
+    assert len(set(fake.ports)) <= 4 < fake.calls  # at most llm_concurrency connections
+    for f in report["files"]:
+        _stored_tree_is_valid(f["name"])
+
+
 def test_second_ingest_makes_zero_calls(fake: FakeLLM, samples: Path) -> None:
     first = _ingest(samples / f"{TENQ}.pdf")
     calls = fake.calls

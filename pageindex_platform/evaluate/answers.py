@@ -3,7 +3,6 @@ otherwise an optional model judge compares the answer with the gold one."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 
@@ -55,7 +54,7 @@ def judge_answer(*, chat: StructuredChat, question: str, gold: str, answer: str)
     )
     messages = [{"role": "system", "content": "You grade answers strictly. JSON only."},
                 {"role": "user", "content": prompt}]  # fmt: skip
-    verdict = asyncio.run(chat.ask(messages, Judgement, usage=Usage(), step="judge"))
+    verdict = chat.ask_sync(messages, Judgement, usage=Usage(), step="judge")
     return verdict.correct
 
 

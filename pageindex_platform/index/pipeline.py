@@ -7,7 +7,6 @@ stored unchanged (same name and sha256) and finishes the rest.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import multiprocessing
 import time
@@ -328,7 +327,7 @@ def refine_with_llm(doc: PreparedDocument, chat: StructuredChat, usage: Usage) -
     """Replace the deterministic tree, summaries and description with the LLM-mode ones.
     Never raises for model failures: those become warnings on the document."""
     s = get_settings()
-    result = asyncio.run(
+    result = chat.run(
         build_llm_tree(
             doc, chat, usage=usage, max_pages=s.split_max_pages, max_tokens=s.split_max_tokens,
             toc_check_pages=s.llm_toc_check_pages,

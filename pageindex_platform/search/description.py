@@ -3,8 +3,8 @@ in batches that keep each prompt within a token budget; names are validated."""
 
 from __future__ import annotations
 
-import asyncio
 import json
+from functools import partial
 
 from pydantic import BaseModel
 from sqlalchemy import text
@@ -45,10 +45,18 @@ def pick_by_description(
                   + json.dumps({"question": question, "documents": batch}))  # fmt: skip
         messages = [{"role": "system", "content": "You choose documents. JSON only."},
                     {"role": "user", "content": prompt}]  # fmt: skip
-        reply = asyncio.run(chat.ask(messages, Picked, usage=usage, step="description"))
+        listed = {item["name"] for item in batch}
+        reply = chat.ask_sync(messages, Picked, usage=usage, step="description",
+                              check=partial(_some_known, names=listed))  # fmt: skip
         for name in reply.documents:
             if name in known and name not in chosen:
                 chosen.append(name)
             elif name not in known:
                 warnings.append(f"ignored unknown document name {name!r}")
     return chosen, warnings
+
+
+def _some_known(reply: Picked, *, names: set[str]) -> None:
+    """A pick naming only documents that are not in the batch is a reply to correct."""
+    if reply.documents and not any(n in names for n in reply.documents):
+        raise ValueError(f"none of the names {reply.documents[:5]} is a listed document")

@@ -3,7 +3,6 @@ that must be among those pages; invented ones are dropped and reported."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Sequence
 
@@ -43,8 +42,14 @@ def llm_answer(
     )
     messages = [{"role": "system", "content": "You are a careful financial analyst. JSON only."},
                 {"role": "user", "content": prompt}]  # fmt: skip
-    reply = asyncio.run(chat.ask(messages, CitedAnswer, usage=usage, step="answer"))
     extracted = {(d, p) for d, p, _ in pages}
+
+    def check(reply: CitedAnswer) -> None:
+        if reply.citations and not any((c.document, c.page) in extracted
+                                       for c in reply.citations):  # fmt: skip
+            raise ValueError("none of the citations is one of the given pages")
+
+    reply = chat.ask_sync(messages, CitedAnswer, usage=usage, step="answer", check=check)
     valid: list[tuple[str, int]] = []
     warnings = []
     for c in reply.citations:

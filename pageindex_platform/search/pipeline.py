@@ -187,6 +187,7 @@ def ask(
                                 constraints=constraints, route=route, chat=chat,
                                 usage=usage)  # fmt: skip
     lap("route")
+    warnings.extend(decision.warnings)
     ranked = decision.documents
     top = ranked[0].score if ranked else 0.0
     selected = [

@@ -3,14 +3,14 @@ the SQL is validated on its parse tree and run read-only (see sql_guard)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 from pydantic import BaseModel, Field
 from sqlalchemy import Engine, text
 
+from ..errors import UnsafeSQLError
 from ..llm import StructuredChat, Usage
-from .sql_guard import VIEW, run_readonly, view_documentation
+from .sql_guard import VIEW, run_readonly, validate_sql, view_documentation
 
 
 class GeneratedSQL(BaseModel):
@@ -45,5 +45,14 @@ def query_to_sql(
     )
     messages = [{"role": "system", "content": "You write safe, read-only SQL. JSON only."},
                 {"role": "user", "content": prompt}]  # fmt: skip
-    reply = asyncio.run(chat.ask(messages, GeneratedSQL, usage=usage, step="query_to_sql"))
+    reply = chat.ask_sync(messages, GeneratedSQL, usage=usage, step="query_to_sql",
+                          check=_safe)  # fmt: skip
     return reply.sql, run_readonly(engine, reply.sql)
+
+
+def _safe(reply: GeneratedSQL) -> None:
+    """An unsafe query is a reply to correct (once), never one to cache."""
+    try:
+        validate_sql(reply.sql)
+    except UnsafeSQLError as exc:
+        raise ValueError(f"unsafe SQL: {exc}") from exc

@@ -40,6 +40,7 @@ class RouteDecision:
     documents: list[DocumentHit]
     sql: str | None = None
     constraints: Constraints = field(default_factory=Constraints)
+    warnings: list[str] = field(default_factory=list)  # model steps that fell back
 
 
 def filter_documents(*, session: Session, constraints: Constraints) -> tuple[list[int], str]:
@@ -163,6 +164,7 @@ def select_documents(
 ) -> RouteDecision:
     """Dispatch on the route. With `chat` (llm mode) the metadata route is Query-to-SQL,
     falling back to local entity linking when anything about it fails."""
+    warned: list[str] = []
     if route == Route.DESCRIPTION:
         if chat is not None:
             try:
@@ -175,9 +177,10 @@ def select_documents(
                 why = "the model chose no document"
             except LLMError as exc:
                 why = f"description choice failed ({exc})"
+                warned.append(f"llm {why}; embedding similarity to descriptions instead")
             docs = by_description(session, vector)
             return RouteDecision(route, f"{why}; embedding similarity to descriptions", docs,
-                                 constraints=constraints)  # fmt: skip
+                                 constraints=constraints, warnings=warned)  # fmt: skip
         docs = by_description(session, vector)
         return RouteDecision(route, "question vs document descriptions", docs,
                              constraints=constraints)  # fmt: skip
@@ -188,6 +191,8 @@ def select_documents(
             if ids:
                 docs = _ranked_within(session, question, vector, ids, constraints)
                 return RouteDecision(Route.METADATA, why, docs, sql=sql, constraints=constraints)
+            if why.startswith("Query-to-SQL failed"):
+                warned.append(f"llm {why}; local entity linking instead")
             sql = None  # not used: local entity linking decides
         ids, applied = filter_documents(session=session, constraints=constraints)
         if chat is not None:
@@ -195,13 +200,16 @@ def select_documents(
         if ids:
             docs = _ranked_within(session, question, vector, ids, constraints)
             reason = f"constraints {constraints.describe()} → {len(ids)} document(s) ({applied})"
-            return RouteDecision(Route.METADATA, reason, docs, sql=sql, constraints=constraints)
+            return RouteDecision(Route.METADATA, reason, docs, sql=sql, constraints=constraints,
+                                 warnings=warned)  # fmt: skip
         if route == Route.METADATA:
             return RouteDecision(route, f"no document matches constraints "
                                  f"({constraints.describe()}; {applied})", [],
-                                 constraints=constraints)  # fmt: skip
+                                 constraints=constraints, warnings=warned)  # fmt: skip
         reason = f"no metadata match ({applied}); semantic search over the whole corpus"
     else:
         reason, sql = "semantic search over the whole corpus (requested)", None
     docs = rank_documents(session=session, question=question, vector=vector)
-    return RouteDecision(Route.SEMANTIC, reason, docs, sql=sql, constraints=constraints)
+    return RouteDecision(
+        Route.SEMANTIC, reason, docs, sql=sql, constraints=constraints, warnings=warned
+    )

@@ -1,7 +1,11 @@
-"""Query-to-SQL safety: generated SQL runs only if it is exactly one SELECT over the
-`document_metadata` view, using whitelisted functions, with no comments — checked on the
-PostgreSQL parse tree (pglast = libpg_query, the server's own parser) — and then only inside a
-READ ONLY transaction with a statement timeout and a row limit."""
+"""Query-to-SQL safety: generated SQL runs only if it is exactly one SELECT of plain column
+access over the `document_metadata` view — every SELECT reads FROM the view (or a subquery of
+it), whitelisted functions and casts only, no SQL value functions (CURRENT_USER...), no comments
+or control characters — checked on the PostgreSQL parse tree (pglast = libpg_query, the
+server's own parser). It then runs inside a READ ONLY transaction with a statement timeout and
+a row limit, as the role `pageindex_sql_reader` (which may read only the view) where the
+database has it, and only names of ready documents come back. The SQL goes to the driver as it
+is: nothing in it is taken for a bind parameter."""
 
 from __future__ import annotations
 
@@ -32,8 +36,13 @@ ALLOWED_FUNCTIONS = frozenset({
     "similarity", "word_similarity", "strpos", "position", "any", "array_to_string",
     "count", "max", "min", "unnest",
 })  # fmt: skip
+ALLOWED_TYPES = frozenset({
+    "text", "varchar", "bpchar", "int2", "int4", "int8", "integer", "smallint", "bigint",
+    "numeric", "float4", "float8", "bool", "boolean", "date",
+})  # fmt: skip
 STATEMENT_TIMEOUT_MS = 2000
 ROW_LIMIT = 50
+READER_ROLE = "pageindex_sql_reader"  # migration 0006, where the database user may create it
 
 
 class _Checker(Visitor):
@@ -49,6 +58,14 @@ class _Checker(Visitor):
     def visit_RangeFunction(self, ancestors: Any, node: ast.RangeFunction) -> None:
         self.problems.append("a function in FROM")
 
+    def visit_SQLValueFunction(self, ancestors: Any, node: ast.SQLValueFunction) -> None:
+        self.problems.append("SQL value functions (CURRENT_USER, CURRENT_DATE...) are not allowed")
+
+    def visit_TypeCast(self, ancestors: Any, node: ast.TypeCast) -> None:
+        names = [n.sval for n in ((node.typeName.names if node.typeName else None) or ())]
+        if not names or names[-1].lower() not in ALLOWED_TYPES:
+            self.problems.append(f"a cast to {'.'.join(names) or '?'} is not allowed")
+
     def visit_FuncCall(self, ancestors: Any, node: ast.FuncCall) -> None:
         names = [n.sval for n in node.funcname or ()]
         name = names[-1].lower()
@@ -59,14 +76,30 @@ class _Checker(Visitor):
         self.problems.append("WITH clauses are not allowed")
 
     def visit_SelectStmt(self, ancestors: Any, node: ast.SelectStmt) -> None:
+        if node.valuesLists:
+            self.problems.append("VALUES lists are not allowed")
+        elif node.larg is None and not node.fromClause:
+            self.problems.append(f"a SELECT without FROM {VIEW}")
+        for item in node.fromClause or ():
+            self._from_item(item)
         if node.intoClause is not None:
             self.problems.append("SELECT INTO is not allowed")
         if node.lockingClause:
             self.problems.append("row locking is not allowed")
 
+    def _from_item(self, item: Any) -> None:
+        """FROM holds the view, joins of it and subqueries: nothing that makes rows."""
+        if isinstance(item, ast.JoinExpr):
+            self._from_item(item.larg)
+            self._from_item(item.rarg)
+        elif not isinstance(item, ast.RangeVar | ast.RangeSubselect):
+            self.problems.append(f"{type(item).__name__} in FROM is not allowed")
+
 
 def validate_sql(sql: str) -> str:
     """The SQL, stripped, if it is one safe SELECT over the view; else UnsafeSQLError."""
+    if any(ord(ch) < 32 and ch not in "\t\n\r" for ch in sql):
+        raise UnsafeSQLError("control characters (NUL...) are not allowed")
     sql = sql.strip().rstrip(";").strip()
     if "--" in sql or "/*" in sql:
         raise UnsafeSQLError("comments are not allowed")
@@ -93,8 +126,26 @@ def run_readonly(engine: Engine, sql: str, *, limit: int = ROW_LIMIT) -> list[st
     with engine.connect() as conn, conn.begin():
         conn.execute(text("SET TRANSACTION READ ONLY"))
         conn.execute(text(f"SET LOCAL statement_timeout = {STATEMENT_TIMEOUT_MS}"))
-        rows = conn.execute(text(f"SELECT q.name FROM ({safe}) AS q LIMIT :n"), {"n": limit})
-        return [str(r[0]) for r in rows if r[0] is not None]
+        if conn.execute(text(_CAN_BE_READER), {"role": READER_ROLE}).scalar():
+            conn.execute(text(f"SET LOCAL ROLE {READER_ROLE}"))
+        # The driver's own cursor, without parameters: the text is sent as it is (no `:name`
+        # or `%` in a literal is taken for a placeholder).
+        cursor = conn.connection.cursor()
+        try:
+            cursor.execute(
+                f"SELECT q.name::text FROM ({safe}) AS q "
+                f"WHERE q.name::text IN (SELECT name FROM {VIEW}) LIMIT {int(limit)}"
+            )
+            rows = cursor.fetchall()
+        finally:
+            cursor.close()
+        return list(dict.fromkeys(str(r[0]) for r in rows if r[0] is not None))
+
+
+_CAN_BE_READER = (
+    "SELECT CASE WHEN to_regrole(:role) IS NULL THEN false "
+    "ELSE pg_has_role(current_user, to_regrole(:role), 'MEMBER') END"
+)
 
 
 def view_documentation() -> str:
