@@ -163,7 +163,7 @@ class OpenAICompatible:
                 if (
                     schema is not None
                     and self.format != ResponseFormat.TEXT
-                    and (isinstance(exc, openai.BadRequestError) or _refuses_format(exc))
+                    and _refuses_format(exc)
                 ):
                     # The server does not take this response_format: step down and resend.
                     self.format = (ResponseFormat.JSON_OBJECT
@@ -213,13 +213,13 @@ class OpenAICompatible:
 
 
 def _refuses_format(exc: openai.APIStatusError) -> bool:
-    """A refusal of the response_format that a server reports with another status: llama.cpp's
-    Python server answers `json_schema` with HTTP 500 ("Input should be 'text' or
-    'json_object'"), others with 422."""
-    if exc.status_code not in (422, 500):
+    """A refusal of the response_format: a 400 (or 422, or as llama.cpp's Python server does, a
+    500: "Input should be 'text' or 'json_object'") whose message names it. Other 400s — a
+    prompt over the context window, say — are not fixed by another format."""
+    if exc.status_code not in (400, 422, 500):
         return False
     message = str(exc.message).lower()
-    return "response_format" in message or "json_schema" in message
+    return any(word in message for word in ("response_format", "json", "schema", "format"))
 
 
 def _describe(exc: Exception) -> str:

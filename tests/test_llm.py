@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from pageindex_platform.errors import LLMOutputError, LLMUnavailableError
+from pageindex_platform.errors import LLMOutputError, LLMRequestError, LLMUnavailableError
 from pageindex_platform.llm import DatabaseCache, StructuredChat, Usage, extract_json
 from pageindex_platform.llm_openai import OpenAICompatible
 from pageindex_platform.settings import Settings
@@ -344,3 +344,14 @@ def test_replies_are_capped_in_length_with_the_parameter_the_server_takes(
     sent = [(r.get("max_tokens"), r.get("max_completion_tokens")) for r in fake.requests]
     assert sent == [(512, None), (None, 512), (None, 512)]
     assert fake.requests[1]["response_format"]["type"] == "json_schema"  # format kept
+
+
+def test_a_prompt_over_the_context_window_is_refused_without_stepping_down(
+    fake: FakeLLM, chats: list[StructuredChat]
+) -> None:
+    fake.script = lambda request: Response(
+        "Requested tokens (9000) exceed context window of 8192", status=400
+    )
+    with pytest.raises(LLMRequestError, match="context window"):
+        _ask(_chat(fake, chats))
+    assert fake.calls == 1
