@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
-from typing import TYPE_CHECKING, Annotated, Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, ParamSpec, TypeVar
 
 import typer
 
@@ -32,27 +32,34 @@ def print_json(value: Any) -> None:
 
 
 def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
-    """Turn errors into one line on stderr and exit 1 (PI_RAISE_ERRORS=1 re-raises): ours with
-    their message, anything else (a bug) named as unexpected — never a traceback."""
+    """Turn errors into one line on stderr — and, when the command was given --json, a JSON
+    error object on stdout — and exit with the error's code (PI_RAISE_ERRORS=1 re-raises):
+    ours with their message, anything else (a bug) named as unexpected; never a traceback."""
 
     @wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        as_json = bool(kwargs.get("as_json"))
         try:
             return func(*args, **kwargs)
         except PageIndexError as exc:
             if os.environ.get("PI_RAISE_ERRORS"):
                 raise
-            typer.echo(f"Error: {exc}", err=True)
-            raise typer.Exit(1) from None
+            _fail(type(exc).__name__, str(exc), exc.exit_code, as_json)
         except (typer.Exit, typer.Abort, SystemExit):
             raise
-        except Exception as exc:  # a bug or an unforeseen failure: still one line
+        except Exception as exc:  # the database failing, a bug: still one line
             if os.environ.get("PI_RAISE_ERRORS"):
                 raise
+            from sqlalchemy.exc import DBAPIError
+
+            if isinstance(exc, DBAPIError):
+                from pageindex_platform.database import explain_failure
+
+                _fail("DatabaseError", explain_failure(exc), 1, as_json)
             problem = str(exc).splitlines()[0][:300] if str(exc) else ""
-            typer.echo(f"Error: unexpected {type(exc).__name__}: {problem} "
-                       "(PI_RAISE_ERRORS=1 shows the traceback)", err=True)  # fmt: skip
-            raise typer.Exit(1) from None
+            message = (f"unexpected {type(exc).__name__}: {problem} "
+                       "(PI_RAISE_ERRORS=1 shows the traceback)")  # fmt: skip
+            _fail(type(exc).__name__, message, 1, as_json)
         except KeyboardInterrupt:
             typer.echo(
                 "Interrupted: documents already stored are complete; "
@@ -62,6 +69,13 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
             sys.exit(130)
 
     return wrapper
+
+
+def _fail(kind: str, message: str, code: int, as_json: bool) -> NoReturn:
+    if as_json:
+        print_json({"error": {"type": kind, "message": message, "exit_code": code}})
+    typer.echo(f"Error: {message}", err=True)
+    raise typer.Exit(code)
 
 
 @contextmanager

@@ -11,6 +11,7 @@ from pageindex_platform.settings import get_settings
 from .common import JsonFlag, handle_errors, print_json
 
 app = typer.Typer(
+    rich_markup_mode=None,
     help="Manage the database (embedded PostgreSQL unless PI_DATABASE_URL is set).",
     no_args_is_help=True,
 )

@@ -11,7 +11,11 @@ from pageindex_platform.database import session_scope
 
 from .common import DocName, JsonFlag, handle_errors, print_json
 
-app = typer.Typer(help="Browse stored documents: list, show, tree, rm.", no_args_is_help=True)
+app = typer.Typer(
+    rich_markup_mode=None,
+    help="Browse stored documents: list, show, tree, rm.",
+    no_args_is_help=True,
+)
 
 
 @app.command("list")

@@ -13,6 +13,7 @@ from pageindex_platform.settings import Mode
 from .common import JsonFlag, ModeFlag, handle_errors, open_mode, print_json
 
 app = typer.Typer(
+    rich_markup_mode=None,
     help="Measure retrieval (documents, pages) against naive baselines in the same run.",
     no_args_is_help=True,
 )

@@ -27,6 +27,14 @@ def ingest(
     force: Annotated[
         bool, typer.Option("--force", help="Rebuild documents even when unchanged.")
     ] = False,
+    replace: Annotated[
+        bool,
+        typer.Option(
+            "--replace",
+            help="Let a file replace a stored document of the same name that came from "
+            "another file (refused otherwise).",
+        ),
+    ] = False,
     metadata: Annotated[
         Path | None,
         typer.Option(
@@ -57,7 +65,8 @@ def ingest(
 
     overrides = load_overrides(metadata) if metadata else None
     with open_mode(mode) as chat:
-        report = run_ingest(paths, force=force, overrides=overrides, chat=chat, quiet=as_json)
+        report = run_ingest(paths, force=force, overrides=overrides, chat=chat, quiet=as_json,
+                            replace=replace)  # fmt: skip
     if as_json:
         print_json(report.to_dict())
         for failed in (f for f in report.files if f.status == FileStatus.FAILED):
@@ -71,6 +80,9 @@ def ingest(
             f"{d['stored']} stored, {d['skipped']} skipped, {d['failed']} failed "
             f"({d['pages']} pages, {d['chunks']} chunks) in {d['seconds']:.1f}s"
         )
+    if report.stopped:
+        typer.echo(f"Error: stopped: {report.stopped}; {len(report.not_attempted)} file(s) not "
+                   "ingested — run the command again to finish", err=True)  # fmt: skip
     if report.failed:
         raise typer.Exit(1)
 
@@ -83,6 +95,7 @@ def run_ingest(
     chat: StructuredChat | None = None,
     quiet: bool = False,
     lines_to_stderr: bool = False,
+    replace: bool = False,
 ) -> IngestReport:
     """`ingest_paths` with a progress bar on a terminal and one line per file (failures on
     stderr; the others on stdout, or stderr with `lines_to_stderr`; none when `quiet`)."""
@@ -113,8 +126,9 @@ def run_ingest(
 
     with bar:
         return ingest_paths(
-            paths=paths, force=force, overrides=overrides, progress=progress, chat=chat
-        )
+            paths=paths, force=force, overrides=overrides, progress=progress, chat=chat,
+            replace=replace,
+        )  # fmt: skip
 
 
 def _print_line(err: Console | None, r: FileResult, bar: Progress, to_stderr: bool) -> None:

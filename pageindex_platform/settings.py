@@ -95,5 +95,23 @@ def redact_url(url: str) -> str:
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    """The process-wide settings, read on first use (never at import time)."""
-    return Settings()
+    """The process-wide settings, read on first use (never at import time). A value that
+    cannot be used is a ConfigurationError naming its variable."""
+    from pydantic import ValidationError
+    from pydantic_settings import SettingsError
+
+    from .errors import ConfigurationError
+
+    try:
+        return Settings()
+    except SettingsError as exc:  # a value that is not even JSON, for a structured setting
+        field_name = str(exc).split('"')[1] if '"' in str(exc) else "?"
+        raise ConfigurationError(
+            f"bad setting: PI_{field_name.upper()} is not valid JSON ({exc})"
+        ) from None
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"PI_{'_'.join(str(p) for p in e['loc'][:1]).upper()}={e.get('input')!r}: {e['msg']}"
+            for e in exc.errors()
+        )
+        raise ConfigurationError(f"bad setting: {problems}") from None

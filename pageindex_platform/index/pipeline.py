@@ -7,8 +7,13 @@ stored unchanged (same name and sha256) and finishes the rest.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import multiprocessing
+import os
+import signal
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -18,9 +23,16 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import delete, insert, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ..database import session_scope
+from ..database import (
+    connection_lost,
+    disk_full,
+    explain_failure,
+    reconnect,
+    session_scope,
+)
 from ..embeddings import Embedder, get_embedder
 from ..errors import InputError, UnreadableFileError
 from ..llm import StructuredChat, Usage
@@ -68,13 +80,15 @@ class IngestReport:
     files: list[FileResult] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    stopped: str | None = None  # why the batch stopped early (the database went away)
+    not_attempted: list[str] = field(default_factory=list)
 
     def count(self, status: FileStatus) -> int:
         return sum(1 for f in self.files if f.status == status)
 
     @property
     def failed(self) -> int:
-        return self.count(FileStatus.FAILED)
+        return self.count(FileStatus.FAILED) + len(self.not_attempted)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -86,6 +100,8 @@ class IngestReport:
             "pages": sum(f.pages for f in self.files if f.status == FileStatus.STORED),
             "chunks": sum(f.chunks for f in self.files if f.status == FileStatus.STORED),
             "seconds": round(self.seconds, 3),
+            "stopped": self.stopped,
+            "not_attempted": self.not_attempted,
         }
 
 
@@ -150,6 +166,29 @@ def _sha256(path: Path) -> str | None:
         return None  # prepare_document reports the problem
 
 
+def _die_with_parent(parent: int) -> None:
+    """In a parse worker: end when the ingest that started it ends, even by `kill -9` — the
+    kernel's parent-death signal where there is one (Linux), and a watch on the parent."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+PR_SET_PDEATHSIG = 1
+
+
 def _prepare_in_worker(path: str, options: BuildOptions) -> PreparedDocument | InputError:
     try:
         return prepare_document(Path(path), options)
@@ -181,7 +220,8 @@ def _prepared_stream(
                 yield path, exc, time.perf_counter() - started
         return
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_die_with_parent,
+                             initargs=(os.getpid(),)) as pool:  # fmt: skip
         pending: list[tuple[Path, Future[PreparedDocument | InputError], float]] = []
         queue = list(paths)
         try:
@@ -210,9 +250,12 @@ def ingest_paths(
     progress: Progress | None = None,
     parallel: bool = True,
     chat: StructuredChat | None = None,
+    replace: bool = False,
 ) -> IngestReport:
     """Ingest files and folders. Bad files are reported and the batch goes on.
 
+    A stored document is rebuilt when its own source file changed; a different file with the
+    same name (the file stem) is refused unless `replace` — nothing stored is lost unasked.
     With `chat` (llm mode) the model refines each tree and writes summaries; without it
     everything is deterministic (local mode)."""
     started = time.perf_counter()
@@ -232,7 +275,10 @@ def ingest_paths(
     seen: dict[str, Path] = {}
     with session_scope() as session:
         stored = {
-            name: sha for name, sha in session.execute(select(Document.name, Document.sha256))
+            name: (sha, source)
+            for name, sha, source in session.execute(
+                select(Document.name, Document.sha256, Document.source_path)
+            )
         }
     for path in files:
         name = document_name(path)
@@ -249,7 +295,22 @@ def ingest_paths(
             )
             continue
         seen[name] = path
-        if not force and name in stored and stored[name] == _sha256(path):
+        sha = _sha256(path) if name in stored else None
+        if name in stored and not replace and _other_source(path, *stored[name], sha):
+            finish(
+                _failed(
+                    path,
+                    InputError(
+                        path,
+                        (
+                            f"a different document named '{name}' is already stored (from "
+                            f"{stored[name][1]}); use --replace to replace it, or rename this file"
+                        ),
+                    ),
+                )
+            )
+            continue
+        if not force and name in stored and stored[name][0] == sha:
             if overrides and name in overrides:
                 _override_stored(name, overrides[name], embedder)
             finish(FileResult(path=str(path), name=name, status=FileStatus.SKIPPED))
@@ -258,7 +319,9 @@ def ingest_paths(
 
     if to_prepare:
         embedder = embedder or get_embedder()
+    done: set[Path] = set()
     for path, outcome, prep_seconds in _prepared_stream(to_prepare, build_options(), parallel):
+        done.add(path)
         if isinstance(outcome, Exception):
             finish(_failed(path, outcome, prep_seconds))
             continue
@@ -267,14 +330,51 @@ def ingest_paths(
             working = FileResult(path=str(path), name=outcome.name, status=FileStatus.WORKING,
                                  pages=len(outcome.pages))  # fmt: skip
             progress("begin", working, 0)
-        try:
-            finish(_embed_and_store(outcome, embedder, overrides or {}, chat))
-        except KeyboardInterrupt:
-            raise
-        except Exception as exc:
-            finish(_failed(path, exc, prep_seconds))
+        for attempt in (1, 2):  # a second time after the database came back
+            try:
+                finish(_embed_and_store(outcome, embedder, overrides or {}, chat))
+            except KeyboardInterrupt:
+                raise
+            except IntegrityError as exc:
+                if "documents_name_key" not in str(exc.orig):
+                    finish(_failed(path, exc, prep_seconds))
+                else:  # another ingest stored the same name between our check and our write
+                    finish(_stored_meanwhile(path, outcome))
+            except Exception as exc:
+                if connection_lost(exc) and not disk_full(exc) and attempt == 1 and reconnect():
+                    continue
+                if connection_lost(exc) or disk_full(exc):  # no later file could be stored
+                    report.stopped = explain_failure(exc)
+                    done.discard(path)
+                    break
+                finish(_failed(path, exc, prep_seconds))
+            break
+        if report.stopped:
+            break
+    if report.stopped:
+        report.not_attempted = [str(p) for p in to_prepare if p not in done]
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _stored_meanwhile(path: Path, doc: PreparedDocument) -> FileResult:
+    with session_scope() as session:
+        sha = session.scalar(select(Document.sha256).where(Document.name == doc.name))
+    if sha == doc.sha256:
+        return FileResult(path=str(path), name=doc.name, status=FileStatus.SKIPPED)
+    return _failed(path, InputError(path, f"another ingest stored a different '{doc.name}' "
+                                          "at the same time; run again to decide"))  # fmt: skip
+
+
+def _other_source(path: Path, stored_sha: str, stored_source: str, sha: str | None) -> bool:
+    """Whether `path` is another file than the stored document's source, with other content
+    (the same file moved or copied elsewhere is the same document)."""
+    if sha == stored_sha:
+        return False
+    try:
+        return Path(stored_source) != path.resolve()
+    except OSError:
+        return True
 
 
 def _override_stored(name: str, row: dict[str, Any], embedder: Embedder | None) -> None:

@@ -3,6 +3,7 @@ pages → answer with citations, logged in `query_log`. Local mode (no language 
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -11,20 +12,50 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ..embeddings import Embedder, get_embedder
-from ..errors import LLMError
+from ..errors import EmptyCorpusError, LLMError, QuestionError
 from ..llm import StructuredChat, Usage
 from ..models import QueryLog
 from ..settings import Mode, get_settings
 from .answer import extract_lines, extractive_answer
-from .constraints import parse_constraints
+from .constraints import Constraints, parse_constraints
 from .llm_answer import llm_answer
 from .llm_tree_search import search_tree_llm
 from .router import Route, select_documents
-from .semantic import DocumentHit, chunk_hits
+from .semantic import DocumentHit, chunk_hits, keywords
 from .statements import Statement, knowledge_facts, statement_pages, statements_for
 from .tree_search import NodeHit, NodeInfo, PageHit, pages_in_nodes, search_tree
 
 MULTI_DOCUMENT_RATIO = 0.6  # documents scoring at least this share of the best are searched too
+MAX_QUESTION_CHARS = 2000
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def checked_question(question: str) -> str:
+    """The question with control characters and runs of spaces made single spaces; a
+    QuestionError when nothing in it can be searched."""
+    try:
+        question.encode("utf-8")
+    except UnicodeEncodeError:
+        raise QuestionError("the question is not valid UTF-8 text") from None
+    question = " ".join(_CONTROL.sub(" ", question).split())
+    if not question:
+        raise QuestionError("the question is empty")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise QuestionError(f"the question is too long ({len(question):,} characters; "
+                            f"at most {MAX_QUESTION_CHARS:,})")  # fmt: skip
+    if not keywords(question):
+        raise QuestionError(f"nothing to search for in {question[:80]!r}: only punctuation or "
+                            "common words (name a company, a figure, a period...)")  # fmt: skip
+    return question
+
+
+def _require_documents(session: Session) -> None:
+    if session.execute(text("SELECT 1 FROM documents WHERE status = 'ready' LIMIT 1")).first():
+        return
+    settings = get_settings()
+    where = "the database at PI_DATABASE_URL" if settings.database_url else str(settings.home)
+    raise EmptyCorpusError(f"no filings are stored yet in {where}: run `pi ingest FOLDER` "
+                           "(PDF, Markdown) first, then ask again")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -168,6 +199,14 @@ def ask(
     """Answer a question. With `chat` (llm mode) documents are selected by Query-to-SQL and
     the answer is written by the model from the extracted pages; without it, everything is
     local. Model failures fall back to the local step and are reported in `warnings`."""
+    question = checked_question(question)
+    if hint is not None:
+        try:
+            hint.encode("utf-8")
+        except UnicodeEncodeError:
+            raise QuestionError("--hint is not valid UTF-8 text") from None
+        hint = " ".join(_CONTROL.sub(" ", hint).split())[:MAX_QUESTION_CHARS] or None
+    _require_documents(session)
     usage = Usage()
     warnings: list[str] = []
     timings: dict[str, float] = {}
@@ -196,6 +235,9 @@ def ask(
         if d is ranked[0] or (top > 0 and d.score >= MULTI_DOCUMENT_RATIO * top)
     ]
     ids = _document_ids(session, [d.name for d in selected])
+    notice = _unmet(session, constraints, [d.name for d in selected])
+    if notice:
+        warnings.append(notice)
     user_knowledge = _user_knowledge()
     needed = statements_for(query, knowledge_facts(user_knowledge))
     nodes: list[NodeHit] = []
@@ -235,6 +277,8 @@ def ask(
             answer = ""
     if not answer:
         answer = extractive_answer(extract_lines(query, texts))
+    if notice:
+        answer = f"{notice}\n\n{answer}"
     lap("answer")
     timings["total"] = time.perf_counter() - started
     result = Answer(
@@ -251,6 +295,37 @@ def ask(
         usage=result.usage,
     ))  # fmt: skip
     return result
+
+
+def _unmet(session: Session, constraints: Constraints, names: list[str]) -> str | None:
+    """What the question asked for that no selected filing is — its filing type, quarter or
+    fiscal year — said first ("No Apple Inc. filing for Q3 fiscal 2023 is stored; nearest:
+    ..."), or None when the selected filings are what was asked for."""
+    if not names:
+        return None
+    rows = session.execute(
+        text("SELECT name, fiscal_year, fiscal_period, doc_type FROM documents "
+             "WHERE name = ANY(:n)"), {"n": names},
+    ).all()  # fmt: skip
+    missing = (
+        (constraints.doc_types and not any(r.doc_type in constraints.doc_types for r in rows))
+        or (constraints.periods and not any(r.fiscal_period in constraints.periods for r in rows))
+        or (constraints.years and not any(r.fiscal_year in constraints.years for r in rows))
+    )
+    if not missing:
+        return None
+    kind = " or ".join(constraints.doc_types) or "filing"
+    years = "/".join(str(y) for y in sorted(constraints.years))
+    when = " ".join(x for x in ("/".join(constraints.periods), years and f"fiscal {years}") if x)
+    company = f"{constraints.companies[0]} " if constraints.companies else ""
+    by_name = {r.name: r for r in rows}
+    nearest = ", ".join(_label(by_name[n]) for n in names if n in by_name)
+    return f"No {company}{kind}{f' for {when}' if when else ''} is stored; nearest: {nearest}."
+
+
+def _label(row: Any) -> str:
+    period = " ".join(str(x) for x in (row.fiscal_period, row.fiscal_year) if x)
+    return f"{row.name} ({', '.join(x for x in (row.doc_type, period) if x) or 'no metadata'})"
 
 
 def _page_texts(session: Session, citations: list[Citation]) -> list[tuple[str, int, str]]:

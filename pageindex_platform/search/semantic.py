@@ -53,7 +53,7 @@ def _terms(question: str) -> list[str]:
 
 def tsquery(question: str) -> str:
     """An OR query of the question's keywords (to_tsquery syntax, injection-safe)."""
-    return " | ".join(_terms(question)) or "''"
+    return " | ".join(_terms(question))  # "" matches nothing (no syntax error)
 
 
 def vector_literal(vector: np.ndarray) -> str:
