@@ -42,7 +42,7 @@ QUESTIONS = [
     "What outlook did Ulta Beauty give for fiscal 2024?",
 ]
 # Warnings that say a model step fell back (as opposed to ignored ids or dropped citations).
-FALLBACK = ("failed", "not called again", "chose no node", "local search instead")
+FALLBACK = ("failed", "not called for", "chose no node", "local search instead")
 
 
 def _run(cmd: list[str], env: dict[str, str], timeout: float) -> tuple[int, str, str, float]:

@@ -20,6 +20,7 @@ import asyncio
 import hashlib
 import json
 import re
+import time
 from collections.abc import Callable, Coroutine
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
@@ -161,11 +162,13 @@ class StructuredChat:
 
     Use it as a context manager (or call `close()`): it owns the event loop its provider's
     connections live on. After `UNAVAILABLE_LIMIT` requests in a row that the endpoint could
-    not serve (network errors, timeouts, 429/5xx beyond the retries), the remaining calls of
-    the command fail at once, so that callers fall back to local steps instead of waiting
-    out the retries again for every document or question."""
+    not serve (network errors, timeouts, 429/5xx beyond the retries), calls fail at once for
+    `PAUSE_SECONDS`, so that callers fall back to local steps instead of waiting out the
+    retries again for every document or question; then one request tries the endpoint again
+    (a success ends the pause, a failure starts another)."""
 
     UNAVAILABLE_LIMIT = 3
+    PAUSE_SECONDS = 60.0
 
     def __init__(
         self,
@@ -181,7 +184,7 @@ class StructuredChat:
         self._limit = asyncio.Semaphore(max(1, settings.llm_concurrency))
         self._runner: asyncio.Runner | None = None
         self._unavailable = 0
-        self._gave_up: str | None = None
+        self._paused: tuple[float, str] | None = None  # (until, why)
 
     @property
     def model(self) -> str:
@@ -222,17 +225,21 @@ class StructuredChat:
 
     async def _chat(self, conversation: list[Message], json_schema: dict[str, Any], name: str
                     ) -> Reply:  # fmt: skip
-        if self._gave_up:
-            raise LLMUnavailableError(self._gave_up)
+        if self._paused is not None:
+            until, why = self._paused
+            if time.monotonic() < until:
+                raise LLMUnavailableError(why)
+            self._paused = None  # one request tries again
+            self._unavailable = self.UNAVAILABLE_LIMIT - 1
         try:
             async with self._limit:
                 reply = await self.transport.chat(conversation, schema=json_schema, name=name)
         except LLMUnavailableError as exc:
             self._unavailable += 1
             if self._unavailable >= self.UNAVAILABLE_LIMIT:
-                self._gave_up = (f"{self.model}: not called again in this command after "
-                                 f"{self._unavailable} failed requests in a row "
-                                 f"({exc})")  # fmt: skip
+                why = (f"{self.model}: not called for {self.PAUSE_SECONDS:.0f}s after "
+                       f"{self._unavailable} failed requests in a row ({exc})")  # fmt: skip
+                self._paused = (time.monotonic() + self.PAUSE_SECONDS, why)
             raise
         self._unavailable = 0
         return reply

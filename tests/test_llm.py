@@ -302,15 +302,19 @@ def test_a_reply_the_caller_rejects_is_corrected_and_never_cached(
     assert value.value == 7
 
 
-def test_an_endpoint_that_keeps_failing_is_not_called_again(
-    fake: FakeLLM, chats: list[StructuredChat]
+def test_an_endpoint_that_keeps_failing_is_paused_then_tried_again(
+    fake: FakeLLM, chats: list[StructuredChat], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake.script = lambda request: Response("down", status=503)
     chat = _chat(fake, chats, llm_max_attempts=1)
+    monkeypatch.setattr(StructuredChat, "PAUSE_SECONDS", 0.5)
     for _ in range(5):
         with pytest.raises(LLMUnavailableError):
             _ask(chat)
-    assert fake.calls == StructuredChat.UNAVAILABLE_LIMIT
+    assert fake.calls == StructuredChat.UNAVAILABLE_LIMIT  # the rest failed at once
+    time.sleep(0.6)
+    fake.script = lambda request: Response('{"value": 5}')
+    assert _ask(chat)[0].value == 5 and fake.calls == StructuredChat.UNAVAILABLE_LIMIT + 1
 
 
 def test_the_fake_streams_when_asked(fake: FakeLLM) -> None:
