@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 
 from pageindex_platform.database import session_scope
@@ -75,6 +76,22 @@ def test_constraint_parsing() -> None:
     assert parse_doc_types("in its 10-K annual report and earnings release") == [
         "10-K", "earnings release"
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "years", "periods"),
+    [("Apple Q22023 revenue", [2023], ["Q2"]), ("Apple Q2'23 revenue", [2023], ["Q2"]),
+     ("Apple Q2\u20192023 revenue", [2023], ["Q2"]), ("revenue 2021 Q1", [2021], ["Q1"]),
+     ("revenue 2021Q1", [2021], ["Q1"]), ("revenue 2023-Q2", [2023], ["Q2"]),
+     ("1Q23 margin", [2023], ["Q1"]), ("2Q 2023 margin", [2023], ["Q2"]),
+     ("3QFY23 margin", [2023], ["Q3"]), ("the second fiscal quarter of 2023", [2023], ["Q2"]),
+     ("fourth-quarter 2022 sales", [2022], ["Q4"]), ("as of FY2022", [2022], []),
+     ("first nine months of 2023", [2023], ["Q3"]), ("Q1 10-Q filing", [], ["Q1"]),
+     ("Q2 10 items", [], ["Q2"])],
+)  # fmt: skip
+def test_period_grammar(question: str, years: list[int], periods: list[str]) -> None:
+    """Quarters and years as analysts write them, with the year written onto the quarter."""
+    assert (parse_years(question), parse_periods(question)) == (years, periods)
 
 
 def test_company_names_of_one_entity_are_linked_together() -> None:

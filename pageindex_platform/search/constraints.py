@@ -18,11 +18,21 @@ from ..index.text import normalize
 _FY = re.compile(r"\bFY\s?'?(\d{4}|\d{2})\b", re.IGNORECASE)
 _FISCAL = re.compile(r"\bfiscal(?:\s+year)?\s+(\d{4})\b", re.IGNORECASE)
 _YEAR = re.compile(r"(?<![\d$.,])(19[89]\d|20[0-4]\d)(?![\d%])")
-_QUARTER = re.compile(r"\bQ([1-4])\b|\b(first|second|third|fourth)\s+(?:fiscal\s+)?quarter\b",
-                      re.IGNORECASE)  # fmt: skip
+# A quarter as analysts write it, with the year when it is written onto the quarter:
+# Q2, Q22023, Q2'23, 2Q23, 2Q 2023, 3QFY23, 2021Q1, 2023-Q2, second (fiscal) quarter.
+_APOSTROPHE = "['\u2019]"
+_QUARTER = re.compile(
+    rf"\bQ(?P<q1>[1-4])(?:(?P<y1>\d{{4}})|\s*{_APOSTROPHE}\s*(?P<y2>\d{{4}}|\d{{2}}))?\b"
+    rf"|\b(?P<q2>[1-4])Q(?:\s*(?:FY\s?)?{_APOSTROPHE}?(?P<y3>\d{{4}}|\d{{2}})|\s+(?P<y4>\d{{4}}))?\b"
+    r"|\b(?P<y5>(?:19|20)\d{2})\s*-?\s*Q(?P<q3>[1-4])\b"
+    r"|\b(?P<word>first|second|third|fourth)[\s-]+(?:fiscal[\s-]+)?quarter\b",
+    re.IGNORECASE,
+)
 _QUARTERS = {"first": "Q1", "second": "Q2", "third": "Q3", "fourth": "Q4"}
-# The first half of a fiscal year is reported with the second quarter (six months ended).
+# The first half of a fiscal year is reported with the second quarter (six months ended), the
+# first nine months with the third.
 _FIRST_HALF = re.compile(r"\bH1\b|\bfirst[\s-]half\b|\bsix months\b", re.IGNORECASE)
+_NINE_MONTHS = re.compile(r"\bnine months\b|\b9M\b", re.IGNORECASE)
 _DOC_TYPES = (
     (re.compile(r"\b10-?K\b|\bannual report\b", re.I), "10-K"),
     (re.compile(r"\b10-?Q\b|\bquarterly report\b", re.I), "10-Q"),
@@ -60,15 +70,30 @@ def parse_years(question: str) -> list[int]:
         years.add(y + 2000 if y < 100 else y)
     years.update(int(y) for y in _FISCAL.findall(question))
     years.update(int(y) for y in _YEAR.findall(question))
+    years.update(y for _, y in _quarters(question) if y is not None)
     return sorted(years)
 
 
-def parse_periods(question: str) -> list[str]:
-    out = set()
+def _quarters(question: str) -> list[tuple[str, int | None]]:
+    """(quarter, the year written onto it or None) for each quarter the question names."""
+    out: list[tuple[str, int | None]] = []
     for m in _QUARTER.finditer(question):
-        out.add(f"Q{m.group(1)}" if m.group(1) else _QUARTERS[m.group(2).lower()])
+        if m.group("word"):
+            out.append((_QUARTERS[m.group("word").lower()], None))
+            continue
+        number = m.group("q1") or m.group("q2") or m.group("q3")
+        year = next((y for y in m.group("y1", "y2", "y3", "y4", "y5") if y), None)
+        out.append((f"Q{number}", None if year is None else
+                    int(year) + 2000 if len(year) == 2 else int(year)))  # fmt: skip
+    return out
+
+
+def parse_periods(question: str) -> list[str]:
+    out = {quarter for quarter, _ in _quarters(question)}
     if _FIRST_HALF.search(question):
         out.add("Q2")
+    if _NINE_MONTHS.search(question):
+        out.add("Q3")
     return sorted(out)
 
 
