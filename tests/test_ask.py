@@ -94,6 +94,18 @@ def test_period_grammar(question: str, years: list[int], periods: list[str]) -> 
     assert (parse_years(question), parse_periods(question)) == (years, periods)
 
 
+def test_trading_symbols_from_the_cover_page_link_the_company(corpus: Path) -> None:
+    """The 10-Q cover's "Trading Symbol(s)" column gives BBY and AMCR; a symbol links only as
+    written, in capitals."""
+    assert "BBY" in run_json("docs", "show", "BESTBUY_2024Q2_10Q")["company_aliases"]
+    assert "AMCR" in run_json("docs", "show", "AMCOR_2023Q2_10Q")["company_aliases"]
+    out = run_json("ask", "BBY comparable sales Q2 FY2024")
+    assert out["route"] == "metadata" and out["documents"][0]["name"] == "BESTBUY_2024Q2_10Q"
+    out = run_json("ask", "AMCR net sales in the quarter ended December 31, 2022")
+    assert out["documents"][0]["name"].startswith("AMCOR_")
+    assert "Best Buy" not in run_json("ask", "bby")["route_reason"]
+
+
 def test_company_names_of_one_entity_are_linked_together() -> None:
     assert same_entity("MGM Resorts", "MGM Resorts International")
     assert same_entity("MGM Resorts", "MGM R Esorts I Nternational")  # letter-spaced PDF text

@@ -37,6 +37,16 @@ _QUARTER = re.compile(r"\b(first|second|third|fourth)[\s-]+(?:fiscal\s+)?quarter
 _QUARTER_NUMBER = {"first": "Q1", "second": "Q2", "third": "Q3", "fourth": "Q4"}
 _REGISTRANT = re.compile(r"^\(?\s*exact name of (?:the )?registrant", re.IGNORECASE)
 _TICKER = re.compile(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|ASX)\s*:\s*([A-Z.]{1,6})\)")
+# The cover page's "Securities registered pursuant to Section 12(b)" table: a trading symbol
+# is a row (or a cell) of capitals next to the name of its exchange.
+_SYMBOL_HEADER = re.compile(r"trading\s+symbol", re.IGNORECASE)
+_SYMBOL = re.compile(r"[A-Z]{1,5}(?:\.[A-Z])?")
+_EXCHANGE = re.compile(r"exchange|nasdaq|nyse|market", re.IGNORECASE)
+_SYMBOL_INLINE = re.compile(
+    r"(?<![\w$.,])([A-Z]{1,5}(?:\.[A-Z])?)\s+(?:The\s+)?(?:New York Stock Exchange|NYSE|Nasdaq|"
+    r"NASDAQ)"
+)
+_NOT_SYMBOLS = {"NYSE", "NASDAQ", "LLC", "INC", "THE", "NONE", "N", "A", "I", "II"}
 _RESULTS = re.compile(
     r"\b(reports?|reported|announces?|announced)\b.{0,120}\b(results|earnings)\b",
     re.IGNORECASE | re.DOTALL,
@@ -96,6 +106,22 @@ def _display(name: str) -> str:
         first = words[0] if acronym else words[0].capitalize()
         return " ".join([first, *(w.capitalize() for w in words[1:])])
     return name
+
+
+def trading_symbols(rows: Sequence[str]) -> list[str]:
+    """The trading symbols a cover page lists for the registrant's securities (common stock
+    first; notes, whose symbols carry digits, are left out)."""
+    header = next((i for i, r in enumerate(rows) if _SYMBOL_HEADER.search(r)), None)
+    if header is None:
+        return []
+    window = [r.strip() for r in rows[max(0, header - 8) : header + 25]]
+    found: list[str] = []
+    for i, row in enumerate(window):
+        following = next((r for r in window[i + 1 : i + 4] if r), "")
+        if _SYMBOL.fullmatch(row) and _EXCHANGE.search(following):
+            found.append(row)
+        found.extend(m.group(1) for m in _SYMBOL_INLINE.finditer(row))
+    return [s for s in dict.fromkeys(found) if s not in _NOT_SYMBOLS]
 
 
 def _registrant(rows: Sequence[str]) -> str | None:
@@ -193,6 +219,7 @@ def extract_metadata(
     ticker = _TICKER.search(first)
     if ticker:
         aliases.add(ticker.group(1))
+    aliases.update(trading_symbols(rows[:400]))
     aliases.discard(company)
 
     end: date | None = None

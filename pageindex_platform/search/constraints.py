@@ -41,6 +41,8 @@ _DOC_TYPES = (
      "earnings release"),
 )  # fmt: skip
 FUZZY_SIMILARITY = 0.75
+_SYMBOL = re.compile(r"[A-Z]{1,5}(?:\.[A-Z])?")
+_CAPITALS = re.compile(r"(?<![\w.])[A-Z]{1,5}(?:\.[A-Z])?(?![\w])")
 
 
 @dataclass
@@ -135,9 +137,16 @@ def link_companies(question: str, *, session: Session) -> list[str]:
                                 "WHERE company IS NOT NULL")).all()  # fmt: skip
     q_norm = f" {normalize(question)} "
     q_letters = re.sub(r"[^a-z0-9]", "", question.lower())
+    q_symbols = set(_CAPITALS.findall(question))
     found: set[str] = set()
     for company, aliases, doc_name in rows:
-        for form in _forms(company, list(aliases or []), doc_name):
+        # A trading symbol is matched only as written, in capitals ("MMM", "GIS"), never as a
+        # word ("gis", "ba", "all").
+        if any(_SYMBOL.fullmatch(a) and a in q_symbols for a in aliases or ()):
+            found.add(company)
+            continue
+        symbols = [a for a in aliases or () if _SYMBOL.fullmatch(a)]
+        for form in _forms(company, [a for a in aliases or () if a not in symbols], doc_name):
             norm = normalize(form)
             letters = norm.replace(" ", "")
             if (norm and f" {norm} " in q_norm) or (len(letters) >= 6 and letters in q_letters):
