@@ -40,10 +40,10 @@ _TICKER = re.compile(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|ASX)\s*:\s*([A-Z.]{
 # The cover page's "Securities registered pursuant to Section 12(b)" table: a trading symbol
 # is a row (or a cell) of capitals next to the name of its exchange.
 _SYMBOL_HEADER = re.compile(r"trading\s+symbol", re.IGNORECASE)
-_SYMBOL = re.compile(r"[A-Z]{1,5}(?:\.[A-Z])?")
+SYMBOL = re.compile(r"[A-Z]{1,5}(?:\.[A-Z])?")  # a trading symbol: MMM, GIS, BRK.B
 _EXCHANGE = re.compile(r"exchange|nasdaq|nyse|market", re.IGNORECASE)
 _SYMBOL_INLINE = re.compile(
-    r"(?<![\w$.,])([A-Z]{1,5}(?:\.[A-Z])?)\s+(?:The\s+)?(?:New York Stock Exchange|NYSE|Nasdaq|"
+    rf"(?<![\w$.,])({SYMBOL.pattern})\s+(?:The\s+)?(?:New York Stock Exchange|NYSE|Nasdaq|"
     r"NASDAQ)"
 )
 _NOT_SYMBOLS = {"NYSE", "NASDAQ", "LLC", "INC", "THE", "NONE", "N", "A", "I", "II"}
@@ -118,7 +118,7 @@ def trading_symbols(rows: Sequence[str]) -> list[str]:
     found: list[str] = []
     for i, row in enumerate(window):
         following = next((r for r in window[i + 1 : i + 4] if r), "")
-        if _SYMBOL.fullmatch(row) and _EXCHANGE.search(following):
+        if SYMBOL.fullmatch(row) and _EXCHANGE.search(following):
             found.append(row)
         found.extend(m.group(1) for m in _SYMBOL_INLINE.finditer(row))
     return [s for s in dict.fromkeys(found) if s not in _NOT_SYMBOLS]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ..index.metadata import name_hint, short_company
+from ..index.metadata import SYMBOL, name_hint, short_company
 from ..index.text import normalize
 
 _FY = re.compile(r"\bFY\s?'?(\d{4}|\d{2})\b", re.IGNORECASE)
@@ -41,8 +41,7 @@ _DOC_TYPES = (
      "earnings release"),
 )  # fmt: skip
 FUZZY_SIMILARITY = 0.75
-_SYMBOL = re.compile(r"[A-Z]{1,5}(?:\.[A-Z])?")
-_CAPITALS = re.compile(r"(?<![\w.])[A-Z]{1,5}(?:\.[A-Z])?(?![\w])")
+_CAPITALS = re.compile(rf"(?<![\w.]){SYMBOL.pattern}(?![\w])")  # symbols as written
 
 
 @dataclass
@@ -142,10 +141,10 @@ def link_companies(question: str, *, session: Session) -> list[str]:
     for company, aliases, doc_name in rows:
         # A trading symbol is matched only as written, in capitals ("MMM", "GIS"), never as a
         # word ("gis", "ba", "all").
-        if any(_SYMBOL.fullmatch(a) and a in q_symbols for a in aliases or ()):
+        symbols = {a for a in aliases or () if SYMBOL.fullmatch(a)}
+        if symbols & q_symbols:
             found.add(company)
             continue
-        symbols = [a for a in aliases or () if _SYMBOL.fullmatch(a)]
         for form in _forms(company, [a for a in aliases or () if a not in symbols], doc_name):
             norm = normalize(form)
             letters = norm.replace(" ", "")
