@@ -21,7 +21,7 @@ import hashlib
 import json
 import re
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Container, Coroutine, Hashable, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from types import TracebackType
@@ -294,6 +294,20 @@ class StructuredChat:
             return value
         usage.failures += 1
         raise LLMOutputError(f"{step}: no valid {schema.__name__} from {self.model} ({problem})")
+
+
+def some_known(
+    named: Callable[[Any], Sequence[Hashable]], known: Container[Hashable], what: str, where: str
+) -> Check:
+    """A check for `ask`: a reply that names things (node ids, documents, pages) but none
+    that is `known` is a reply to correct, not one to use or cache."""
+
+    def check(reply: Any) -> None:
+        names = list(named(reply))
+        if names and not any(name in known for name in names):
+            raise ValueError(f"none of the {what} {names[:5]} is {where}")
+
+    return check
 
 
 def schema_instructions(schema: dict[str, Any]) -> str:

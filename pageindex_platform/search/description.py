@@ -4,13 +4,12 @@ in batches that keep each prompt within a token budget; names are validated."""
 from __future__ import annotations
 
 import json
-from functools import partial
 
 from pydantic import BaseModel
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ..llm import StructuredChat, Usage
+from ..llm import StructuredChat, Usage, some_known
 from ..tokens import count_tokens
 
 BATCH_TOKENS = 6_000
@@ -46,17 +45,16 @@ def pick_by_description(
         messages = [{"role": "system", "content": "You choose documents. JSON only."},
                     {"role": "user", "content": prompt}]  # fmt: skip
         listed = {item["name"] for item in batch}
-        reply = chat.ask_sync(messages, Picked, usage=usage, step="description",
-                              check=partial(_some_known, names=listed))  # fmt: skip
+        reply = chat.ask_sync(
+            messages,
+            Picked,
+            usage=usage,
+            step="description",
+            check=some_known(lambda r: r.documents, listed, "names", "a listed document"),
+        )
         for name in reply.documents:
             if name in known and name not in chosen:
                 chosen.append(name)
             elif name not in known:
                 warnings.append(f"ignored unknown document name {name!r}")
     return chosen, warnings
-
-
-def _some_known(reply: Picked, *, names: set[str]) -> None:
-    """A pick naming only documents that are not in the batch is a reply to correct."""
-    if reply.documents and not any(n in names for n in reply.documents):
-        raise ValueError(f"none of the names {reply.documents[:5]} is a listed document")

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
-from ..llm import StructuredChat, Usage
+from ..llm import StructuredChat, Usage, some_known
 
 PAGE_CHARS = 3500  # per page, to keep the prompt within budget
 
@@ -43,13 +43,9 @@ def llm_answer(
     messages = [{"role": "system", "content": "You are a careful financial analyst. JSON only."},
                 {"role": "user", "content": prompt}]  # fmt: skip
     extracted = {(d, p) for d, p, _ in pages}
-
-    def check(reply: CitedAnswer) -> None:
-        if reply.citations and not any((c.document, c.page) in extracted
-                                       for c in reply.citations):  # fmt: skip
-            raise ValueError("none of the citations is one of the given pages")
-
-    reply = chat.ask_sync(messages, CitedAnswer, usage=usage, step="answer", check=check)
+    cited = some_known(lambda r: [(c.document, c.page) for c in r.citations], extracted,
+                       "citations", "one of the given pages")  # fmt: skip
+    reply = chat.ask_sync(messages, CitedAnswer, usage=usage, step="answer", check=cited)
     valid: list[tuple[str, int]] = []
     warnings = []
     for c in reply.citations:

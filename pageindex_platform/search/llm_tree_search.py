@@ -5,11 +5,11 @@ budget are searched level by level; node ids are validated against the tree."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from pydantic import BaseModel
 
-from ..llm import StructuredChat, Usage
+from ..llm import StructuredChat, Usage, some_known
 from ..tokens import count_tokens
 from .tree_search import NodeInfo
 
@@ -61,8 +61,13 @@ def search_tree_llm(
         )
         messages = [{"role": "system", "content": "You search document trees. JSON only."},
                     {"role": "user", "content": prompt}]  # fmt: skip
-        reply = chat.ask_sync(messages, NodeSelection, usage=usage, step="tree_search",
-                              check=_some_known(shown))  # fmt: skip
+        reply = chat.ask_sync(
+            messages,
+            NodeSelection,
+            usage=usage,
+            step="tree_search",
+            check=some_known(lambda r: r.node_list, shown, "node ids", "in the tree"),
+        )
         valid = [i for i in dict.fromkeys(reply.node_list) if i in shown]
         invented = [i for i in reply.node_list if i not in shown]
         if invented:
@@ -73,16 +78,6 @@ def search_tree_llm(
             break
         frontier = [c for i in expandable for c in children[i]]
     return chosen, warnings
-
-
-def _some_known(shown: dict[str, str]) -> Callable[[NodeSelection], None]:
-    """A selection naming only ids that are not in the shown tree is a reply to correct."""
-
-    def check(reply: NodeSelection) -> None:
-        if reply.node_list and not any(i in shown for i in reply.node_list):
-            raise ValueError(f"none of the node ids {reply.node_list[:5]} is in the tree")
-
-    return check
 
 
 def _compact(
