@@ -30,14 +30,19 @@ MAX_QUESTION_CHARS = 2000
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
-def checked_question(question: str) -> str:
-    """The question with control characters and runs of spaces made single spaces; a
-    QuestionError when nothing in it can be searched."""
+def _clean(value: str, what: str) -> str:
+    """`value` with control characters and runs of spaces made single spaces; a QuestionError
+    naming `what` when it is not valid UTF-8 (bytes the shell could not decode)."""
     try:
-        question.encode("utf-8")
+        value.encode("utf-8")
     except UnicodeEncodeError:
-        raise QuestionError("the question is not valid UTF-8 text") from None
-    question = " ".join(_CONTROL.sub(" ", question).split())
+        raise QuestionError(f"{what} is not valid UTF-8 text") from None
+    return " ".join(_CONTROL.sub(" ", value).split())
+
+
+def checked_question(question: str) -> str:
+    """The question cleaned (`_clean`); a QuestionError when nothing in it can be searched."""
+    question = _clean(question, "the question")
     if not question:
         raise QuestionError("the question is empty")
     if len(question) > MAX_QUESTION_CHARS:
@@ -179,10 +184,13 @@ def _llm_nodes(
     return picked or local
 
 
-def _document_ids(session: Session, names: list[str]) -> dict[str, int]:
-    rows = session.execute(text("SELECT name, id FROM documents WHERE name = ANY(:n)"),
-                           {"n": names})  # fmt: skip
-    return {name: id_ for name, id_ in rows}
+def _selected_rows(session: Session, names: list[str]) -> dict[str, Any]:
+    """The selected documents' ids and periods, by name (one query)."""
+    rows = session.execute(
+        text("SELECT name, id, fiscal_year, fiscal_period, doc_type FROM documents "
+             "WHERE name = ANY(:n)"), {"n": names},
+    )  # fmt: skip
+    return {row.name: row for row in rows}
 
 
 def ask(
@@ -201,11 +209,7 @@ def ask(
     local. Model failures fall back to the local step and are reported in `warnings`."""
     question = checked_question(question)
     if hint is not None:
-        try:
-            hint.encode("utf-8")
-        except UnicodeEncodeError:
-            raise QuestionError("--hint is not valid UTF-8 text") from None
-        hint = " ".join(_CONTROL.sub(" ", hint).split())[:MAX_QUESTION_CHARS] or None
+        hint = _clean(hint, "--hint")[:MAX_QUESTION_CHARS] or None
     _require_documents(session)
     usage = Usage()
     warnings: list[str] = []
@@ -234,8 +238,9 @@ def ask(
         for d in ranked[:max_documents]
         if d is ranked[0] or (top > 0 and d.score >= MULTI_DOCUMENT_RATIO * top)
     ]
-    ids = _document_ids(session, [d.name for d in selected])
-    notice = _unmet(session, constraints, [d.name for d in selected])
+    rows = _selected_rows(session, [d.name for d in selected])
+    ids = {name: row.id for name, row in rows.items()}
+    notice = _unmet(constraints, [rows[d.name] for d in selected if d.name in rows])
     if notice:
         warnings.append(notice)
     user_knowledge = _user_knowledge()
@@ -297,16 +302,12 @@ def ask(
     return result
 
 
-def _unmet(session: Session, constraints: Constraints, names: list[str]) -> str | None:
+def _unmet(constraints: Constraints, rows: list[Any]) -> str | None:
     """What the question asked for that no selected filing is — its filing type, quarter or
     fiscal year — said first ("No Apple Inc. filing for Q3 fiscal 2023 is stored; nearest:
-    ..."), or None when the selected filings are what was asked for."""
-    if not names:
+    ..."), or None when the selected filings (`rows`, best first) are what was asked for."""
+    if not rows:
         return None
-    rows = session.execute(
-        text("SELECT name, fiscal_year, fiscal_period, doc_type FROM documents "
-             "WHERE name = ANY(:n)"), {"n": names},
-    ).all()  # fmt: skip
     missing = (
         (constraints.doc_types and not any(r.doc_type in constraints.doc_types for r in rows))
         or (constraints.periods and not any(r.fiscal_period in constraints.periods for r in rows))
@@ -318,8 +319,7 @@ def _unmet(session: Session, constraints: Constraints, names: list[str]) -> str 
     years = "/".join(str(y) for y in sorted(constraints.years))
     when = " ".join(x for x in ("/".join(constraints.periods), years and f"fiscal {years}") if x)
     company = f"{constraints.companies[0]} " if constraints.companies else ""
-    by_name = {r.name: r for r in rows}
-    nearest = ", ".join(_label(by_name[n]) for n in names if n in by_name)
+    nearest = ", ".join(_label(row) for row in rows)
     return f"No {company}{kind}{f' for {when}' if when else ''} is stored; nearest: {nearest}."
 
 
