@@ -66,7 +66,7 @@ def explain_failure(exc: BaseException) -> str:
     text_ = str(cause).lower()
     settings = get_settings()
     where = "the database at PI_DATABASE_URL" if settings.database_url else "the embedded database"
-    if disk_full(exc) or "could not extend file" in text_ or _disk_full(settings):
+    if disk_full(exc) or _home_disk_full(settings):
         place = "the PostgreSQL server's disk" if settings.database_url else (
             f"the disk holding PI_HOME ({settings.home})")  # fmt: skip
         return (f"{place} is full: free some space and run again (documents already stored "
@@ -88,7 +88,7 @@ def explain_failure(exc: BaseException) -> str:
     return f"{where}: {detail}"
 
 
-def _disk_full(settings: Settings) -> bool:
+def _home_disk_full(settings: Settings) -> bool:
     """Whether the embedded database's disk has (almost) no room left."""
     if settings.database_url:
         return False
@@ -110,7 +110,9 @@ def connection_lost(exc: BaseException) -> bool:
 def disk_full(exc: BaseException) -> bool:
     """Whether `exc` says the database's disk is full (SQLSTATE 53100 or the OS's words)."""
     cause = getattr(exc, "orig", None) or exc
-    return getattr(cause, "sqlstate", None) == "53100" or "no space left" in str(cause).lower()
+    words = str(cause).lower()
+    return (getattr(cause, "sqlstate", None) == "53100" or "no space left" in words
+            or "could not extend file" in words)  # fmt: skip
 
 
 def reconnect(*, wait: float = 10.0) -> bool:
