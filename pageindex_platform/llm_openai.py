@@ -48,26 +48,20 @@ class _CappedBody(httpx2.AsyncByteStream):
         await self.stream.aclose()
 
 
-class _CappedTransport(httpx2.AsyncBaseTransport):
-    """The default transport, with reply bodies cut off (and refused) past a size."""
+def _capped_client(limit: int) -> httpx2.AsyncClient:
+    """The SDK's default HTTP client (its transports, environment proxies included), with
+    reply bodies cut off — and refused — past `limit` bytes, before they are read."""
 
-    def __init__(self, limit: int) -> None:
-        self.inner = httpx2.AsyncHTTPTransport()
-        self.limit = limit
-
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        response = await self.inner.handle_async_request(request)
+    async def cap(response: httpx2.Response) -> None:
         declared = response.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > self.limit:
+        if declared.isdigit() and int(declared) > limit:
             await response.aclose()
-            raise ResponseTooLargeError(f"reply of {int(declared):,} bytes "
-                                        f"(limit {self.limit:,})")  # fmt: skip
+            raise ResponseTooLargeError(f"reply of {int(declared):,} bytes (limit {limit:,})")
         assert isinstance(response.stream, httpx2.AsyncByteStream)
-        response.stream = _CappedBody(response.stream, self.limit)
-        return response
+        response.stream = _CappedBody(response.stream, limit)
 
-    async def aclose(self) -> None:
-        await self.inner.aclose()
+    client: httpx2.AsyncClient = openai.DefaultAsyncHttpxClient(event_hooks={"response": [cap]})
+    return client
 
 
 class OpenAICompatible:
@@ -84,9 +78,7 @@ class OpenAICompatible:
         # models only max_completion_tokens; None once a server refuses both.
         self.length_param: str | None = "max_tokens"
         if http_client is None:
-            http_client = openai.DefaultAsyncHttpxClient(
-                transport=_CappedTransport(settings.llm_max_response_bytes)
-            )
+            http_client = _capped_client(settings.llm_max_response_bytes)
         self.client = openai.AsyncOpenAI(
             base_url=settings.llm_base_url,
             api_key=settings.llm_api_key or "not-needed",  # local servers ignore it

@@ -359,3 +359,17 @@ def test_a_prompt_over_the_context_window_is_refused_without_stepping_down(
     with pytest.raises(LLMRequestError, match="context window"):
         _ask(_chat(fake, chats))
     assert fake.calls == 1
+
+
+def test_an_http_proxy_from_the_environment_is_used(
+    fake: FakeLLM, chats: list[StructuredChat], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A user behind HTTP_PROXY reaches the model through it (the fake answers as the proxy;
+    the model's host does not exist)."""
+    proxy = fake.url.removesuffix("/v1")
+    for name in ("HTTP_PROXY", "http_proxy"):
+        monkeypatch.setenv(name, proxy)
+    for name in ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    chat = _chat(fake, chats, llm_base_url="http://model.invalid/v1", llm_max_attempts=1)
+    assert _ask(chat)[0].value == 42 and fake.calls == 1
