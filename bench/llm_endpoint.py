@@ -144,17 +144,11 @@ def main() -> int:
     os.environ.pop("PI_DATABASE_URL", None)
     from pageindex_platform import catalog
     from pageindex_platform.database import session_scope, stop_embedded
-    from pageindex_platform.index.tree import check_tree
-    from pageindex_platform.records import TreeNode
     from pageindex_platform.settings import get_settings
 
-    get_settings.cache_clear()
-    invalid = 0
+    get_settings.cache_clear()  # PI_HOME changed after the settings were first read
     with session_scope() as session:
-        for d in catalog.list_documents(session=session):
-            tree = catalog.document_tree(session=session, name=d["name"])
-            nodes = [TreeNode.from_dict(i) for i in tree["nodes"]]
-            invalid += bool(check_tree(nodes, tree["page_count"]))
+        invalid = len(catalog.invalid_trees(session=session))
     stop_embedded(get_settings().pgdata)
     figures["invalid_trees"] = invalid
 

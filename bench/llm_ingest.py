@@ -45,21 +45,15 @@ def main() -> int:
     os.environ.pop("PI_DATABASE_URL", None)
     from pageindex_platform import catalog
     from pageindex_platform.database import session_scope, stop_embedded
-    from pageindex_platform.index.tree import check_tree
-    from pageindex_platform.records import TreeNode
     from pageindex_platform.settings import get_settings
 
     get_settings.cache_clear()  # PI_HOME changed after the settings were first read
 
-    invalid = warned = 0
     with session_scope() as session:
         docs = catalog.list_documents(session=session)
-        for d in docs:
-            tree = catalog.document_tree(session=session, name=d["name"])
-            invalid += bool(
-                check_tree([TreeNode.from_dict(i) for i in tree["nodes"]], tree["page_count"])
-            )
-            warned += bool(catalog.show_document(session=session, name=d["name"])["warnings"])
+        invalid = len(catalog.invalid_trees(session=session))
+        warned = sum(bool(catalog.show_document(session=session, name=d["name"])["warnings"])
+                     for d in docs)  # fmt: skip
     print(f"stored documents {len(docs)}, invalid trees {invalid}, with warnings {warned}")
     stop_embedded(get_settings().pgdata)
     return 1 if invalid else 0

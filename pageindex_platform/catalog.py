@@ -90,6 +90,19 @@ def document_tree(*, session: Session, name: str) -> dict[str, Any]:
     return {"name": d.name, "page_count": d.page_count, "nodes": roots}
 
 
+def invalid_trees(*, session: Session) -> list[str]:
+    """The stored documents whose tree breaks the tree invariants (index/tree.check_tree)."""
+    from .index.tree import check_tree
+    from .records import TreeNode
+
+    invalid = []
+    for d in list_documents(session=session):
+        tree = document_tree(session=session, name=d["name"])
+        if check_tree([TreeNode.from_dict(n) for n in tree["nodes"]], tree["page_count"]):
+            invalid.append(d["name"])
+    return invalid
+
+
 def remove_document(*, session: Session, name: str) -> None:
     d = _document(session, name)
     session.execute(delete(Document).where(Document.id == d.id))
