@@ -132,9 +132,10 @@ def by_description(session: Session, vector: np.ndarray, limit: int = 10) -> lis
 
 
 def _by_sql(
-    session: Session, question: str, chat: StructuredChat, usage: Usage
+    session: Session, question: str, chat: StructuredChat, usage: Usage, warned: list[str]
 ) -> tuple[str | None, list[int], str]:
-    """Query-to-SQL: (sql, document ids, reason); ids are [] when it failed."""
+    """Query-to-SQL: (sql, document ids, reason); ids are [] when it failed or selected
+    nothing, and a failure is also added to `warned`."""
     from .query_sql import query_to_sql  # llm mode only: keeps pglast out of local start-up
 
     sql: str | None = None
@@ -144,7 +145,9 @@ def _by_sql(
         sql, names = query_to_sql(engine=engine, chat=chat, question=question, usage=usage)
     except (PageIndexError, SQLAlchemyError) as exc:
         problem = str(getattr(exc, "orig", None) or exc).splitlines()[0][:200]
-        return sql, [], f"Query-to-SQL failed ({type(exc).__name__}: {problem})"
+        why = f"Query-to-SQL failed ({type(exc).__name__}: {problem})"
+        warned.append(f"llm {why}; local entity linking instead")
+        return sql, [], why
     ids = session.execute(text("SELECT id FROM documents WHERE name = ANY(:n)"),
                           {"n": names}).scalars().all()  # fmt: skip
     if not ids:
@@ -187,12 +190,10 @@ def select_documents(
     if route in (Route.AUTO, Route.METADATA):
         sql: str | None = None
         if chat is not None:
-            sql, ids, why = _by_sql(session, question, chat, usage or Usage())
+            sql, ids, why = _by_sql(session, question, chat, usage or Usage(), warned)
             if ids:
                 docs = _ranked_within(session, question, vector, ids, constraints)
                 return RouteDecision(Route.METADATA, why, docs, sql=sql, constraints=constraints)
-            if why.startswith("Query-to-SQL failed"):
-                warned.append(f"llm {why}; local entity linking instead")
             sql = None  # not used: local entity linking decides
         ids, applied = filter_documents(session=session, constraints=constraints)
         if chat is not None:
