@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -122,3 +123,87 @@ def test_years_close_together_are_answered_by_the_latest_filing(corpus: Path) ->
     # Years further apart need each year's filing.
     out = run_json("ask", "Ulta Beauty fiscal 2019 versus fiscal 2022 net sales")
     assert "fiscal_year in [2019, 2022]" in out["route_reason"]
+
+
+def test_files_named_after_download_links_get_the_same_metadata(samples: Path) -> None:
+    """Company, type and period come from the content: a filing saved under its EDGAR
+    accession number or a UUID is described as it is under a telling name."""
+    named = {"BESTBUY_2024Q2_10Q": "0000764478-23-000089",
+             "ULTABEAUTY_2023Q4_EARNINGS": "6f1c0f0e-3b7a-4c55-9a51-2d8e4c1b9a77",
+             "AMCOR_2023Q2_10Q": "document"}  # fmt: skip
+    renamed = samples.parent / "renamed"
+    renamed.mkdir()
+    for old, new in named.items():
+        shutil.copy(samples / f"{old}.pdf", renamed / f"{new}.pdf")
+    assert run_cli("ingest", str(samples))[0] == 0
+    original = {d["name"]: d for d in run_json("docs", "list")}
+    for old in named:
+        assert run_cli("docs", "rm", old)[0] == 0
+    assert run_cli("ingest", str(renamed))[0] == 0
+    listed = {d["name"]: d for d in run_json("docs", "list")}
+    best_buy = listed["0000764478-23-000089"]
+    assert "Best Buy" in best_buy["company"]
+    assert (best_buy["doc_type"], best_buy["fiscal_year"], best_buy["fiscal_period"]) == (
+        "10-Q", 2024, "Q2")  # fmt: skip
+    ulta = listed["6f1c0f0e-3b7a-4c55-9a51-2d8e4c1b9a77"]
+    assert "Ulta Beauty" in ulta["company"] and ulta["doc_type"] == "earnings release"
+    assert (ulta["fiscal_year"], ulta["fiscal_period"]) == (2022, "Q4")
+    amcor = listed["document"]
+    assert amcor["company"] == original["AMCOR_2023Q2_10Q"]["company"]
+    assert (amcor["doc_type"], amcor["fiscal_period"]) == ("10-Q", "Q2")
+    out = run_json("ask", "Best Buy Q2 FY2024 revenue by category")
+    assert out["documents"][0]["name"] == "0000764478-23-000089"
+
+
+def test_nicknames_misspellings_and_the_alias_file_link_companies(corpus: Path) -> None:
+    # a misspelt name is still the company
+    out = run_json("ask", "Amcorr adjusted EBIT fiscal 2023")
+    assert "Amcor" in out["route_reason"] and out["documents"][0]["name"].startswith("AMCOR_")
+    # an initialism made of the beginnings of the name's words
+    out = run_json("ask", "UB net sales fourth quarter fiscal 2022")
+    assert out["documents"][0]["name"].startswith("ULTABEAUTY_")
+    # a name only the user knows, from $PI_HOME/aliases.txt
+    from pageindex_platform.settings import get_settings
+
+    aliases = get_settings().home / "aliases.txt"
+    try:
+        aliases.write_text("# company, other names\nBest Buy, Geek Squad Parent\n")
+        out = run_json("ask", "Geek Squad Parent comparable sales Q2 FY2024")
+        assert out["documents"][0]["name"] == "BESTBUY_2024Q2_10Q"
+    finally:
+        aliases.unlink()
+    out = run_json("ask", "Geek Squad Parent comparable sales Q2 FY2024")
+    assert "Best Buy" not in out["route_reason"]
+
+
+def test_initialisms_and_misspellings_are_not_everyday_words() -> None:
+    from pageindex_platform.search.constraints import _initialism_of, _misspelt
+
+    assert _initialism_of("AMEX", "American Express Company")
+    assert _initialism_of("IBM", "International Business Machines Corporation")
+    assert _initialism_of("JnJ", "Johnson & Johnson")
+    assert not _initialism_of("AMEX", "Amazon.com, Inc.")
+    assert not _initialism_of("EPS", "Best Buy Co., Inc.")
+    assert _misspelt("verizn", "verizon") and _misspelt("mcdonlds", "mcdonalds")
+    assert not _misspelt("targets", "target") and not _misspelt("apple", "apple")
+
+
+def test_a_comparison_of_two_companies_cites_both(corpus: Path) -> None:
+    out = run_json("ask", "Best Buy vs Amcor net sales in their latest quarter")
+    assert out["route"] == "metadata"
+    companies = {c["document"].split("_")[0] for c in out["citations"][:4]}
+    assert companies == {"BESTBUY", "AMCOR"}
+
+
+def test_one_company_is_stored_under_one_spelling(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text(
+        "FORM 8-K\n\nCURRENT REPORT\n\nMcDONALD\u2019S CORPORATION\n\n(Exact name of "
+        "registrant as specified in its charter)\n\nDate of Report: August 14, 2023\n"
+    )
+    (tmp_path / "b.md").write_text(
+        "McDONALD'S REPORTS SECOND QUARTER 2023 RESULTS\n\nMcDonald's Corporation today "
+        "announced results for the second quarter ended June 30, 2023.\n"
+    )
+    assert run_cli("ingest", str(tmp_path))[0] == 0
+    companies = {d["company"] for d in run_json("docs", "list")}
+    assert len(companies) == 1, companies

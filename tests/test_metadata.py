@@ -1,8 +1,8 @@
-"""Metadata from cover pages, with the file name as a hint."""
+"""Metadata from cover pages and first pages, never from the file name."""
 
 from __future__ import annotations
 
-from pageindex_platform.index.metadata import extract_metadata, name_hint, short_company
+from pageindex_platform.index.metadata import extract_metadata, short_company
 from pageindex_platform.records import PageText
 from pageindex_platform.tokens import count_tokens, encoding_for
 
@@ -18,7 +18,7 @@ BEST BUY CO., INC.
 
 def test_10k_cover_with_fiscal_year_named_by_the_company() -> None:
     pages = [PageText(1, COVER_10K), PageText(2, "Fiscal 2018 included 53 weeks. fiscal 2018")]
-    m = extract_metadata(name="annual", pages=pages)
+    m = extract_metadata(pages=pages)
     assert m.doc_type == "10-K" and m.fiscal_period == "FY"
     assert m.company == "Best Buy Co., Inc."
     assert m.fiscal_year == 2018 and m.period_end == "2018-02-03"
@@ -31,23 +31,69 @@ def test_quarter_from_year_to_date_columns() -> None:
         "For the fiscal year ended February 3, 2018", "For the quarterly period ended July 29, 2023"
     )  # fmt: skip
     pages = [PageText(1, text), PageText(2, "Three Months Ended Six Months Ended fiscal 2024")]
-    m = extract_metadata(name="x", pages=pages)
+    m = extract_metadata(pages=pages)
     assert (m.doc_type, m.fiscal_year, m.fiscal_period) == ("10-Q", 2024, "Q2")
 
 
-def test_earnings_release_uses_the_file_name_hint_for_the_company() -> None:
+def test_earnings_release_company_from_its_own_text() -> None:
     pages = [PageText(1, "August 24, 2023\nUlta Beauty Announces Second Quarter Fiscal 2023 "
-                         "Results\nfor the thirteen-week period (\u201csecond quarter\u201d) "
-                         "ended July 29, 2023 (NASDAQ: ULTA)")]  # fmt: skip
-    m = extract_metadata(name="ULTABEAUTY_2024Q2_EARNINGS", pages=pages)
+                         "Results\nUlta Beauty, Inc. (NASDAQ: ULTA) today announced financial "
+                         "results for the thirteen-week period (\u201csecond quarter\u201d) "
+                         "ended July 29, 2023")]  # fmt: skip
+    m = extract_metadata(pages=pages)
     assert m.doc_type == "earnings release"
-    assert m.company == "Ulta Beauty" and "ULTA" in m.company_aliases
+    assert m.company == "Ulta Beauty, Inc." and {"ULTA", "Ulta Beauty"} <= set(m.company_aliases)
     assert (m.fiscal_year, m.fiscal_period) == (2023, "Q2")
 
 
-def test_name_hint_and_short_company() -> None:
-    assert name_hint("MGMRESORTS_2023_8K_dated-2023-09-12") == ("mgmresorts", 2023, None)
-    assert name_hint("BESTBUY_2024Q2_10Q") == ("bestbuy", 2024, "Q2")
+def test_release_headline_in_capitals_and_legal_name_in_the_text() -> None:
+    pages = [
+        PageText(
+            1,
+            "Exhibit 99.1\nFOR IMMEDIATE RELEASE\nMcDONALD'S REPORTS SECOND "
+            "QUARTER 2023 RESULTS\nCHICAGO, IL - McDonald's Corporation today "
+            "announced results for the second quarter ended June 30, 2023.",
+        )
+    ]
+    m = extract_metadata(pages=pages)
+    assert m.company == "McDonald's Corporation" and "McDONALD'S" in m.company_aliases
+    assert (m.doc_type, m.fiscal_year, m.fiscal_period) == ("earnings release", 2023, "Q2")
+
+
+def test_older_cover_without_the_exact_name_line() -> None:
+    cover = (
+        "UNITED STATES\nSECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\nANNUAL REPORT "
+        "PURSUANT TO SECTION 13 OR 15(d)\nFor the fiscal year ended December 31, 2018\n"
+        "Commission file number 1-3285\n3M COMPANY\nState of Incorporation: Delaware\n"
+        "Indicate by check mark if the Registrant is a well-known seasoned issuer"
+    )
+    m = extract_metadata(pages=[PageText(1, cover)])
+    assert (m.company, m.doc_type, m.fiscal_year) == ("3M Company", "10-K", 2018)
+
+
+def test_transition_period_line_is_not_the_registrant() -> None:
+    cover = COVER_10K.replace(
+        "BEST BUY CO., INC.\n",
+        "BEST BUY CO., INC.\nFor the transition period from ______ to ______\n",
+    )
+    assert extract_metadata(pages=[PageText(1, cover)]).company == "Best Buy Co., Inc."
+
+
+def test_52_53_week_year_ending_in_early_january_is_the_year_before() -> None:
+    cover = COVER_10K.replace("February 3, 2018", "January 1, 2023")
+    pages = [PageText(1, cover), PageText(2, "fiscal 2023 outlook; fiscal 2023 plans")]
+    assert extract_metadata(pages=pages).fiscal_year == 2022
+
+
+def test_a_sentence_naming_form_10_q_does_not_make_a_release_a_10_q() -> None:
+    text = ("Acme Corp. Reports Third Quarter 2023 Results\nAcme Corp. today reported results."
+            " Further details are in our Quarterly Report on\nForm 10-Q for the quarter ended "
+            "September 30, 2023.")  # fmt: skip
+    m = extract_metadata(pages=[PageText(1, text)])
+    assert m.doc_type == "earnings release" and m.company == "Acme Corp."
+
+
+def test_short_company() -> None:
     assert short_company("MGM Resorts International") == "MGM Resorts"
     assert short_company("Amazon.com, Inc.") == "Amazon"
 

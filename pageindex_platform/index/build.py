@@ -89,7 +89,7 @@ def prepare_document(path: Path, options: BuildOptions) -> PreparedDocument:
         tree = finish_tree([], pages, page_tokens, max_pages=max_pages, max_tokens=max_tokens)
     seconds["tree"] = time.perf_counter() - t1
     t2 = time.perf_counter()
-    metadata = extract_metadata(name=document_name(path), pages=pages, tree=tree)
+    metadata = extract_metadata(pages=pages, tree=tree)
     chunks = chunk_pages(pages, tree, max_tokens=options.chunk_tokens)
     seconds["chunk"] = time.perf_counter() - t2
     return PreparedDocument(

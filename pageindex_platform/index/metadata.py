@@ -1,4 +1,4 @@
-"""Document metadata from the cover page and first pages, with the file name as a hint.
+"""Document metadata from the cover page and first pages, never from the file name.
 
 SEC covers say what the filing is ("FORM 10-K", "QUARTERLY REPORT"), whose it is (the row
 above "(Exact name of registrant as specified in its charter)") and which period it covers
@@ -55,7 +55,26 @@ _SUFFIXES = {
     "inc", "incorporated", "corp", "corporation", "co", "company", "plc", "ltd", "limited",
     "llc", "lp", "sa", "nv", "ag", "the", "com", "holdings", "group", "international",
 }  # fmt: skip
-_HINT_STOP = {"10K", "10Q", "8K", "EARNINGS", "DATED", "ANNUAL", "REPORT"}
+# Rows of a cover page that are never the registrant's name.
+_NOT_A_NAME = re.compile(
+    r"transition period|pursuant|commission|file number|securities|exchange act|washington|"
+    r"fiscal year|quarterly period|^\W*(?:or|form\b.*)\W*$|^[\W\d_]*$",
+    re.IGNORECASE,
+)
+_LEGAL_SUFFIX = re.compile(
+    r"(?:\b(?:inc|incorporated|corp|corporation|company|co|plc|ltd|limited|llc|n\.?v|s\.?a|ag)"
+    r"\.?|\bholdings)$",
+    re.IGNORECASE,
+)
+_CHECK_MARK = re.compile(r"indicate by check mark", re.IGNORECASE)
+_NAME_WORD = r"(?:[A-Z0-9][\w'’.&-]*|&|and|of|the)"
+# "McDonald's Corporation today announced", "Ulta Beauty, Inc. (NASDAQ: ULTA) today reported"
+_ANNOUNCER = re.compile(
+    rf"([A-Z][\w'’.&-]*(?:,?[ \t]+{_NAME_WORD}){{0,5}}?,?[ \t]+"
+    r"(?:Inc|Corporation|Company|Corp|Co|plc|Ltd|Limited|Incorporated)\.?)\s*(?:\([^)]{0,40}\)\s*)?,?\s*(?:today\s+)?"
+    r"(?:announced|reported|reports|announces)\b"
+)
+_HEADLINE = re.compile(r"^\s*(.{2,60}?)\s+(?:reports|announces|reported|announced)\b", re.I | re.M)
 
 
 def _parse_date(text: str) -> date | None:
@@ -64,25 +83,6 @@ def _parse_date(text: str) -> date | None:
         return datetime.strptime(cleaned, "%B %d %Y").date()
     except ValueError:
         return None
-
-
-def name_hint(name: str) -> tuple[str | None, int | None, str | None]:
-    """From a file stem such as 'ULTABEAUTY_2024Q2_EARNINGS': company letters, year, quarter."""
-    tokens = [t for t in re.split(r"[_\-\s]+", name) if t]
-    company = None
-    for t in tokens:
-        if re.fullmatch(r"[A-Za-z&.']{2,}", t) and t.upper() not in _HINT_STOP:
-            company = re.sub(r"[^a-z0-9]", "", t.lower())
-            break
-    if company is None and tokens and re.fullmatch(r"\d?[A-Za-z]+", tokens[0]):
-        company = tokens[0].lower()
-    year_match = re.search(r"(?<!\d)(19|20)(\d\d)(?!\d)", name)
-    quarter = re.search(r"Q([1-4])", name, re.IGNORECASE)
-    return (
-        company,
-        int(year_match.group(0)) if year_match else None,
-        f"Q{quarter.group(1)}" if quarter else None,
-    )
 
 
 def short_company(company: str) -> str:
@@ -125,47 +125,60 @@ def trading_symbols(rows: Sequence[str]) -> list[str]:
 
 
 def _registrant(rows: Sequence[str]) -> str | None:
+    """The row above "(Exact name of registrant as specified in its charter)"."""
     for i, row in enumerate(rows):
         if _REGISTRANT.match(row.strip()):
             for prev in reversed(rows[max(0, i - 3) : i]):
-                if sum(c.isalpha() for c in prev) >= 2 and "commission file" not in prev.lower():
+                if sum(c.isalpha() for c in prev) >= 2 and not _NOT_A_NAME.search(prev.strip()):
                     return _display(prev)
     return None
 
 
-def _hint_phrase(text: str, hint: str) -> str | None:
-    """The capitalized phrase in `text` whose letters spell the file-name hint (e.g. ULTABEAUTY)."""
-    words = re.findall(r"[A-Z0-9][\w'’.&-]*", text)
-    for i in range(len(words)):
-        letters = ""
-        for j in range(i, min(i + 5, len(words))):
-            letters += re.sub(r"[^a-z0-9]", "", words[j].lower())
-            if letters == hint:
-                return " ".join(words[i : j + 1])
-            if not hint.startswith(letters):
-                break
+def _cover_name(rows: Sequence[str]) -> str | None:
+    """Older covers print no "(Exact name of registrant ...)" line: the first row in capitals
+    ending in a legal suffix ("3M COMPANY") before the check-mark questions."""
+    for row in rows:
+        row = row.strip()
+        if _CHECK_MARK.search(row):
+            break
+        letters = [c for c in row if c.isalpha()]
+        if (
+            2 <= len(letters) <= 60
+            and all(c.isupper() for c in letters)
+            and _LEGAL_SUFFIX.search(row.rstrip(" ,."))
+            and not _NOT_A_NAME.search(row)
+        ):
+            return _display(row)
     return None
 
 
-def _doc_type(first: str, name: str) -> str:
+def _announcer(text: str) -> tuple[str | None, str | None]:
+    """An earnings release's company: the legal name that "today announced" and the
+    headline's name ("McDONALD'S REPORTS SECOND QUARTER 2023 RESULTS")."""
+    legal = _ANNOUNCER.search(text[:4000])
+    headline = _HEADLINE.search(text[:2000])
+    return (
+        _display(legal.group(1)) if legal else None,
+        _display(headline.group(1)) if headline else None,
+    )
+
+
+def _letters(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def _doc_type(first: str) -> str:
     head = first[:6000]
-    if re.search(r"^\s*FORM\s+10-?K\b|ANNUAL REPORT PURSUANT TO SECTION", head, re.M | re.I):
+    # A form's name on a line of its own: "Form 10-Q" inside a sentence that a line break
+    # happens to start is a reference to another filing.
+    if re.search(r"^\s*FORM\s+10-?K\s*$|ANNUAL REPORT PURSUANT TO SECTION", head, re.M | re.I):
         return DocType.FORM_10K
-    if re.search(r"^\s*FORM\s+10-?Q\b|QUARTERLY REPORT PURSUANT TO SECTION", head, re.M | re.I):
+    if re.search(r"^\s*FORM\s+10-?Q\s*$|QUARTERLY REPORT PURSUANT TO SECTION", head, re.M | re.I):
         return DocType.FORM_10Q
-    if re.search(r"^\s*FORM\s+8-?K\b|^\s*CURRENT REPORT\s*$", head, re.M | re.I):
+    if re.search(r"^\s*FORM\s+8-?K\s*$|^\s*CURRENT REPORT\s*$", head, re.M | re.I):
         return DocType.FORM_8K
     if _RESULTS.search(head[:1500]):
         return DocType.EARNINGS
-    upper = name.upper()
-    for token, kind in (
-        ("10K", DocType.FORM_10K),
-        ("10Q", DocType.FORM_10Q),
-        ("8K", DocType.FORM_8K),
-        ("EARNINGS", DocType.EARNINGS),
-    ):
-        if re.search(rf"(?<![A-Z0-9]){token}(?![A-Z0-9])", upper.replace("-", "")):
-            return kind
     return DocType.OTHER
 
 
@@ -198,29 +211,32 @@ def _pick_year(mentions: Counter[int], allowed: Sequence[int], default: int) -> 
     return max(best)[2] if best else default
 
 
-def extract_metadata(
-    *, name: str, pages: Sequence[PageText], tree: Sequence[TreeNode] = ()
-) -> DocMetadata:
-    first = "\n".join(p.text for p in pages[:3])
-    rows = first.splitlines()
-    hint_company, hint_year, hint_quarter = name_hint(name)
-    doc_type = _doc_type(first, name)
-
-    company = _registrant(rows[:200])
-    hint_name = _hint_phrase(first, hint_company) if hint_company else None
-    if company is None and hint_name:
-        company = _display(hint_name)
-    if company is None:
-        m = re.search(r"^(.{2,60}?)\s+(?:Reports|Announces)\b", first, re.M)
-        company = _display(m.group(1)) if m else (hint_company or name).title()
-    aliases = {short_company(company)}
-    if hint_name:
-        aliases.add(_display(hint_name))
+def _company(rows: Sequence[str], first: str) -> tuple[str | None, set[str]]:
+    """The company and other names it goes by on these pages."""
+    company = _registrant(rows[:200]) or _cover_name(rows[:120])
+    aliases: set[str] = set()
+    if company is None:  # no SEC cover: a press release
+        legal, headline = _announcer(first)
+        company = legal or headline
+        if legal and headline and _letters(legal).startswith(_letters(headline)):
+            aliases.add(headline)
+    if company:
+        aliases.add(short_company(company))
     ticker = _TICKER.search(first)
     if ticker:
         aliases.add(ticker.group(1))
     aliases.update(trading_symbols(rows[:400]))
-    aliases.discard(company)
+    aliases.discard(company or "")
+    return company, aliases
+
+
+def extract_metadata(*, pages: Sequence[PageText], tree: Sequence[TreeNode] = ()) -> DocMetadata:
+    """Type, company, fiscal year and period from what the first pages say (the file's name
+    is not consulted: users' files are named after download links, UUIDs or anything)."""
+    first = "\n".join(p.text for p in pages[:3])
+    rows = first.splitlines()
+    doc_type = _doc_type(first)
+    company, aliases = _company(rows, first)
 
     end: date | None = None
     if doc_type == DocType.FORM_8K:
@@ -245,7 +261,10 @@ def extract_metadata(
     year: int | None = end.year if end else None
     if doc_type == DocType.FORM_10K:
         period = "FY"
-        if end is not None and end.month <= 3:
+        if end is not None and end.month == 1 and end.day <= 10:
+            # a 52/53-week year ending in the first days of January is the year before's
+            year = end.year - 1
+        elif end is not None and end.month <= 3:
             year = _pick_year(headline + mentions, (end.year - 1, end.year), end.year)
     elif doc_type in (DocType.FORM_10Q, DocType.EARNINGS):
         period = _quarter(doc_type, opening, quarters, end, fy_end_month)
@@ -260,12 +279,7 @@ def extract_metadata(
             year = _pick_year(headline, allowed, 0) or by_rule
         elif headline or mentions:
             year = (headline or mentions).most_common(1)[0][0]
-    if year is None:
-        year = hint_year
-    if period is None and doc_type != DocType.FORM_8K:
-        period = hint_quarter
-
-    title = f"{company} {_type_label(doc_type)}"
+    title = f"{company or 'Unknown company'} {_type_label(doc_type)}"
     if year:
         title += f" for fiscal {year}" + (f" {period}" if period and period != "FY" else "")
     sections = [n.title for n in tree if n.title not in (PREFACE, WHOLE_DOCUMENT)][:6]

@@ -11,6 +11,7 @@ import ctypes
 import hashlib
 import multiprocessing
 import os
+import re
 import signal
 import sys
 import threading
@@ -22,7 +23,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, insert, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -451,6 +452,8 @@ def store_document(
     """Replace any stored document of the same name with `doc`, inside the caller's transaction."""
     session.execute(delete(Document).where(Document.name == doc.name))
     meta = doc.metadata
+    if meta.company:
+        meta.company = stored_spelling(session, meta.company)
     document = Document(
         name=doc.name,
         source_path=str(Path(doc.path).resolve()),
@@ -493,6 +496,19 @@ def store_document(
             ],
         )
     return doc_id
+
+
+def stored_spelling(session: Session, company: str) -> str:
+    """The spelling already stored for this company when one differs only in case, spacing
+    or punctuation ("McDONALD’S CORPORATION" / "McDonald's Corporation"), so that one company
+    is stored under one name."""
+    letters = re.sub(r"[^a-z0-9]", "", company.lower())
+    for stored in session.execute(
+        text("SELECT DISTINCT company FROM documents WHERE company IS NOT NULL")
+    ).scalars():
+        if re.sub(r"[^a-z0-9]", "", stored.lower()) == letters:
+            return str(stored)
+    return company
 
 
 def _node_rows(doc_id: int, roots: list[TreeNode]) -> Iterator[dict[str, Any]]:

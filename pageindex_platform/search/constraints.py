@@ -1,7 +1,11 @@
 """Constraints a question puts on the documents: companies, fiscal years, quarters, filing types.
 
-Companies are linked against the stored metadata (names, aliases, tickers and the document
-names' company part), exactly first and by pg_trgm word similarity for misspellings.
+Companies are linked against the stored metadata — registrant names, the names a filing
+goes by, trading symbols from the cover page — and the user's alias file
+(`$PI_HOME/aliases.txt`: one company per line, its names separated by commas, e.g.
+"Block, Square, SQ"). A name matches as written, as an initialism or nickname made of the
+beginnings of its words ("IBM", "AMEX", "JnJ"), and, when nothing matches exactly, misspelt
+("Verizn"). Document file names are never consulted.
 """
 
 from __future__ import annotations
@@ -12,8 +16,9 @@ from dataclasses import dataclass, field
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ..index.metadata import SYMBOL, name_hint, short_company
+from ..index.metadata import SYMBOL, short_company
 from ..index.text import normalize
+from ..settings import get_settings
 
 _FY = re.compile(r"\bFY\s?'?(\d{4}|\d{2})\b", re.IGNORECASE)
 _FISCAL = re.compile(r"\bfiscal(?:\s+year)?\s+(\d{4})\b", re.IGNORECASE)
@@ -102,11 +107,24 @@ def parse_doc_types(question: str) -> list[str]:
     return [kind for pattern, kind in _DOC_TYPES if pattern.search(question)]
 
 
-def _forms(company: str, aliases: list[str], doc_name: str) -> set[str]:
+def user_aliases() -> list[set[str]]:
+    """The alias file's groups of names (one company per line; '#' starts a comment)."""
+    path = get_settings().home / "aliases.txt"
+    if not path.exists():
+        return []
+    groups = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        names = {n.strip() for n in line.split("#", 1)[0].split(",") if n.strip()}
+        if len(names) > 1:
+            groups.append(names)
+    return groups
+
+
+def _forms(company: str, aliases: list[str], groups: list[set[str]]) -> set[str]:
     forms = {company, short_company(company), *aliases}
-    hint, _, _ = name_hint(doc_name)
-    if hint:
-        forms.add(hint)
+    for group in groups:
+        if any(same_entity(f, g) or normalize(f) == normalize(g) for f in forms for g in group):
+            forms |= group
     return {f for f in forms if f}
 
 
@@ -130,30 +148,109 @@ def same_entity(a: str, b: str) -> bool:
     return len(short) == len(long) or len(short) in long_ends
 
 
+def entity_groups(companies: list[str]) -> list[list[str]]:
+    """Stored company names grouped by the company they name (`same_entity`)."""
+    groups: list[list[str]] = []
+    for company in companies:
+        group = next((g for g in groups if any(same_entity(company, c) for c in g)), None)
+        if group is None:
+            groups.append([company])
+        else:
+            group.append(company)
+    return groups
+
+
+# A token written with two or more capitals: a symbol, an initialism or a nickname
+# ("JPM", "IBM", "AMEX", "JnJ", "P&G").
+_NICKNAME = re.compile(r"(?<![\w&])[A-Za-z&]*[A-Z][A-Za-z&]*[A-Z][A-Za-z&]*(?![\w&])")
+
+
+def _spelled_by_beginnings(token: str, words: list[str]) -> bool:
+    """Whether `token` is the beginnings of all `words` in order, each at least one letter
+    ("amex" ← american express, "ibm" ← international business machines, "jnj" ← johnson
+    & johnson, with "&" read as "n")."""
+    if not words:
+        return not token
+    word, rest = words[0], words[1:]
+    if word == "&":
+        return any(token.startswith(x) and _spelled_by_beginnings(token[len(x):], rest)
+                   for x in ("&", "n", "")) or _spelled_by_beginnings(token, rest)  # fmt: skip
+    return any(
+        token.startswith(word[:n]) and _spelled_by_beginnings(token[n:], rest)
+        for n in range(min(len(word), len(token)), 0, -1)
+    )
+
+
+def _initialism_of(token: str, name: str) -> bool:
+    words = [w for w in re.findall(r"[a-z0-9]+|&", short_company(name).lower())]
+    return len(words) >= 2 and _spelled_by_beginnings(token.lower(), words)
+
+
+def _edit_distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance with transpositions, stopping early past `limit`."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cost = min(cost, previous2[j - 2] + 1)
+            current.append(cost)
+        if min(current) > limit:
+            return limit + 1
+        previous2, previous = previous, current
+    return previous[-1]
+
+
+def _misspelt(word: str, form: str) -> bool:
+    """'verizn' for 'verizon': one edit in a word of 5-7 letters, two from 8."""
+    if len(word) < 5 or abs(len(word) - len(form)) > 2 or word[0] != form[0]:
+        return False
+    if any(word == form + end or form == word + end for end in ("s", "es", "ed", "ing")):
+        return False  # "targets" is not a misspelt Target
+    limit = 1 if len(form) < 8 else 2
+    return 0 < _edit_distance(word, form, limit) <= limit
+
+
 def link_companies(question: str, *, session: Session) -> list[str]:
     """Stored company names the question mentions (exact forms first, then fuzzy)."""
-    rows = session.execute(text("SELECT company, company_aliases, name FROM documents "
+    rows = session.execute(text("SELECT DISTINCT company, company_aliases FROM documents "
                                 "WHERE company IS NOT NULL")).all()  # fmt: skip
+    groups = user_aliases()
     q_norm = f" {normalize(question)} "
     q_letters = re.sub(r"[^a-z0-9]", "", question.lower())
     q_symbols = set(_CAPITALS.findall(question))
+    nicknames = {t for t in _NICKNAME.findall(question) if len(t.replace("&", "")) >= 2}
     found: set[str] = set()
-    for company, aliases, doc_name in rows:
+    forms_of: dict[str, set[str]] = {}
+    for company, aliases in rows:
         # A trading symbol is matched only as written, in capitals ("MMM", "GIS"), never as a
-        # word ("gis", "ba", "all").
+        # word ("gis", "ba", "all"); "JnJ" is read as JNJ.
         symbols = {a for a in aliases or () if SYMBOL.fullmatch(a)}
-        if symbols & q_symbols:
+        written = q_symbols | {t.upper() for t in nicknames if "&" not in t}
+        if symbols & written:
             found.add(company)
             continue
-        for form in _forms(company, [a for a in aliases or () if a not in symbols], doc_name):
+        forms = _forms(company, [a for a in aliases or () if a not in symbols], groups)
+        forms_of[company] = forms
+        for form in forms:
             norm = normalize(form)
             letters = norm.replace(" ", "")
-            if (norm and f" {norm} " in q_norm) or (len(letters) >= 6 and letters in q_letters):
+            if ((norm and f" {norm} " in q_norm) or (len(letters) >= 6 and letters in q_letters)
+                    or any(_initialism_of(t, form) for t in nicknames)):  # fmt: skip
                 found.add(company)
                 break
     if found:
-        stored = {company for company, _, _ in rows}
+        stored = {company for company, _ in rows}
         return sorted(found | {c for c in stored if any(same_entity(c, f) for f in found)})
+    words = set(normalize(question).split())
+    for company, forms in forms_of.items():
+        names = {w for f in forms for w in normalize(short_company(f)).split()[:1]}
+        if any(_misspelt(w, n) for w in words for n in names if len(n) >= 5):
+            found.add(company)
+    if found:
+        return sorted(found)
     fuzzy = session.execute(
         text(
             "SELECT DISTINCT d.company FROM documents d "

@@ -17,7 +17,7 @@ from ..llm import StructuredChat, Usage
 from ..models import QueryLog
 from ..settings import Mode, get_settings
 from .answer import extract_lines, extractive_answer
-from .constraints import Constraints, parse_constraints
+from .constraints import Constraints, entity_groups, parse_constraints
 from .llm_answer import llm_answer
 from .llm_tree_search import search_tree_llm
 from .router import Route, select_documents
@@ -233,11 +233,15 @@ def ask(
     warnings.extend(decision.warnings)
     ranked = decision.documents
     top = ranked[0].score if ranked else 0.0
-    selected = [
-        d
-        for d in ranked[:max_documents]
-        if d is ranked[0] or (top > 0 and d.score >= MULTI_DOCUMENT_RATIO * top)
-    ]
+    entities = entity_groups(constraints.companies) if decision.route == Route.METADATA else []
+    if len(entities) > 1:  # "Amazon vs Apple": each company's best filing, cited in turn
+        selected = _best_per_entity(session, ranked, entities)
+    else:
+        selected = [
+            d
+            for d in ranked[:max_documents]
+            if d is ranked[0] or (top > 0 and d.score >= MULTI_DOCUMENT_RATIO * top)
+        ]
     rows = _selected_rows(session, [d.name for d in selected])
     ids = {name: row.id for name, row in rows.items()}
     notice = _unmet(constraints, [rows[d.name] for d in selected if d.name in rows])
@@ -262,6 +266,9 @@ def ask(
             best = _llm_nodes(chat, question, doc.name, tree, usage, knowledge, best, warnings)
             doc_pages = pages_in_nodes(best, doc_pages)
         nodes.extend(best)
+        if len(entities) > 1:  # interleaved: every company named gets its first pages cited
+            pages.extend((p, 1.0 / (rank + 1)) for rank, p in enumerate(doc_pages))
+            continue
         weight = doc.score / top if top > 0 else 1.0
         pages.extend((p, p.score * weight) for p in doc_pages)
     pages.sort(key=lambda x: -x[1])
@@ -300,6 +307,25 @@ def ask(
         usage=result.usage,
     ))  # fmt: skip
     return result
+
+
+def _best_per_entity(
+    session: Session, ranked: list[DocumentHit], entities: list[list[str]]
+) -> list[DocumentHit]:
+    """The best-ranked document of each company group, in ranking order."""
+    company: dict[str, str] = {
+        name: owner
+        for name, owner in session.execute(
+            text("SELECT name, company FROM documents WHERE name = ANY(:n)"),
+            {"n": [d.name for d in ranked]},
+        )
+    }
+    out: list[DocumentHit] = []
+    for group in entities:
+        best = next((d for d in ranked if company.get(d.name) in group), None)
+        if best is not None:
+            out.append(best)
+    return sorted(out, key=lambda d: ranked.index(d))
 
 
 def _unmet(constraints: Constraints, rows: list[Any]) -> str | None:

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -21,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from ..errors import LLMError, PageIndexError
 from ..llm import StructuredChat, Usage
-from .constraints import Constraints
+from .constraints import Constraints, entity_groups
 from .description import pick_by_description
 from .semantic import DocumentHit, rank_documents, vector_literal
 
@@ -46,15 +47,29 @@ class RouteDecision:
 def filter_documents(*, session: Session, constraints: Constraints) -> tuple[list[int], str]:
     """Document ids matching the constraints, relaxing the ones that match nothing
     (a year with no filing of its own falls back to the next year's, which reports it as a
-    comparative; then to any year). Returns the ids and what was applied."""
+    comparative; then to any year), for each company named on its own ("Amazon vs Apple
+    2019" keeps Apple's filings when only Amazon's 2019 one is stored). Returns the ids and
+    what was applied."""
     if not constraints.companies:
         return [], "no company named"
+    ids: list[int] = []
+    said: list[str] = []
+    for group in entity_groups(constraints.companies):
+        found, applied = _filter_one(session, group, constraints)
+        ids.extend(found)
+        said.append(applied)
+    return ids, " | ".join(said)
+
+
+def _filter_one(
+    session: Session, companies: list[str], constraints: Constraints
+) -> tuple[list[int], str]:
     rows = session.execute(
         text("SELECT id, fiscal_year, fiscal_period, doc_type FROM documents "
              "WHERE company = ANY(:c) AND status = 'ready'"),
-        {"c": constraints.companies},
+        {"c": companies},
     ).all()  # fmt: skip
-    applied = [f"company in {constraints.companies}"]
+    applied = [f"company in {companies}"]
     if constraints.years:
         stated = set(constraints.years)
         # The filing of the latest year named reports up to two earlier years as comparatives,
@@ -81,6 +96,32 @@ def filter_documents(*, session: Session, constraints: Constraints) -> tuple[lis
 
 
 PRIOR = 1.3  # weight of a document that matches the question's period exactly
+# What only one filing type carries: a release has the guidance, the adjusted (non-GAAP)
+# figures and the announcement; an 8-K the shareholder votes and officer changes. Anything
+# else about a period's financials is answered by the periodic report: the 10-Q for a
+# quarter, the 10-K for a year.
+_TYPE_CUES = (
+    (re.compile(r"\b(?:guidance|outlook|adjusted|non-gaap|press release|announce[sd]?|"
+                r"earnings (?:release|call))\b", re.I), "earnings release"),
+    (re.compile(r"\b(?:vote[sd]?|voting|shareholders?'? meeting|stockholders?'? meeting|annual "
+                r"meeting|elected|resign(?:ed|ation)|appointed|departure)\b", re.I), "8-K"),
+)  # fmt: skip
+
+
+def preferred_type(question: str, constraints: Constraints) -> str | None:
+    """The filing type best placed to answer when the question names none."""
+    if constraints.doc_types:
+        return None
+    for pattern, kind in _TYPE_CUES:
+        if pattern.search(question):
+            return kind
+    if constraints.periods:
+        return "10-Q"
+    if constraints.years or constraints.fiscal_year_mentioned:
+        return "10-K"
+    return None
+
+
 COMPARATIVE_YEARS = 2  # a 10-K's income statement shows three years
 
 
@@ -97,20 +138,23 @@ def _ranked_within(
     by an annual document."""
     ranked = rank_documents(session=session, question=question, vector=vector, document_ids=ids)
     info = {
-        name: (year, period)
-        for name, year, period in session.execute(
-            text("SELECT name, fiscal_year, fiscal_period FROM documents WHERE id = ANY(:ids)"),
+        name: (year, period, kind)
+        for name, year, period, kind in session.execute(
+            text("SELECT name, fiscal_year, fiscal_period, doc_type FROM documents "
+                 "WHERE id = ANY(:ids)"),
             {"ids": list(ids)},
         )
-    }
+    }  # fmt: skip
     # Without a year, the most recent filing describes the company as it is now.
-    known = [year for year, _ in info.values() if year is not None]
+    known = [year for year, _, _ in info.values() if year is not None]
     latest = max(constraints.years) if constraints.years else max(known, default=None)
     annual = bool(constraints.fiscal_year_mentioned) and not constraints.periods
+    kind_wanted = preferred_type(question, constraints)
 
     def prior(name: str) -> float:
-        year, period = info.get(name, (None, None))
+        year, period, kind = info.get(name, (None, None, None))
         weight = PRIOR if latest is not None and year == latest else 1.0
+        weight *= PRIOR if kind_wanted is not None and kind == kind_wanted else 1.0
         return weight * (PRIOR if annual and period == "FY" else 1.0)
 
     ranked = sorted((DocumentHit(h.name, h.score * prior(h.name)) for h in ranked),
