@@ -207,3 +207,57 @@ def test_one_company_is_stored_under_one_spelling(tmp_path: Path) -> None:
     assert run_cli("ingest", str(tmp_path))[0] == 0
     companies = {d["company"] for d in run_json("docs", "list")}
     assert len(companies) == 1, companies
+
+
+def test_a_fiscal_year_ending_in_january_is_found_by_either_year(corpus: Path) -> None:
+    """Ulta's fiscal 2022 ended on January 28, 2023: "FY2023" finds it too, and its
+    fourth-quarter release (which reports the full year) comes first."""
+    from pageindex_platform.search.router import years_of
+
+    assert years_of(2022, "2023-01-28") == {2022, 2023}
+    assert years_of(2023, "2023-07-29") == {2023}
+    assert years_of(2022, "2022-12-31") == {2022}
+    out = run_json("ask", "Ulta Beauty FY2023 net sales for the full year")
+    assert out["documents"][0]["name"] == "ULTABEAUTY_2023Q4_EARNINGS"
+    assert not any(w.startswith("No ") for w in out["warnings"])
+
+
+def test_filing_type_preferred_by_what_the_question_asks() -> None:
+    from pageindex_platform.search.constraints import Constraints
+    from pageindex_platform.search.router import preferred_type
+
+    year = Constraints(companies=["X"], years=[2023])
+    quarter = Constraints(companies=["X"], years=[2023], periods=["Q2"])
+    assert preferred_type("X revenue FY2023", year) == "10-K"
+    assert preferred_type("X revenue Q2 2023", quarter) == "10-Q"
+    assert preferred_type("X adjusted EBITDA FY2023", year) == "earnings release"
+    assert preferred_type("X guidance for 2023", year) == "earnings release"
+    assert preferred_type("How did X shareholders vote in 2023?", year) == "8-K"
+    assert preferred_type("X revenue", Constraints(companies=["X"], doc_types=["10-Q"])) is None
+
+
+def test_narrative_question_finds_its_section_not_the_certifications(tmp_path: Path) -> None:
+    """A question about lawsuits lands on "Legal Proceedings" (subject vocabulary, rare
+    words counting most), not on the officers' certification whose wording matches
+    "reported" and "material"."""
+    filler = "Revenue grew in every region as reported in the consolidated statements. " * 20
+    (tmp_path / "acme.md").write_text(
+        "# ACME WIDGETS CORPORATION\n\nFORM 10-K\n\nAnnual report for the fiscal year ended "
+        "December 31, 2022.\n\n"
+        f"# Item 1. Business\n\n{filler}\n\n"
+        "# Item 3. Legal Proceedings\n\nIn March 2022 a class action was filed against the "
+        "Company in the District of Delaware alleging infringement of three widget patents. "
+        "The plaintiffs seek damages and an injunction. The Company believes the claims are "
+        "without merit and is defending the suit vigorously; a trial is set for 2024.\n\n"
+        f"# Item 7. Results\n\n{filler}\n\n"
+        "# Exhibit 31.1 Certification\n\nI, Jane Roe, certify that: I have reviewed this "
+        "annual report on Form 10-K; based on my knowledge, the financial statements fairly "
+        "present in all material respects what was reported, pursuant to Section 302 of the "
+        "Sarbanes-Oxley Act of 2002.\n"
+    )
+    assert run_cli("ingest", str(tmp_path))[0] == 0
+    out = run_json("ask", "Has Acme reported any materially important ongoing lawsuits in 2022?")
+    sections = {c["page"]: n["title"] for c in out["citations"] for n in out["nodes"]
+                if n["node_id"] == c["node_id"]}  # fmt: skip
+    first = out["citations"][0]
+    assert "Legal Proceedings" in sections.get(first["page"], ""), out["citations"]

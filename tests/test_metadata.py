@@ -102,3 +102,31 @@ def test_token_counting_never_raises_for_unknown_models() -> None:
     assert count_tokens("hello world", model="llama3.1:8b-instruct") == 2
     assert encoding_for("gpt-4").name == "cl100k_base"  # from the seeded cache, offline
     assert count_tokens("hello world", model="gpt-4o") == 2  # o200k or the fallback
+
+
+def test_called_by_its_first_word_only_when_that_is_no_ordinary_word() -> None:
+    cover = COVER_10K.replace("BEST BUY CO., INC.", "VERIZON COMMUNICATIONS INC.")
+    body = "Verizon serves customers. " * 6 + "See www.verizon.com for more."
+    m = extract_metadata(pages=[PageText(1, cover), PageText(2, body)])
+    assert "Verizon" in m.company_aliases
+    body = "Best Buy sells electronics. " * 6 + "We use our best efforts."
+    m = extract_metadata(pages=[PageText(1, COVER_10K), PageText(2, body)])
+    assert "Best" not in m.company_aliases and "Best Buy" in m.company_aliases
+
+
+def test_letter_spaced_registrant_name_is_joined_again() -> None:
+    cover = COVER_10K.replace("BEST BUY CO., INC.", "MGM R Esorts I Nternational")
+    body = "MGM Resorts International operates resorts. International travel recovered."
+    m = extract_metadata(pages=[PageText(1, cover), PageText(2, body)])
+    assert m.company == "MGM Resorts International" and "MGM Resorts" in m.company_aliases
+
+
+def test_full_text_terms_split_hyphens_and_keep_phrases() -> None:
+    from pageindex_platform.search.semantic import _terms
+    from pageindex_platform.search.subjects import section_phrases
+
+    assert _terms("full-time employees") == ["full", "time", "employees"]
+    phrases = section_phrases("What lawsuits is Boeing facing?")
+    assert "legal proceedings" in phrases
+    assert "(legal <-> proceedings)" in _terms("lawsuits", phrases)
+    assert section_phrases("What was revenue in 2022?") == []

@@ -87,6 +87,7 @@ def _parse_date(text: str) -> date | None:
 
 def short_company(company: str) -> str:
     """'MGM Resorts International' -> 'MGM Resorts'; 'Amazon.com, Inc.' -> 'Amazon'."""
+    company = re.sub(r"\s+\.", ".", company)  # "NIKE, Inc ."
     words = re.split(r"[\s,]+", company.replace(".com", " com"))
     while words and words[-1].lower().strip(".") in _SUFFIXES:
         words.pop()
@@ -98,7 +99,7 @@ def short_company(company: str) -> str:
 def _display(name: str) -> str:
     """'MGM RESORTS INTERNATIONAL' -> 'MGM Resorts International': a short first word is
     taken for an acronym (MGM, CVS, 3M) and keeps its capitals."""
-    name = " ".join(name.split()).strip(" ,")
+    name = re.sub(r"\s+([.,])", r"\1", " ".join(name.split())).strip(" ,")  # "Inc ." -> "Inc."
     if name.isupper() and len(name) > 4:
         words = name.split()
         bare = words[0].strip(".,")
@@ -230,6 +231,36 @@ def _company(rows: Sequence[str], first: str) -> tuple[str | None, set[str]]:
     return company, aliases
 
 
+def _unspaced(name: str, text: str) -> str:
+    """Words a PDF split after their first letter ("MGM R Esorts I Nternational") joined
+    again when the joined word is written in the filing ("Resorts", "International")."""
+
+    def join(m: re.Match[str]) -> str:
+        word = m.group(1) + m.group(2).lower()
+        return word if re.search(rf"\b{word}\b", text) else m.group(0)
+
+    return re.sub(r"\b([A-Z]) ([A-Z][a-z]+)\b", join, name)
+
+
+def first_word(company: str) -> str | None:
+    """The first word of a name of several words ("Verizon" of "Verizon Communications")."""
+    words = short_company(company).split()
+    return words[0].strip(",.") if len(words) > 1 and words[0].isalpha() else None
+
+
+def _called_by_first_word(company: str, pages: Sequence[PageText]) -> str | None:
+    """A company of several words is called by its first alone ("Verizon", "Activision")
+    when the filing writes that word capitalized nearly always: "General" (general and
+    administrative) and "Best" (best efforts) are ordinary words, "Verizon" is not."""
+    word = first_word(company)
+    if word is None or len(word) < 4:
+        return None
+    text = "\n".join(p.text for p in pages[:60])
+    # words, not web or e-mail addresses ("www.verizon.com")
+    found = re.findall(rf"(?<![\w./@]){re.escape(word)}\b(?!\.(?:com|net|org)\b)", text, re.I)
+    return word.capitalize() if len(found) >= 5 and not any(w.islower() for w in found) else None
+
+
 def extract_metadata(*, pages: Sequence[PageText], tree: Sequence[TreeNode] = ()) -> DocMetadata:
     """Type, company, fiscal year and period from what the first pages say (the file's name
     is not consulted: users' files are named after download links, UUIDs or anything)."""
@@ -237,6 +268,14 @@ def extract_metadata(*, pages: Sequence[PageText], tree: Sequence[TreeNode] = ()
     rows = first.splitlines()
     doc_type = _doc_type(first)
     company, aliases = _company(rows, first)
+    if company and re.search(r"\b[A-Z] [A-Z][a-z]", company):
+        body = "\n".join(p.text for p in pages[:60])
+        company = _unspaced(company, body)
+        aliases = {_unspaced(a, body) for a in aliases} | {short_company(company)}
+        aliases.discard(company)
+    called = _called_by_first_word(company, pages) if company else None
+    if called:
+        aliases.add(called)
 
     end: date | None = None
     if doc_type == DocType.FORM_8K:

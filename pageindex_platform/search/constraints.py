@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ..index.metadata import SYMBOL, short_company
+from ..index.metadata import SYMBOL, first_word, short_company
 from ..index.text import normalize
 from ..settings import get_settings
 
@@ -234,6 +234,13 @@ def link_companies(question: str, *, session: Session) -> list[str]:
             continue
         forms = _forms(company, [a for a in aliases or () if a not in symbols], groups)
         forms_of[company] = forms
+        # "Verizon" for Verizon Communications: a first word alone counts capitalized only
+        called = first_word(company)
+        if called in forms:
+            forms.discard(called)
+            if re.search(rf"\b(?:{re.escape(called)}|{re.escape(called.upper())})\b", question):
+                found.add(company)
+                continue
         for form in forms:
             norm = normalize(form)
             letters = norm.replace(" ", "")

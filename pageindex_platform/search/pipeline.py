@@ -20,9 +20,10 @@ from .answer import extract_lines, extractive_answer
 from .constraints import Constraints, entity_groups, parse_constraints
 from .llm_answer import llm_answer
 from .llm_tree_search import search_tree_llm
-from .router import Route, select_documents
+from .router import Route, select_documents, years_of
 from .semantic import DocumentHit, chunk_hits, keywords
 from .statements import Statement, knowledge_facts, statement_pages, statements_for
+from .subjects import section_phrases
 from .tree_search import NodeHit, NodeInfo, PageHit, pages_in_nodes, search_tree
 
 MULTI_DOCUMENT_RATIO = 0.6  # documents scoring at least this share of the best are searched too
@@ -187,7 +188,7 @@ def _llm_nodes(
 def _selected_rows(session: Session, names: list[str]) -> dict[str, Any]:
     """The selected documents' ids and periods, by name (one query)."""
     rows = session.execute(
-        text("SELECT name, id, fiscal_year, fiscal_period, doc_type FROM documents "
+        text("SELECT name, id, fiscal_year, fiscal_period, doc_type, period_end FROM documents "
              "WHERE name = ANY(:n)"), {"n": names},
     )  # fmt: skip
     return {row.name: row for row in rows}
@@ -251,14 +252,17 @@ def ask(
     needed = statements_for(query, knowledge_facts(user_knowledge))
     nodes: list[NodeHit] = []
     pages: list[tuple[PageHit, float]] = []
+    # full text and section titles also search where filings discuss what the question names
+    phrases = section_phrases(query)
+    lexical = " ".join([query, *phrases])
     for doc in selected:
         hits = chunk_hits(session=session, question=query, vector=vector,
-                          document_ids=[ids[doc.name]])  # fmt: skip
+                          document_ids=[ids[doc.name]], phrases=phrases)  # fmt: skip
         tree = _tree(session, doc.name)
         found = statement_pages(session=session, document_id=ids[doc.name]) if needed else {}
         statements = {kind: found[kind] for kind in needed if kind in found}
         best, doc_pages = search_tree(
-            question=query, document=doc.name, nodes=tree.nodes, hits=hits,
+            question=lexical, document=doc.name, nodes=tree.nodes, hits=hits,
             statement_pages=list(statements.values()),
         )  # fmt: skip
         if chat is not None:
@@ -337,7 +341,12 @@ def _unmet(constraints: Constraints, rows: list[Any]) -> str | None:
     missing = (
         (constraints.doc_types and not any(r.doc_type in constraints.doc_types for r in rows))
         or (constraints.periods and not any(r.fiscal_period in constraints.periods for r in rows))
-        or (constraints.years and not any(r.fiscal_year in constraints.years for r in rows))
+        or (
+            constraints.years
+            and not any(
+                years_of(r.fiscal_year, r.period_end) & set(constraints.years) for r in rows
+            )
+        )
     )
     if not missing:
         return None

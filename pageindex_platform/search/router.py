@@ -65,7 +65,7 @@ def _filter_one(
     session: Session, companies: list[str], constraints: Constraints
 ) -> tuple[list[int], str]:
     rows = session.execute(
-        text("SELECT id, fiscal_year, fiscal_period, doc_type FROM documents "
+        text("SELECT id, fiscal_year, fiscal_period, doc_type, period_end FROM documents "
              "WHERE company = ANY(:c) AND status = 'ready'"),
         {"c": companies},
     ).all()  # fmt: skip
@@ -79,7 +79,7 @@ def _filter_one(
         choices = ((latest, "fiscal_year in"), (stated, "fiscal_year in"),
                    ({y + 1 for y in latest}, "next year"))  # fmt: skip
         for years, label in choices:
-            kept = [r for r in rows if r.fiscal_year in years]
+            kept = [r for r in rows if years_of(r.fiscal_year, r.period_end) & years]
             if kept:
                 rows = kept
                 applied.append(f"{label} {sorted(years)}")
@@ -101,8 +101,8 @@ PRIOR = 1.3  # weight of a document that matches the question's period exactly
 # else about a period's financials is answered by the periodic report: the 10-Q for a
 # quarter, the 10-K for a year.
 _TYPE_CUES = (
-    (re.compile(r"\b(?:guidance|outlook|adjusted|non-gaap|press release|announce[sd]?|"
-                r"earnings (?:release|call))\b", re.I), "earnings release"),
+    (re.compile(r"\b(?:guidance|outlook|adjusted|non-gaap|ebitdar?|press release|"
+                r"announce[sd]?|earnings (?:release|call))\b", re.I), "earnings release"),
     (re.compile(r"\b(?:vote[sd]?|voting|shareholders?'? meeting|stockholders?'? meeting|annual "
                 r"meeting|elected|resign(?:ed|ation)|appointed|departure)\b", re.I), "8-K"),
 )  # fmt: skip
@@ -115,11 +115,20 @@ def preferred_type(question: str, constraints: Constraints) -> str | None:
     for pattern, kind in _TYPE_CUES:
         if pattern.search(question):
             return kind
-    if constraints.periods:
-        return "10-Q"
-    if constraints.years or constraints.fiscal_year_mentioned:
-        return "10-K"
-    return None
+    # the annual report also describes the business when no period is named
+    return "10-Q" if constraints.periods else "10-K"
+
+
+def years_of(fiscal_year: int | None, period_end: str | None) -> set[int]:
+    """The years a filing may be called by: its fiscal year as the company names it, and,
+    for a fiscal year ending in January to March, the calendar year it ends in (Ulta's
+    "fiscal 2022" ended on January 28, 2023: analysts also call it FY2023)."""
+    years = {fiscal_year} if fiscal_year is not None else set()
+    if period_end and fiscal_year is not None:
+        end_year, end_month = int(period_end[:4]), int(period_end[5:7])
+        if end_month <= 3:
+            years.add(end_year)
+    return years
 
 
 COMPARATIVE_YEARS = 2  # a 10-K's income statement shows three years
@@ -138,24 +147,28 @@ def _ranked_within(
     by an annual document."""
     ranked = rank_documents(session=session, question=question, vector=vector, document_ids=ids)
     info = {
-        name: (year, period, kind)
-        for name, year, period, kind in session.execute(
-            text("SELECT name, fiscal_year, fiscal_period, doc_type FROM documents "
+        name: (years_of(year, end), period, kind)
+        for name, year, period, kind, end in session.execute(
+            text("SELECT name, fiscal_year, fiscal_period, doc_type, period_end FROM documents "
                  "WHERE id = ANY(:ids)"),
             {"ids": list(ids)},
         )
     }  # fmt: skip
-    # Without a year, the most recent filing describes the company as it is now.
-    known = [year for year, _, _ in info.values() if year is not None]
+    kind_wanted = preferred_type(question, constraints)
+    # Without a year, the most recent filing (of the type wanted) describes the company as
+    # it is now.
+    known = [max(y) for y, _, kind in info.values() if y and kind == kind_wanted] or [
+        max(y) for y, _, _ in info.values() if y]  # fmt: skip
     latest = max(constraints.years) if constraints.years else max(known, default=None)
     annual = bool(constraints.fiscal_year_mentioned) and not constraints.periods
-    kind_wanted = preferred_type(question, constraints)
 
     def prior(name: str) -> float:
-        year, period, kind = info.get(name, (None, None, None))
-        weight = PRIOR if latest is not None and year == latest else 1.0
+        years, period, kind = info.get(name, (set(), None, None))
+        weight = PRIOR if latest in years else 1.0
         weight *= PRIOR if kind_wanted is not None and kind == kind_wanted else 1.0
-        return weight * (PRIOR if annual and period == "FY" else 1.0)
+        # a fourth-quarter release reports the full year too
+        covers_year = period == "FY" or (period == "Q4" and kind == "earnings release")
+        return weight * (PRIOR if annual and covers_year else 1.0)
 
     ranked = sorted((DocumentHit(h.name, h.score * prior(h.name)) for h in ranked),
                     key=lambda h: -h.score)  # fmt: skip

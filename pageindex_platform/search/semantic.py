@@ -5,6 +5,7 @@ recall under filtering)."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,13 +48,21 @@ def keywords(question: str) -> list[str]:
     return list(dict.fromkeys(words))
 
 
-def _terms(question: str) -> list[str]:
-    return [t for t in (re.sub(r"[^a-z0-9]", "", w) for w in keywords(question)) if t][:24]
+def _terms(question: str, phrases: Sequence[str] = ()) -> list[str]:
+    """The question's keywords as full-text terms ("full-time" is "full" and "time", as the
+    text search parser indexes it), then `phrases` as phrase terms ("human <-> capital")."""
+    words = (part for w in keywords(question) for part in re.split(r"[.-]", w))
+    terms = [t for t in (re.sub(r"[^a-z0-9]", "", w) for w in words) if t][:24]
+    for phrase in phrases:
+        parts = [t for t in (re.sub(r"[^a-z0-9]", "", w) for w in phrase.lower().split()) if t]
+        if parts:
+            terms.append(parts[0] if len(parts) == 1 else f"({' <-> '.join(parts)})")
+    return list(dict.fromkeys(terms))[:32]
 
 
-def tsquery(question: str) -> str:
+def tsquery(question: str, phrases: Sequence[str] = ()) -> str:
     """An OR query of the question's keywords (to_tsquery syntax, injection-safe)."""
-    return " | ".join(_terms(question))  # "" matches nothing (no syntax error)
+    return " | ".join(_terms(question, phrases))  # "" matches nothing (no syntax error)
 
 
 def vector_literal(vector: np.ndarray) -> str:
@@ -66,9 +75,28 @@ def _filter(document_ids: Sequence[int] | None) -> str:
 
 
 def _coverage(n_terms: int, tsv: str = "c.tsv") -> str:
-    """How many distinct question keywords a chunk contains (frequent words do not win)."""
-    parts = [f"({tsv} @@ to_tsquery('english', :t{i}))::int" for i in range(n_terms)]
+    """How many distinct question keywords a chunk contains, each weighted by `:w{i}` (a
+    word on every page of the filing — "fiscal", "end" — counts for little)."""
+    parts = [f"({tsv} @@ to_tsquery('english', :t{i}))::int * :w{i}" for i in range(n_terms)]
     return " + ".join(parts) or "0"
+
+
+def term_weights(session: Session, question: str, document_ids: Sequence[int] | None,
+                 phrases: Sequence[str] = ()) -> list[float]:  # fmt: skip
+    """Inverse document frequency of each term among the chunks of `document_ids` (all
+    chunks when None): ln((N + 1) / (n + 0.5))."""
+    terms = _terms(question, phrases)
+    if not terms:
+        return []
+    counts = ", ".join(f"count(*) FILTER (WHERE tsv @@ to_tsquery('english', :t{i}))"
+                       for i in range(len(terms)))  # fmt: skip
+    where = "WHERE document_id = ANY(:ids)" if document_ids is not None else ""
+    params: dict[str, Any] = {f"t{i}": t for i, t in enumerate(terms)}
+    if document_ids is not None:
+        params["ids"] = list(document_ids)
+    row = session.execute(text(f"SELECT count(*), {counts} FROM chunks {where}"), params).one()
+    total = row[0]
+    return [math.log((total + 1) / (n + 0.5)) for n in row[1:]]
 
 
 def _fused_sql(document_ids: Sequence[int] | None, n_terms: int, titles: bool = False) -> str:
@@ -98,11 +126,14 @@ def _fused_sql(document_ids: Sequence[int] | None, n_terms: int, titles: bool = 
     )"""
 
 
-def _params(question: str, vector: np.ndarray, k: int, ids: Sequence[int] | None
+def _params(question: str, vector: np.ndarray, k: int, ids: Sequence[int] | None,
+            weights: Sequence[float] | None = None, phrases: Sequence[str] = ()
             ) -> dict[str, Any]:  # fmt: skip
-    params: dict[str, Any] = {"v": vector_literal(vector), "tsq": tsquery(question), "k": k,
-                              "rrf": RRF_K}  # fmt: skip
-    params.update({f"t{i}": term for i, term in enumerate(_terms(question))})
+    params: dict[str, Any] = {"v": vector_literal(vector), "tsq": tsquery(question, phrases),
+                              "k": k, "rrf": RRF_K}  # fmt: skip
+    terms = _terms(question, phrases)
+    params.update({f"t{i}": term for i, term in enumerate(terms)})
+    params.update({f"w{i}": 1.0 if weights is None else weights[i] for i in range(len(terms))})
     if ids is not None:
         params["ids"] = list(ids)
     return params
@@ -143,16 +174,21 @@ def chunk_hits(
     vector: np.ndarray,
     document_ids: Sequence[int],
     k: int = 60,
+    phrases: Sequence[str] = (),
 ) -> list[ChunkHit]:
-    """The fused chunk hits inside some documents, best first."""
+    """The fused chunk hits inside some documents, best first. `phrases` are searched as
+    further full-text terms (see subjects.py); each term counts by its rarity in these
+    documents."""
     tune_hnsw(session, True)
     sql = (
-        _fused_sql(document_ids, len(_terms(question)), titles=True)
+        _fused_sql(document_ids, len(_terms(question, phrases)), titles=True)
         + """
     SELECT d.name, c.node_id, c.page, f.score, c.text
     FROM fused f JOIN chunks c ON c.id = f.id JOIN documents d ON d.id = c.document_id
     ORDER BY f.score DESC"""
     )
-    rows = session.execute(text(sql), _params(question, vector, k, document_ids))
+    weights = term_weights(session, question, document_ids, phrases)
+    params = _params(question, vector, k, document_ids, weights, phrases)
+    rows = session.execute(text(sql), params)
     return [ChunkHit(name, node_id, page, float(score), body)
             for name, node_id, page, score, body in rows]  # fmt: skip

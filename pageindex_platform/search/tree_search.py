@@ -5,6 +5,7 @@ title path; pages ranked by their hits, favouring pages of the best nodes."""
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -12,6 +13,17 @@ from dataclasses import dataclass
 from .semantic import ChunkHit, keywords
 
 TITLE_WEIGHT = 0.05  # a title naming every keyword weighs like a few top-ranked chunk hits
+# Pages every filing carries that answer no analyst's question — officers' certifications
+# (Exhibits 31 and 32), the signatures page, auditors' consents, powers of attorney — yet
+# whose wording ("fairly presents, in all material respects", "the registrant has duly
+# caused this report to be signed") matches questions about what was reported.
+_BOILERPLATE = re.compile(
+    r"certification\s+pursuant\s+to|sarbanes-oxley\s+act\s+of\s+2002|rule\s+13a-14|"
+    r"\bI,\s+[A-Z][\w.' -]{2,60},\s+certify\s+that|has\s+duly\s+caused\s+this\s+report|"
+    r"consent\s+of\s+independent\s+registered|power\s+of\s+attorney",
+    re.IGNORECASE,
+)
+BOILERPLATE_WEIGHT = 0.1
 
 
 def _stems(text: str) -> set[str]:
@@ -63,8 +75,9 @@ def search_tree(
     by_page: dict[int, list[float]] = defaultdict(list)
     node_of_page: dict[int, str] = {}
     for h in hits:
-        by_node[h.node_id].append(h.score)
-        by_page[h.page].append(h.score)
+        score = h.score * (BOILERPLATE_WEIGHT if _BOILERPLATE.search(h.text) else 1.0)
+        by_node[h.node_id].append(score)
+        by_page[h.page].append(score)
         node_of_page.setdefault(h.page, h.node_id)
     scored: list[NodeHit] = []
     for n in nodes:
