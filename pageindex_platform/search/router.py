@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 import numpy as np
 from sqlalchemy import Engine, text
@@ -86,6 +87,11 @@ def _filter_one(
                 break
         else:
             applied.append("years relaxed (no matching filing)")
+    elif not constraints.periods:
+        # No period named: the question is about the company as it is now, which its latest
+        # periodic filings describe (8-Ks report events of their own and all stay).
+        rows = _latest_periodic(rows)
+        applied.append("latest filing of each periodic type (no period named)")
     for column, wanted in (("doc_type", constraints.doc_types),
                            ("fiscal_period", constraints.periods)):  # fmt: skip
         kept = [r for r in rows if getattr(r, column) in wanted]
@@ -93,6 +99,17 @@ def _filter_one(
             rows = kept
             applied.append(f"{column} in {wanted}")
     return [r.id for r in rows], "; ".join(applied)
+
+
+def _latest_periodic(rows: Sequence[Any]) -> list[Any]:
+    def when(r: Any) -> tuple[str, int]:
+        return (r.period_end or "", r.fiscal_year or 0)
+
+    latest: dict[str, Any] = {}
+    for r in rows:
+        if r.doc_type != "8-K" and (r.doc_type not in latest or when(r) > when(latest[r.doc_type])):
+            latest[r.doc_type] = r
+    return [r for r in rows if r.doc_type == "8-K" or latest.get(r.doc_type) is r]
 
 
 PRIOR = 1.3  # weight of a document that matches the question's period exactly
