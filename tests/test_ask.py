@@ -263,3 +263,21 @@ def test_narrative_question_finds_its_section_not_the_certifications(tmp_path: P
                 if n["node_id"] == c["node_id"]}  # fmt: skip
     first = out["citations"][0]
     assert "Legal Proceedings" in sections.get(first["page"], ""), out["citations"]
+
+
+def test_question_naming_no_company_about_a_vote_prefers_the_8k(tmp_path: Path) -> None:
+    annual = ("FORM 10-K\n\nANNUAL REPORT PURSUANT TO SECTION 13\n\nWIDGET HOLDINGS INC.\n\n"
+              "(Exact name of registrant as specified in its charter)\n\n"
+              "# Item 1. Business\n\nOur shareholders benefit from the results of our widget "
+              "proposals to customers; the proposal pipeline grew. " * 2)  # fmt: skip
+    event = ("FORM 8-K\n\nCURRENT REPORT\n\nGADGET CORP.\n\n(Exact name of registrant as "
+             "specified in its charter)\n\nDate of Report: May 2, 2023\n\n# Item 5.07 "
+             "Submission of Matters to a Vote of Security Holders\n\nAt the annual meeting, "
+             "shareholders elected all nine directors and approved the say-on-pay proposal "
+             "with 91% of votes cast in favour.\n")  # fmt: skip
+    (tmp_path / "annual.md").write_text(annual)
+    (tmp_path / "event.md").write_text(event)
+    assert run_cli("ingest", str(tmp_path))[0] == 0
+    out = run_json("ask", "How did shareholders vote on the proposals at the annual meeting?")
+    assert out["route"] == "semantic"
+    assert out["documents"][0]["name"] == "event"

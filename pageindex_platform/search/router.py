@@ -125,13 +125,18 @@ _TYPE_CUES = (
 )  # fmt: skip
 
 
+def cue_type(question: str) -> str | None:
+    """The filing type that alone carries what the question asks about, if any."""
+    return next((kind for pattern, kind in _TYPE_CUES if pattern.search(question)), None)
+
+
 def preferred_type(question: str, constraints: Constraints) -> str | None:
     """The filing type best placed to answer when the question names none."""
     if constraints.doc_types:
         return None
-    for pattern, kind in _TYPE_CUES:
-        if pattern.search(question):
-            return kind
+    cued = cue_type(question)
+    if cued:
+        return cued
     # the annual report also describes the business when no period is named
     return "10-Q" if constraints.periods else "10-K"
 
@@ -285,6 +290,24 @@ def select_documents(
     else:
         reason, sql = "semantic search over the whole corpus (requested)", None
     docs = rank_documents(session=session, question=question, vector=vector)
+    wanted = constraints.doc_types or [t for t in (cue_type(question),) if t]
+    if wanted:  # "how did shareholders vote" names no company but an 8-K's subject
+        docs = _weighted_by_type(session, docs, wanted)
     return RouteDecision(
         Route.SEMANTIC, reason, docs, sql=sql, constraints=constraints, warnings=warned
     )
+
+
+def _weighted_by_type(
+    session: Session, docs: list[DocumentHit], wanted: Sequence[str]
+) -> list[DocumentHit]:
+    kinds: dict[str, str] = {
+        name: kind
+        for name, kind in session.execute(
+            text("SELECT name, doc_type FROM documents WHERE name = ANY(:n)"),
+            {"n": [d.name for d in docs]},
+        )
+    }
+    weighted = [DocumentHit(d.name, d.score * (PRIOR if kinds.get(d.name, "") in wanted else 1.0))
+                for d in docs]  # fmt: skip
+    return sorted(weighted, key=lambda d: -d.score)
