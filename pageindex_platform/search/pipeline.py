@@ -20,7 +20,7 @@ from .answer import extract_lines, extractive_answer
 from .constraints import Constraints, entity_groups, parse_constraints
 from .llm_answer import llm_answer
 from .llm_tree_search import search_tree_llm
-from .router import Route, select_documents, years_of
+from .router import Route, column_by_name, select_documents, years_of
 from .semantic import DocumentHit, chunk_hits, keywords
 from .statements import Statement, knowledge_facts, statement_pages, statements_for
 from .subjects import section_phrases
@@ -317,13 +317,7 @@ def _best_per_entity(
     session: Session, ranked: list[DocumentHit], entities: list[list[str]]
 ) -> list[DocumentHit]:
     """The best-ranked document of each company group, in ranking order."""
-    company: dict[str, str] = {
-        name: owner
-        for name, owner in session.execute(
-            text("SELECT name, company FROM documents WHERE name = ANY(:n)"),
-            {"n": [d.name for d in ranked]},
-        )
-    }
+    company = column_by_name(session, "company", [d.name for d in ranked])
     out: list[DocumentHit] = []
     for group in entities:
         best = next((d for d in ranked if company.get(d.name) in group), None)

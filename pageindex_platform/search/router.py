@@ -298,16 +298,20 @@ def select_documents(
     )
 
 
+def column_by_name(session: Session, column: str, names: Sequence[str]) -> dict[str, str]:
+    """One metadata column ("company", "doc_type") of the named documents."""
+    if column not in ("company", "doc_type"):
+        raise ValueError(column)
+    rows = session.execute(
+        text(f"SELECT name, {column} FROM documents WHERE name = ANY(:n)"), {"n": list(names)}
+    )
+    return {name: value or "" for name, value in rows}
+
+
 def _weighted_by_type(
     session: Session, docs: list[DocumentHit], wanted: Sequence[str]
 ) -> list[DocumentHit]:
-    kinds: dict[str, str] = {
-        name: kind
-        for name, kind in session.execute(
-            text("SELECT name, doc_type FROM documents WHERE name = ANY(:n)"),
-            {"n": [d.name for d in docs]},
-        )
-    }
+    kinds = column_by_name(session, "doc_type", [d.name for d in docs])
     weighted = [DocumentHit(d.name, d.score * (PRIOR if kinds.get(d.name, "") in wanted else 1.0))
                 for d in docs]  # fmt: skip
     return sorted(weighted, key=lambda d: -d.score)
