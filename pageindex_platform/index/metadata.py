@@ -170,14 +170,15 @@ def _letters(name: str) -> str:
 
 def _doc_type(first: str) -> str:
     head = first[:6000]
-    # A form's name on a line of its own: "Form 10-Q" inside a sentence that a line break
-    # happens to start is a reference to another filing.
-    if re.search(r"^\s*FORM\s+10-?K\s*$|ANNUAL REPORT PURSUANT TO SECTION", head, re.M | re.I):
-        return DocType.FORM_10K
-    if re.search(r"^\s*FORM\s+10-?Q\s*$|QUARTERLY REPORT PURSUANT TO SECTION", head, re.M | re.I):
-        return DocType.FORM_10Q
-    if re.search(r"^\s*FORM\s+8-?K\s*$|^\s*CURRENT REPORT\s*$", head, re.M | re.I):
-        return DocType.FORM_8K
+    # A form's name on a line of its own ("FORM 10-Q", "FORM 10-Q (Mark One)"): "Form 10-Q
+    # for the quarter ended ..." inside a sentence is a reference to another filing.
+    for form, cover, kind in (
+        (r"10-?K", r"ANNUAL REPORT PURSUANT TO SECTION", DocType.FORM_10K),
+        (r"10-?Q", r"QUARTERLY REPORT PURSUANT TO SECTION", DocType.FORM_10Q),
+        (r"8-?K", r"^\s*CURRENT REPORT\s*$", DocType.FORM_8K),
+    ):
+        if re.search(rf"^\s*FORM\s+{form}\b.{{0,20}}$|{cover}", head, re.M | re.I):
+            return kind
     if _RESULTS.search(head[:1500]):
         return DocType.EARNINGS
     return DocType.OTHER
