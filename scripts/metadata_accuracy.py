@@ -1,7 +1,9 @@
 """Metadata accuracy on the dev set without --metadata: company, doc_type and fiscal year
 extracted from each PDF, compared with ../shared/financebench-dev/documents.jsonl.
+`--link-names` reads each PDF under the file name of its download link instead (through a
+symbolic link), as users' files are named.
 
-    python scripts/metadata_accuracy.py [--pdfs DIR] [--documents FILE] [-v]
+    python scripts/metadata_accuracy.py [--pdfs DIR] [--documents FILE] [--link-names] [-v]
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ import argparse
 import json
 import re
 import sys
+import tempfile
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 from pageindex_platform.index.build import BuildOptions, prepare_document
 from pageindex_platform.index.metadata import short_company
@@ -36,12 +40,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pdfs", type=Path, default=DEV / "pdfs")
     parser.add_argument("--documents", type=Path, default=DEV / "documents.jsonl")
+    parser.add_argument("--link-names", action="store_true", help="files named as downloaded")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
     gold = [json.loads(line) for line in args.documents.read_text().splitlines() if line.strip()]
     hits = {"company": 0, "doc_type": 0, "fiscal_year": 0}
+    links = Path(tempfile.mkdtemp(prefix="pi-link-names-"))
     for row in gold:
-        doc = prepare_document(args.pdfs / f"{row['doc_name']}.pdf", BuildOptions())
+        path = (args.pdfs / f"{row['doc_name']}.pdf").resolve()
+        if args.link_names:
+            named = links / f"{Path(unquote(urlparse(row['doc_link']).path)).stem}.pdf"
+            named.unlink(missing_ok=True)
+            named.symlink_to(path)
+            path = named
+        doc = prepare_document(path, BuildOptions())
         m = doc.metadata
         ok = {
             "company": company_matches(row["company"], m.company),
