@@ -130,3 +130,11 @@ def test_full_text_terms_split_hyphens_and_keep_phrases() -> None:
     assert "legal proceedings" in phrases
     assert "(legal <-> proceedings)" in _terms("lawsuits", phrases)
     assert section_phrases("What was revenue in 2022?") == []
+
+
+def test_notes_that_mention_a_company_are_not_its_filing() -> None:
+    text = ("Retail sector notes\nBest Buy reports on a fiscal year that ends on the Saturday "
+            "closest to the end of January. Its Form 10-Q for the second quarter of fiscal 2024 "
+            "covers the quarter ended July 29, 2023.")  # fmt: skip
+    m = extract_metadata(pages=[PageText(1, text)])
+    assert m.company is None and m.doc_type == "other"

@@ -213,11 +213,12 @@ def _pick_year(mentions: Counter[int], allowed: Sequence[int], default: int) -> 
     return max(best)[2] if best else default
 
 
-def _company(rows: Sequence[str], first: str) -> tuple[str | None, set[str]]:
-    """The company and other names it goes by on these pages."""
+def _company(rows: Sequence[str], first: str, doc_type: str) -> tuple[str | None, set[str]]:
+    """The company and other names it goes by on these pages (none for a document that is
+    neither a filing nor a release: notes that mention a company are not its own)."""
     company = _registrant(rows[:200]) or _cover_name(rows[:120])
     aliases: set[str] = set()
-    if company is None:  # no SEC cover: a press release
+    if company is None and doc_type == DocType.EARNINGS:  # no SEC cover: a press release
         legal, headline = _announcer(first)
         company = legal or headline
         if legal and headline and _letters(legal).startswith(_letters(headline)):
@@ -268,7 +269,7 @@ def extract_metadata(*, pages: Sequence[PageText], tree: Sequence[TreeNode] = ()
     first = "\n".join(p.text for p in pages[:3])
     rows = first.splitlines()
     doc_type = _doc_type(first)
-    company, aliases = _company(rows, first)
+    company, aliases = _company(rows, first, doc_type)
     if company and re.search(r"\b[A-Z] [A-Z][a-z]", company):
         body = "\n".join(p.text for p in pages[:60])
         company = _unspaced(company, body)
@@ -319,10 +320,13 @@ def extract_metadata(*, pages: Sequence[PageText], tree: Sequence[TreeNode] = ()
             year = _pick_year(headline, allowed, 0) or by_rule
         elif headline or mentions:
             year = (headline or mentions).most_common(1)[0][0]
-    title = f"{company or 'Unknown company'} {_type_label(doc_type)}"
-    if year:
-        title += f" for fiscal {year}" + (f" {period}" if period and period != "FY" else "")
     sections = [n.title for n in tree if n.title not in (PREFACE, WHOLE_DOCUMENT)][:6]
+    if company:
+        title = f"{company} {_type_label(doc_type)}"
+        if year:
+            title += f" for fiscal {year}" + (f" {period}" if period and period != "FY" else "")
+    else:  # notes, memos: no company's filing; their first heading says what they are
+        title = sections[0] if sections else _type_label(doc_type).capitalize()
     description = f"{title}"
     if end:
         description += f", period ended {end.isoformat()}"
