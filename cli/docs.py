@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -13,7 +13,7 @@ from .common import DocName, JsonFlag, handle_errors, print_json
 
 app = typer.Typer(
     rich_markup_mode=None,
-    help="Browse stored documents: list, show, tree, rm.",
+    help="Browse stored documents: list, show, tree, page, rm.",
     no_args_is_help=True,
 )
 
@@ -93,6 +93,24 @@ def tree(name: DocName, as_json: JsonFlag = False) -> None:
         return
     typer.echo(f"{data['name']} ({data['page_count']} pages)")
     _print_tree(data["nodes"], 1)
+
+
+@app.command()
+@handle_errors
+def page(
+    name: DocName,
+    number: Annotated[int, typer.Argument(metavar="PAGE", help="1-based page, as cited.")],
+    as_json: JsonFlag = False,
+) -> None:
+    """Print one page's text as stored, to check a citation without opening the file."""
+    with session_scope() as session:
+        info = catalog.document_page(session=session, name=name, page=number)
+    if as_json:
+        print_json(info)
+        return
+    section = f" · {info['section']}" if info["section"] else ""
+    typer.echo(f"{info['name']} · p. {info['page']} of {info['page_count']}{section}\n")
+    typer.echo(info["text"])
 
 
 @app.command()

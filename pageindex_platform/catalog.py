@@ -7,8 +7,8 @@ from typing import Any
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
-from .errors import DocumentNotFoundError
-from .models import Chunk, Document, Node
+from .errors import DocumentNotFoundError, PageNotFoundError
+from .models import Chunk, Document, Node, Page
 
 
 def list_documents(*, session: Session) -> list[dict[str, Any]]:
@@ -88,6 +88,21 @@ def document_tree(*, session: Session, name: str) -> dict[str, Any]:
         parent = by_id.get(n.parent_node_id) if n.parent_node_id else None
         (parent["nodes"] if parent is not None else roots).append(item)
     return {"name": d.name, "page_count": d.page_count, "nodes": roots}
+
+
+def document_page(*, session: Session, name: str, page: int) -> dict[str, Any]:
+    """`pi docs page DOC PAGE --json`: one page's stored text and the section holding it."""
+    d = _document(session, name)
+    row = session.scalar(select(Page).where(Page.document_id == d.id, Page.page == page))
+    if row is None:
+        raise PageNotFoundError(name, page, d.page_count)
+    holding = session.scalars(
+        select(Node).where(Node.document_id == d.id, Node.start_page <= page,
+                           Node.end_page >= page)
+        .order_by(Node.end_page - Node.start_page, Node.depth.desc())
+    ).first()  # fmt: skip
+    return {"name": d.name, "page": page, "page_count": d.page_count,
+            "section": holding.title if holding else None, "text": row.text}  # fmt: skip
 
 
 def invalid_trees(*, session: Session) -> list[str]:

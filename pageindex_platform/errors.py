@@ -4,6 +4,7 @@
     ├── ConfigurationError      settings that cannot work (and how to fix them)
     ├── DatabaseError           the database cannot be reached, started or migrated
     ├── DocumentNotFoundError   a command names a document that is not stored
+    ├── PageNotFoundError       a page number outside a stored document
     ├── EmptyCorpusError        a question asked before anything is ingested
     ├── QuestionError           a question that cannot be searched (exit code 2)
     ├── UnsafeSQLError          generated SQL that is not one read-only SELECT over the view
@@ -49,6 +50,14 @@ class DocumentNotFoundError(PageIndexError):
     def __init__(self, name: str) -> None:
         super().__init__(f"no document named '{name}' (see `pi docs list`)")
         self.name = name
+
+
+class PageNotFoundError(PageIndexError):
+    """A page number outside a stored document's pages."""
+
+    def __init__(self, name: str, page: int, page_count: int) -> None:
+        super().__init__(f"{name} has no page {page} (pages 1-{page_count})")
+        self.name, self.page, self.page_count = name, page, page_count
 
 
 class EmptyCorpusError(PageIndexError):

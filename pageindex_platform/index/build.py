@@ -12,6 +12,7 @@ from ..errors import InputError, UnsupportedFileError
 from ..records import PreparedDocument, TreeSource
 from .chunking import chunk_pages, page_token_counts
 from .headings import detect_headings
+from .html import parse_html
 from .markdown import parse_markdown
 from .metadata import extract_metadata
 from .pdf import parse_pdf, read_bytes
@@ -20,7 +21,8 @@ from .tree import Splitter, check_tree, finish_tree
 
 PDF_SUFFIXES = {".pdf"}
 MARKDOWN_SUFFIXES = {".md", ".markdown"}
-SUPPORTED_SUFFIXES = PDF_SUFFIXES | MARKDOWN_SUFFIXES
+HTML_SUFFIXES = {".htm", ".html"}
+SUPPORTED_SUFFIXES = PDF_SUFFIXES | MARKDOWN_SUFFIXES | HTML_SUFFIXES
 
 
 @dataclass(frozen=True)
@@ -40,29 +42,38 @@ def prepare_document(path: Path, options: BuildOptions) -> PreparedDocument:
     suffix = path.suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
         raise UnsupportedFileError(
-            path, f"unsupported file type '{suffix or '(none)'}' (supported: .pdf, .md, .markdown)"
+            path,
+            f"unsupported file type '{suffix or '(none)'}' "
+            "(supported: .pdf, .htm, .html, .md, .markdown)",
         )
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
     data = read_bytes(path)
     sha256 = hashlib.sha256(data).hexdigest()
     warnings: list[str] = []
-    if suffix in PDF_SUFFIXES:
-        parsed = parse_pdf(path, data)
-        pages = parsed.pages
+    cover_facts: dict[str, str] = {}
+    if suffix in PDF_SUFFIXES or suffix in HTML_SUFFIXES:
+        if suffix in PDF_SUFFIXES:
+            parsed_pdf = parse_pdf(path, data)
+            pages, layouts = parsed_pdf.pages, parsed_pdf.layouts
+            source, entries = TreeSource.OUTLINE, outline_entries(parsed_pdf.outline, len(pages))
+        else:
+            parsed_html = parse_html(path, data)
+            pages, layouts = parsed_html.pages, parsed_html.layouts
+            source, entries = TreeSource.TOC, parsed_html.toc
+            cover_facts = parsed_html.dei
         seconds["parse"] = time.perf_counter() - t0
         t1 = time.perf_counter()
         page_tokens = page_token_counts(pages)
-        source, entries = TreeSource.OUTLINE, outline_entries(parsed.outline, len(pages))
         if not entries:
-            source, entries = TreeSource.TOC, toc_entries(parsed.layouts, options.toc_pages)
+            source, entries = TreeSource.TOC, toc_entries(layouts, options.toc_pages)
         if not entries:
-            source, entries = TreeSource.HEADINGS, detect_headings(parsed.layouts)
+            source, entries = TreeSource.HEADINGS, detect_headings(layouts)
         if not entries:
             source = TreeSource.WINDOWS
 
         def find_sections(start: int, end: int) -> list[FlatEntry]:
-            return detect_headings(parsed.layouts[start - 1 : end])
+            return detect_headings(layouts[start - 1 : end])
 
         splitter: Splitter | None = find_sections
     else:
@@ -89,7 +100,7 @@ def prepare_document(path: Path, options: BuildOptions) -> PreparedDocument:
         tree = finish_tree([], pages, page_tokens, max_pages=max_pages, max_tokens=max_tokens)
     seconds["tree"] = time.perf_counter() - t1
     t2 = time.perf_counter()
-    metadata = extract_metadata(pages=pages, tree=tree)
+    metadata = extract_metadata(pages=pages, tree=tree, cover_facts=cover_facts)
     chunks = chunk_pages(pages, tree, max_tokens=options.chunk_tokens)
     seconds["chunk"] = time.perf_counter() - t2
     return PreparedDocument(

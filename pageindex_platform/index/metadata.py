@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
 from ..records import DocMetadata, DocType, PageText, TreeNode
@@ -263,9 +263,22 @@ def _called_by_first_word(company: str, pages: Sequence[PageText]) -> str | None
     return word.capitalize() if len(found) >= 5 and not any(w.islower() for w in found) else None
 
 
-def extract_metadata(*, pages: Sequence[PageText], tree: Sequence[TreeNode] = ()) -> DocMetadata:
+_DEI_TYPES = {"10-K": DocType.FORM_10K, "10-Q": DocType.FORM_10Q, "8-K": DocType.FORM_8K}
+
+
+def _fact_date(value: str) -> date | None:
+    try:
+        return date.fromisoformat(value.strip())
+    except ValueError:
+        return _parse_date(value)
+
+
+def extract_metadata(
+    *, pages: Sequence[PageText], tree: Sequence[TreeNode] = (), cover_facts: Mapping[str, str] = {}
+) -> DocMetadata:
     """Type, company, fiscal year and period from what the first pages say (the file's name
-    is not consulted: users' files are named after download links, UUIDs or anything)."""
+    is not consulted: users' files are named after download links, UUIDs or anything). An
+    inline-XBRL filing's `dei:` cover facts (`cover_facts`) are exact and take precedence."""
     first = "\n".join(p.text for p in pages[:3])
     rows = first.splitlines()
     doc_type = _doc_type(first)
@@ -320,6 +333,10 @@ def extract_metadata(*, pages: Sequence[PageText], tree: Sequence[TreeNode] = ()
             year = _pick_year(headline, allowed, 0) or by_rule
         elif headline or mentions:
             year = (headline or mentions).most_common(1)[0][0]
+    if cover_facts:
+        company, aliases, doc_type, end, year, period = _with_cover_facts(
+            cover_facts, company, aliases, doc_type, end, year, period
+        )
     sections = [n.title for n in tree if n.title not in (PREFACE, WHOLE_DOCUMENT)][:6]
     if company:
         title = f"{company} {_type_label(doc_type)}"
@@ -343,6 +360,42 @@ def extract_metadata(*, pages: Sequence[PageText], tree: Sequence[TreeNode] = ()
         title=title,
         description=description,
     )
+
+
+def _with_cover_facts(
+    facts: Mapping[str, str],
+    company: str | None,
+    aliases: set[str],
+    doc_type: str,
+    end: date | None,
+    year: int | None,
+    period: str | None,
+) -> tuple[str | None, set[str], str, date | None, int | None, str | None]:
+    """The dei: facts over what the text suggested (what they leave out stays)."""
+    registrant = facts.get("dei:EntityRegistrantName")
+    if registrant:
+        if company and _letters(company) != _letters(registrant):
+            aliases.add(short_company(company))
+        company = _display(registrant)
+        aliases.add(short_company(company))
+    for symbol in re.split(r"[,\s]+", facts.get("dei:TradingSymbol", "")):
+        if SYMBOL.fullmatch(symbol):
+            aliases.add(symbol)
+    kind = _DEI_TYPES.get(facts.get("dei:DocumentType", "").strip().upper().removesuffix("/A"))
+    doc_type = kind or doc_type
+    end = _fact_date(facts.get("dei:DocumentPeriodEndDate", "")) or end
+    focus_year = facts.get("dei:DocumentFiscalYearFocus", "").strip()
+    if focus_year.isdigit():
+        year = int(focus_year)
+    elif doc_type == DocType.FORM_8K and end is not None:
+        year = end.year
+    focus = facts.get("dei:DocumentFiscalPeriodFocus", "").strip().upper()
+    if focus in ("FY", "Q1", "Q2", "Q3", "Q4"):
+        period = focus
+    if doc_type == DocType.FORM_8K:
+        period = None
+    aliases.discard(company or "")
+    return company, aliases, doc_type, end, year, period
 
 
 def _type_label(doc_type: str) -> str:

@@ -1,0 +1,120 @@
+"""EDGAR HTML ingest (inline XBRL or not) against the real database: pages between CSS page
+breaks, no iXBRL header text, the tree from the filing's own links, dei: metadata, and
+`pi docs page`."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pageindex_platform.index.build import BuildOptions, prepare_document
+
+from .conftest import REPO
+from .helpers import run_cli, run_json
+
+EDGAR = REPO.parent / "shared" / "edgar-html-dev" / "filings"
+BREAK = '<hr style="page-break-after:always"/>'
+
+IXBRL = f"""<html xmlns:ix="http://www.xbrl.org/2013/inlineXBRL"><head><title>x</title></head>
+<body>
+<div style="display:none"><ix:header><ix:hidden>
+<ix:nonNumeric name="dei:DocumentType" contextRef="c1">10-Q</ix:nonNumeric>
+<ix:nonNumeric name="dei:DocumentFiscalYearFocus" contextRef="c1">2025</ix:nonNumeric>
+<ix:nonNumeric name="dei:DocumentFiscalPeriodFocus" contextRef="c1">Q3</ix:nonNumeric>
+<ix:nonNumeric name="dei:TradingSymbol" contextRef="c1">ACME</ix:nonNumeric>
+</ix:hidden><ix:resources><xbrli:context id="c1">HIDDENCONTEXT</xbrli:context>
+</ix:resources></ix:header></div>
+<div><span style="font-weight:bold">FORM 10-Q</span></div>
+<div>For the quarterly period ended <ix:nonNumeric name="dei:DocumentPeriodEndDate"
+ contextRef="c1">June 28, 2025</ix:nonNumeric></div>
+<div><ix:nonNumeric name="dei:EntityRegistrantName" contextRef="c1">ACME WIDGETS, INC.
+</ix:nonNumeric></div><div>(Exact name of registrant as specified in its charter)</div>
+{BREAK}
+<table><tr><td><a href="#p1">Part I</a></td><td></td></tr>
+<tr><td><a href="#i1">Item 1.</a></td><td><a href="#i1">Financial Statements</a></td>
+<td><a href="#i1">1</a></td></tr>
+<tr><td><a href="#i2">Item 2.</a></td><td><a href="#i2">Management's Discussion</a></td>
+<td><a href="#i2">4</a></td></tr>
+<tr><td><a href="#p2">Part II</a></td><td></td></tr>
+<tr><td><a href="#i5">Item 1A.</a></td><td><a href="#i5">Risk Factors</a></td>
+<td><a href="#i5">6</a></td></tr></table>
+{BREAK}
+<div id="p1">PART I</div><div id="i1" style="font-weight:bold">Item 1. Financial Statements</div>
+<table><tr><td>Net sales</td><td>$</td><td>
+<ix:nonFraction name="us-gaap:Revenues" contextRef="c1" unitRef="usd" decimals="-6"
+ scale="6">1,234</ix:nonFraction></td></tr></table>
+{BREAK}
+<div>Notes to the statements. Revenue grew on widget demand.</div>
+{BREAK}
+<div id="i2" style="font-weight:bold">Item 2. Management's Discussion and Analysis</div>
+<div>Widget demand rose in every region.</div>
+{BREAK}
+<div id="p2">PART II</div><div id="i5">Item 1A. Risk Factors</div><div>Competition.</div>
+</body></html>"""
+
+
+def test_ixbrl_html_pages_tree_and_cover_facts(tmp_path: Path) -> None:
+    path = tmp_path / "0000123456-25-000042.htm"
+    path.write_text(IXBRL)
+    doc = prepare_document(path, BuildOptions())
+    assert doc.page_count == 6
+    assert all("HIDDENCONTEXT" not in p.text and "dei:" not in p.text for p in doc.pages)
+    assert "Net sales $ 1,234" in doc.pages[2].text  # a table row, its cells in order
+    starts = {n.title: n.start_page for n in doc.all_nodes()}
+    assert starts["Item 1. Financial Statements"] == 3
+    assert starts["Item 2. Management's Discussion"] == 5
+    assert starts["Item 1A. Risk Factors"] == 6
+    m = doc.metadata
+    assert (m.company, m.doc_type, m.fiscal_year, m.fiscal_period, m.period_end) == (
+        "Acme Widgets, Inc.", "10-Q", 2025, "Q3", "2025-06-28")  # fmt: skip
+    assert "ACME" in m.company_aliases
+
+
+def test_docs_page_prints_a_cited_page(tmp_path: Path) -> None:
+    (tmp_path / "acme.html").write_text(IXBRL)
+    assert run_cli("ingest", str(tmp_path))[0] == 0
+    out = run_json("docs", "page", "acme", "3")
+    assert out["page"] == 3 and out["page_count"] == 6
+    assert out["section"] == "Item 1. Financial Statements"
+    assert "Net sales $ 1,234" in out["text"]
+    code, text, _ = run_cli("docs", "page", "acme", "3")
+    assert code == 0 and text.startswith("acme · p. 3 of 6 · Item 1. Financial Statements")
+    code, _, err = run_cli("docs", "page", "acme", "9")
+    assert code == 1 and "acme has no page 9 (pages 1-6)" in err
+
+
+@pytest.mark.skipif(not EDGAR.is_dir(), reason="../shared/edgar-html-dev not present")
+def test_every_edgar_dev_filing_ingests_with_exact_cover_facts() -> None:
+    code, _, err = run_cli("ingest", str(EDGAR))
+    assert code == 0, err
+    docs = {d["name"]: d for d in run_json("docs", "list")}
+    assert len(docs) == len(list(EDGAR.glob("*.htm*"))) == 26
+    for name, d in docs.items():
+        path = next(EDGAR.glob(f"{name}.htm*"))
+        facts = dict(re.findall(r'name="(dei:\w+)"[^>]*>([^<]+)<', path.read_text(errors="ignore")))
+        if "dei:DocumentFiscalYearFocus" not in facts:
+            continue  # no inline XBRL: the text heuristics decide
+        assert d["doc_type"] == facts["dei:DocumentType"].strip(), name
+        assert d["fiscal_year"] == int(facts["dei:DocumentFiscalYearFocus"]), name
+        assert d["fiscal_period"] == facts["dei:DocumentFiscalPeriodFocus"].strip(), name
+        if d["doc_type"] != "10-K":
+            continue
+        tree = run_json("docs", "tree", name)
+        flat: list[dict[str, Any]] = []
+        stack = list(tree["nodes"])
+        while stack:
+            node = stack.pop()
+            flat.append(node)
+            stack.extend(node["nodes"])
+        for item in ("1A", "7", "8"):
+            node = next(n for n in flat if re.match(rf"item\s*{item}\b", str(n["title"]), re.I))
+            page = run_json("docs", "page", name, str(node["start_page"]))["text"]
+            assert re.search(rf"item\s*{item}\.?", page, re.I), (name, item)
+    noise = [n for n in docs if any(
+        "xbrli:" in run_json("docs", "page", n, str(p))["text"] for p in (1, 2))]  # fmt: skip
+    assert noise == []
+    again = run_json("ingest", str(EDGAR))  # unchanged files are skipped
+    assert (again["stored"], again["skipped"], again["failed"]) == (0, 26, 0)
