@@ -111,6 +111,24 @@ class Chunk(Base):
     )
 
 
+class Fact(Base):
+    """A numeric fact tagged in an inline-XBRL filing (migration 0007)."""
+
+    __tablename__ = "facts"
+    __table_args__ = (Index("ix_facts_document_concept", "document_id", "concept"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"))
+    concept: Mapped[str] = mapped_column(Text)
+    value: Mapped[float] = mapped_column(Float)
+    unit: Mapped[str] = mapped_column(Text)
+    decimals: Mapped[int | None] = mapped_column(Integer)
+    period_start: Mapped[str | None] = mapped_column(String(10))
+    period_end: Mapped[str] = mapped_column(String(10))
+    dimensions: Mapped[list[list[str]]] = mapped_column(JSONB, default=list)
+    page: Mapped[int | None] = mapped_column(Integer)
+
+
 class LlmCache(Base):
     __tablename__ = "llm_cache"
 

@@ -101,6 +101,21 @@ class ChunkText:
     text: str
 
 
+@dataclass(frozen=True)
+class TaggedFact:
+    """A numeric fact an inline-XBRL filing tags: its concept, value in units (scale
+    applied, sign applied), period and the page where it is shown (None: hidden)."""
+
+    concept: str  # "us-gaap:Revenues"
+    value: float
+    unit: str  # "iso4217:USD", "xbrli:shares", "iso4217:USD/xbrli:shares"
+    decimals: int | None
+    period_start: str | None  # ISO date; None for an instant
+    period_end: str  # ISO date (the instant for balances)
+    dimensions: tuple[tuple[str, str], ...]  # (axis, member): () for the whole company
+    page: int | None
+
+
 @dataclass
 class PreparedDocument:
     """Everything ingest computes from a file before embedding and storing it."""
@@ -116,6 +131,7 @@ class PreparedDocument:
     chunks: list[ChunkText]
     warnings: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
+    facts: list[TaggedFact] = field(default_factory=list)
 
     @property
     def page_count(self) -> int:

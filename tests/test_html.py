@@ -118,3 +118,45 @@ def test_every_edgar_dev_filing_ingests_with_exact_cover_facts() -> None:
     assert noise == []
     again = run_json("ingest", str(EDGAR))  # unchanged files are skipped
     assert (again["stored"], again["skipped"], again["failed"]) == (0, 26, 0)
+
+
+@pytest.mark.skipif(not EDGAR.is_dir(), reason="../shared/edgar-html-dev not present")
+def test_figure_questions_state_the_tagged_figure_and_cite_its_page() -> None:
+    """For every inline-XBRL 10-K and 10-Q: revenue, net income and total assets are stated
+    with their period, and the cited page shows that number."""
+    assert run_cli("ingest", str(EDGAR))[0] == 0
+    checked = 0
+    skipped: list[tuple[str, str]] = []
+    for d in run_json("docs", "list"):
+        if d["doc_type"] not in ("10-K", "10-Q") or d["fiscal_year"] is None:
+            continue
+        path = next(EDGAR.glob(f"{d['name']}.htm*"))
+        source = path.read_text(errors="ignore")
+        if "<ix:header" not in source.lower():
+            continue  # older filings: no tagged facts
+        info = run_json("docs", "show", d["name"])
+        period = "FY" if d["fiscal_period"] == "FY" else d["fiscal_period"]
+        company = min(info["company_aliases"], key=len) if d["company"].isupper() else d["company"]
+        for what, when, tag in (
+            ("revenue", "months ended", r"us-gaap:Revenue(?:s|FromContractWithCustomer\w*)\b"),
+            ("net income", "months ended", r"us-gaap:(?:NetIncomeLoss|ProfitLoss)\b"),
+            ("total assets", "as of", r"us-gaap:Assets\b"),
+        ):
+            if not re.search(rf'name="{tag}"', source):
+                skipped.append((d["name"], what))  # the filing does not tag it
+                continue
+            question = f"{company} {period} {d['fiscal_year']} {what}"
+            out = run_json("ask", question)
+            first = out["answer"].splitlines()[0]
+            m = re.match(r"(-?\$[\d,.]+) (million|billion) — (.+?) \((us-gaap:\w+)\) "
+                         r"\[(.+), p\. (\d+)\]", first)  # fmt: skip
+            assert m, (question, first)
+            assert m.group(5) == d["name"] and int(m.group(6)) == out["citations"][0]["page"]
+            assert when in m.group(3) or (what != "total assets" and "year ended" in m.group(3))
+            shown = m.group(1).lstrip("-$")
+            page = run_json("docs", "page", d["name"], m.group(6))["text"]
+            assert shown.split(".")[0] in page, (question, first)
+            checked += 1
+    # IBM's 10-K incorporates its statements from the annual report (an exhibit): it tags
+    # no revenue, net income or total assets of its own
+    assert checked + len(skipped) == 19 * 3 and len(skipped) <= 3, skipped

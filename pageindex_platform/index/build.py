@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError, UnsupportedFileError
-from ..records import PreparedDocument, TreeSource
+from ..records import PreparedDocument, TaggedFact, TreeSource
 from .chunking import chunk_pages, page_token_counts
 from .headings import detect_headings
 from .html import parse_html
@@ -52,6 +52,7 @@ def prepare_document(path: Path, options: BuildOptions) -> PreparedDocument:
     sha256 = hashlib.sha256(data).hexdigest()
     warnings: list[str] = []
     cover_facts: dict[str, str] = {}
+    facts: list[TaggedFact] = []
     if suffix in PDF_SUFFIXES or suffix in HTML_SUFFIXES:
         if suffix in PDF_SUFFIXES:
             parsed_pdf = parse_pdf(path, data)
@@ -61,7 +62,7 @@ def prepare_document(path: Path, options: BuildOptions) -> PreparedDocument:
             parsed_html = parse_html(path, data)
             pages, layouts = parsed_html.pages, parsed_html.layouts
             source, entries = TreeSource.TOC, parsed_html.toc
-            cover_facts = parsed_html.dei
+            cover_facts, facts = parsed_html.dei, parsed_html.facts
         seconds["parse"] = time.perf_counter() - t0
         t1 = time.perf_counter()
         page_tokens = page_token_counts(pages)
@@ -115,6 +116,7 @@ def prepare_document(path: Path, options: BuildOptions) -> PreparedDocument:
         chunks=chunks,
         warnings=warnings,
         seconds=seconds,
+        facts=facts,
     )
 
 

@@ -21,7 +21,7 @@ import lxml.etree
 import lxml.html
 
 from ..errors import EmptyFileError, InputError
-from ..records import PageText
+from ..records import PageText, TaggedFact
 from .layout import PageLayout, Row
 from .toc import FlatEntry
 
@@ -46,6 +46,7 @@ class ParsedHtml:
     layouts: list[PageLayout]
     toc: list[FlatEntry]  # from the document's internal links; [] when it has none
     dei: dict[str, str] = field(default_factory=dict)  # "dei:DocumentType" → "10-Q"
+    facts: list[TaggedFact] = field(default_factory=list)
 
 
 @dataclass
@@ -61,6 +62,8 @@ class _Walker:
     # ids met since the last row: an anchor belongs to the page of the first text after it
     # (filings put a section's anchor just before the page break that starts it)
     pending: list[str] = field(default_factory=list)
+    fact_pages: dict[str, int] = field(default_factory=dict)  # fact key → page
+    pending_facts: list[str] = field(default_factory=list)
     links: list[tuple[int, str, int]] = field(default_factory=list)  # (page, target, row)
     line: list[str] = field(default_factory=list)
     line_style: _Style = field(default_factory=_Style)
@@ -77,7 +80,9 @@ class _Walker:
             page = len(self.rows)
             for anchor in self.pending:
                 self.anchors.setdefault(anchor, page)
-            self.pending = []
+            for key in self.pending_facts:
+                self.fact_pages.setdefault(key, page)
+            self.pending, self.pending_facts = [], []
             self.links.extend((page, target, len(self.rows[-1]) - 1) for target in self.line_links)
         self.line, self.line_links = [], []
 
@@ -107,6 +112,8 @@ class _Walker:
             size=(float(size.group(1)) * (0.75 if size.group(2).lower() == "px" else 1.0))
             if size else style.size,
         )  # fmt: skip
+        if tag == "ix:nonfraction":
+            self.pending_facts.append(fact_key(el))
         if tag == "tr":
             self._row(el, style)
         else:
@@ -138,6 +145,7 @@ class _Walker:
                     self.line_links.append(a.get("href")[1:])
             self.pending.extend(node.get("id") for node in cell.iter()
                                 if isinstance(node.tag, str) and node.get("id"))  # fmt: skip
+            self.pending_facts.extend(fact_key(f) for f in cell.iter("ix:nonfraction"))
             text = " ".join(cell.text_content().split())
             if text:
                 cells.append(text)
@@ -165,6 +173,77 @@ def _dei(root: lxml.html.HtmlElement) -> dict[str, str]:
             if value:
                 facts[name] = value
     return facts
+
+
+def fact_key(el: lxml.html.HtmlElement) -> str:
+    return el.get("id") or f"{el.get('name')}|{el.get('contextref')}|{el.sourceline}"
+
+
+def _contexts(
+    root: lxml.html.HtmlElement,
+) -> dict[str, tuple[str | None, str, tuple[tuple[str, str], ...]]]:
+    """Context id → (start, end or instant, explicit dimension members)."""
+    out = {}
+    for ctx in root.iter("xbrli:context"):
+        start = ctx.findtext(".//xbrli:startdate")
+        end = ctx.findtext(".//xbrli:enddate") or ctx.findtext(".//xbrli:instant")
+        if not end:
+            continue
+        members = tuple(
+            sorted(
+                (m.get("dimension") or "", " ".join(m.text_content().split()))
+                for m in ctx.iter("xbrldi:explicitmember", "xbrldi:typedmember")
+            )
+        )
+        out[ctx.get("id") or ""] = ((start or "").strip() or None, end.strip(), members)
+    return out
+
+
+def _units(root: lxml.html.HtmlElement) -> dict[str, str]:
+    out = {}
+    for unit in root.iter("xbrli:unit"):
+        measures = [" ".join(m.text_content().split()) for m in unit.iter("xbrli:measure")]
+        out[unit.get("id") or ""] = "/".join(measures)
+    return out
+
+
+def _number(el: lxml.html.HtmlElement) -> float | None:
+    """The shown number with its scale and sign, per the ixt: format."""
+    fmt = (el.get("format") or "").lower()
+    text = el.text_content().strip()
+    if fmt.endswith("fixed-zero") or (not fmt and text in ("-", "—", "–")):
+        value = 0.0
+    else:
+        if "comma-decimal" in fmt or "numcommadecimal" in fmt:
+            text = text.replace(".", "").replace(" ", "").replace(",", ".")
+        digits = re.sub(r"[^0-9.]", "", text)
+        try:
+            value = float(digits)
+        except ValueError:
+            return None
+    scale = el.get("scale") or "0"
+    if not re.fullmatch(r"-?\d{1,2}", scale):
+        return None
+    value = value * 10.0 ** int(scale)
+    return -value if el.get("sign") == "-" else value
+
+
+def _facts(root: lxml.html.HtmlElement, pages: dict[str, int]) -> list[TaggedFact]:
+    contexts, units = _contexts(root), _units(root)
+    out = []
+    for el in root.iter("ix:nonfraction"):
+        context = contexts.get(el.get("contextref") or "")
+        value = _number(el)
+        if context is None or value is None or not el.get("name"):
+            continue
+        decimals = el.get("decimals") or ""
+        out.append(TaggedFact(
+            concept=el.get("name"), value=value, unit=units.get(el.get("unitref") or "", ""),
+            decimals=int(decimals) if re.fullmatch(r"-?\d+", decimals) else None,
+            period_start=context[0], period_end=context[1], dimensions=context[2],
+            page=pages.get(fact_key(el)),
+        ))  # fmt: skip
+    return out
 
 
 def _toc_from_links(walker: _Walker, layouts: list[PageLayout]) -> list[FlatEntry]:
@@ -207,4 +286,5 @@ def parse_html(path: Path, data: bytes) -> ParsedHtml:
                for i, rows in enumerate(pages_rows, 1)]  # fmt: skip
     pages = [PageText(layout.page, layout.text) for layout in layouts]
     toc = _toc_from_links(walker, layouts) if marked else []
-    return ParsedHtml(pages=pages, layouts=layouts, toc=toc, dei=dei)
+    facts = _facts(root, walker.fact_pages if marked else {})
+    return ParsedHtml(pages=pages, layouts=layouts, toc=toc, dei=dei, facts=facts)

@@ -37,7 +37,7 @@ from ..database import (
 from ..embeddings import Embedder, get_embedder
 from ..errors import InputError, UnreadableFileError
 from ..llm import StructuredChat, Usage
-from ..models import Chunk, Document, Node, Page
+from ..models import Chunk, Document, Fact, Node, Page
 from ..records import PreparedDocument, TreeNode
 from ..settings import get_settings
 from .build import SUPPORTED_SUFFIXES, BuildOptions, document_name, prepare_document
@@ -481,6 +481,13 @@ def store_document(
         insert(Page), [{"document_id": doc_id, "page": p.page, "text": p.text} for p in doc.pages]
     )
     session.execute(insert(Node), list(_node_rows(doc_id, doc.tree)))
+    if doc.facts:
+        session.execute(insert(Fact), [
+            {"document_id": doc_id, "concept": f.concept, "value": f.value, "unit": f.unit,
+             "decimals": f.decimals, "period_start": f.period_start, "period_end": f.period_end,
+             "dimensions": [list(d) for d in f.dimensions], "page": f.page}
+            for f in doc.facts
+        ])  # fmt: skip
     if doc.chunks:
         session.execute(
             insert(Chunk),

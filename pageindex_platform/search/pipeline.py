@@ -18,13 +18,14 @@ from ..models import QueryLog
 from ..settings import Mode, get_settings
 from .answer import extract_lines, extractive_answer
 from .constraints import Constraints, entity_groups, parse_constraints
+from .figures import stated_figure
 from .llm_answer import llm_answer
 from .llm_tree_search import search_tree_llm
 from .router import Route, column_by_name, select_documents, years_of
 from .semantic import DocumentHit, chunk_hits, keywords
 from .statements import Statement, knowledge_facts, statement_pages, statements_for
 from .subjects import section_phrases
-from .tree_search import NodeHit, NodeInfo, PageHit, pages_in_nodes, search_tree
+from .tree_search import NodeHit, NodeInfo, PageHit, leaf_of, pages_in_nodes, search_tree
 
 MULTI_DOCUMENT_RATIO = 0.6  # documents scoring at least this share of the best are searched too
 MAX_QUESTION_CHARS = 2000
@@ -277,6 +278,18 @@ def ask(
         pages.extend((p, p.score * weight) for p in doc_pages)
     pages.sort(key=lambda x: -x[1])
     citations = [Citation(p.document, p.page, p.node_id) for p, _ in pages[:max_citations]]
+    # the figure asked for, as the filing tags it (inline XBRL), with its page cited first
+    figure = (stated_figure(session=session, question=question, document_id=ids[selected[0].name])
+              if selected and selected[0].name in ids else None)  # fmt: skip
+    stated = ""
+    if figure is not None:
+        document = selected[0].name
+        tree = _tree(session, document)
+        others = [c for c in citations if (c.document, c.page) != (document, figure.page)]
+        shown_on = Citation(document, figure.page, leaf_of(tree.nodes, figure.page))
+        citations = [shown_on, *others[: max_citations - 1]]
+        stated = (f"{figure.shown} — {figure.period} ({figure.concept}) "
+                  f"[{document}, p. {figure.page}]")  # fmt: skip
     lap("tree_search")
     texts = _page_texts(session, citations[:5])
     answer = ""
@@ -293,6 +306,8 @@ def ask(
             answer = ""
     if not answer:
         answer = extractive_answer(extract_lines(query, texts))
+        if stated:
+            answer = f"{stated}\n\n{answer}"
     if notice:
         answer = f"{notice}\n\n{answer}"
     lap("answer")

@@ -105,7 +105,7 @@ def search_tree(
                 page_scores[page] = page_scores.get(page, 0.0) + 0.5 * hit.score / span
     top = max(page_scores.values(), default=1.0)
     for rank, page in enumerate(statement_pages):
-        node_of_page.setdefault(page, _leaf_of(nodes, page))
+        node_of_page.setdefault(page, leaf_of(nodes, page))
         score = top * (1.05 - 0.01 * rank)
         page_scores[page] = max(page_scores.get(page, 0.0), score)
     pages = [PageHit(document, page, node_of_page[page], s) for page, s in page_scores.items()]
@@ -113,7 +113,7 @@ def search_tree(
     return best, pages
 
 
-def _leaf_of(nodes: Sequence[NodeInfo], page: int) -> str:
+def leaf_of(nodes: Sequence[NodeInfo], page: int) -> str:
     """The narrowest node holding a page."""
     holding = [n for n in nodes if n.start_page <= page <= n.end_page]
     best = min(holding, key=lambda n: n.end_page - n.start_page, default=None)
