@@ -25,20 +25,22 @@ def extract_lines(
     question: str, pages: Sequence[tuple[str, int, str]], *, limit: int = 6
 ) -> list[Extract]:
     """Best lines of (document, page, text) pages for the question, leaving out running
-    headers and footers (a line found on several pages with only its number changed:
-    "Apple Inc. | Q3 2025 Form 10-Q | 6"), which name the company and period of every
-    question about that filing."""
+    headers and footers (a page's first or last line found on several pages with only its
+    number changed: "Apple Inc. | Q3 2025 Form 10-Q | 6"), which name the company and
+    period of every question about that filing."""
     terms = set(keywords(question))
     running = _running_lines(pages)
     found: list[Extract] = []
     for rank, (document, page, body) in enumerate(pages):
-        for line in body.splitlines():
+        lines = body.splitlines()
+        for i, line in enumerate(lines):
             words = set(keywords(line))
             overlap = len(terms & words)
             if not overlap or len(line) < 8 or _DIGITS.sub("#", line.strip()) in running:
                 continue
             score = overlap + 0.5 * bool(_NUMBER.search(line)) - 0.1 * rank
-            found.append(Extract(document, page, " ".join(line.split())[:300], score))
+            shown = with_periods(" ".join(line.split()), lines[max(0, i - 30) : i])
+            found.append(Extract(document, page, shown[:400], score))
     found.sort(key=lambda e: -e.score)
     seen: set[str] = set()
     out = []
@@ -51,11 +53,69 @@ def extract_lines(
     return out
 
 
+_MONTHS = ("January|February|March|April|May|June|July|August|September|October|November|"
+           "December")  # fmt: skip
+_DATE = re.compile(rf"(?:{_MONTHS})\s+\d{{1,2}},\s*\d{{4}}|(?<![\d,.$])(?:19|20)\d\d(?![\d,.%])")
+_SPAN = re.compile(
+    r"(?:(?:three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|\d{1,2})[\s-]+"
+    r"(?:months|weeks)|years?|quarters?|fiscal years?)\s+ended(?:\s+(?:" + _MONTHS + r")"
+    r"\s+\d{1,2}\b(?!,?\s*\d{4}))?",
+    re.IGNORECASE,
+)
+# a table cell holding a number: "$ 8,890", "(6.3)%", "23.1 %", "(1,577)", "—"
+_CELL = re.compile(r"\(?-?\$?\s?\d[\d,]*(?:\.\d+)?\)?\s?%?|(?<=\s)[—–-](?=\s|$)")
+
+
+def column_periods(above: Sequence[str]) -> list[str]:
+    """The period of each numeric column of a table, from its header lines above a row:
+    "Three Months Ended | Six Months Ended" over "July 29, 2023 July 30, 2022 ...", or
+    "Years ended December 31" over "(Millions) 2018 2017 2016"; [] when none is found."""
+    for back in range(len(above) - 1, -1, -1):
+        dates = _DATE.findall(above[back])
+        rest = _DATE.sub("", above[back])
+        if len(dates) < 2 or len(re.findall(r"[a-z]{3,}", rest.lower())) > 3:
+            continue
+        spans: list[str] = []
+        for header in reversed(above[max(0, back - 2) : back + 1]):
+            spans = _SPAN.findall(header)
+            if spans:
+                break
+        labels = []
+        for i, when in enumerate(re.sub(r",\s*", ", ", d) for d in dates):
+            span = spans[i * len(spans) // len(dates)] if spans else ""
+            day = re.search(rf"(?:{_MONTHS})\s+\d{{1,2}}$", span, re.IGNORECASE)
+            if day and re.fullmatch(r"\d{4}", when):  # "Years ended December 31" over years
+                span, when = span[: day.start()].strip(), f"{day.group(0)}, {when}"
+            span = re.sub(r"^(year|quarter)s\b", r"\1", span.lower())  # "years ended" → one
+            labels.append(" ".join(f"{span} {when}".split()) if span else when)
+        return labels
+    return []
+
+
+def with_periods(line: str, above: Sequence[str]) -> str:
+    """A table row with each number followed by its column's period; the row as it is when
+    its numbers and the header's periods do not pair up."""
+    cells = list(_CELL.finditer(line))
+    if len(cells) < 2 or re.search(r"[A-Za-z]", _CELL.sub("", line[cells[0].start() :])):
+        return line  # not a table row: words among the numbers
+    periods = column_periods(above)
+    if len(periods) != len(cells):
+        return line
+    label = line[: cells[0].start()].strip(" $:") or "value"
+    values = [" ".join(c.group(0).replace("$", "").split()) for c in cells]
+    money = "$" in line
+    shown = [f"{'$' if money and v[:1].isdigit() else ''}{v} ({p})" for v, p in
+             zip(values, periods, strict=True)]  # fmt: skip
+    return f"{label}: " + "; ".join(shown)
+
+
 def _running_lines(pages: Sequence[tuple[str, int, str]]) -> set[str]:
-    """Shapes (digits as #) of lines that stand on several pages with different numbers."""
+    """Shapes (digits as #) of the lines heading or closing several pages with different
+    numbers (page headers and footers; a table row repeated on several pages is not one)."""
     seen: dict[str, set[str]] = {}
     for _, _, body in pages:
-        for line in body.splitlines():
+        lines = [x for x in body.splitlines() if x.strip()]
+        for line in lines[:2] + lines[-2:]:
             line = line.strip()
             if _DIGITS.search(line):
                 seen.setdefault(_DIGITS.sub("#", line), set()).add(line)
