@@ -57,6 +57,7 @@ def show_document(*, session: Session, name: str) -> dict[str, Any]:
         "fiscal_year": d.fiscal_year,
         "fiscal_period": d.fiscal_period,
         "period_end": d.period_end,
+        "cik": d.cik,
         "title": d.title,
         "description": d.description,
         "tree_source": d.tree_source,

@@ -43,6 +43,7 @@ class Document(Base):
     fiscal_year: Mapped[int | None] = mapped_column(Integer)
     fiscal_period: Mapped[str | None] = mapped_column(String(4))
     period_end: Mapped[str | None] = mapped_column(String(10))
+    cik: Mapped[str | None] = mapped_column(String(10))
     title: Mapped[str | None] = mapped_column(Text)
     description: Mapped[str | None] = mapped_column(Text)
     description_embedding: Mapped[Any] = mapped_column(Vector(EMBEDDING_DIM), nullable=True)

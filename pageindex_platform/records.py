@@ -88,6 +88,7 @@ class DocMetadata:
     fiscal_year: int | None = None
     fiscal_period: str | None = None  # FY, Q1..Q4
     period_end: str | None = None  # ISO date
+    cik: str | None = None  # SEC Central Index Key, ten digits, where the filing states it
     title: str | None = None
     description: str | None = None
 

@@ -25,6 +25,7 @@ IXBRL = f"""<html xmlns:ix="http://www.xbrl.org/2013/inlineXBRL"><head><title>x<
 <ix:nonNumeric name="dei:DocumentFiscalYearFocus" contextRef="c1">2025</ix:nonNumeric>
 <ix:nonNumeric name="dei:DocumentFiscalPeriodFocus" contextRef="c1">Q3</ix:nonNumeric>
 <ix:nonNumeric name="dei:TradingSymbol" contextRef="c1">ACME</ix:nonNumeric>
+<ix:nonNumeric name="dei:EntityCentralIndexKey" contextRef="c1">0000123456</ix:nonNumeric>
 </ix:hidden><ix:resources><xbrli:context id="c1">HIDDENCONTEXT</xbrli:context>
 </ix:resources></ix:header></div>
 <div><span style="font-weight:bold">FORM 10-Q</span></div>
@@ -70,12 +71,13 @@ def test_ixbrl_html_pages_tree_and_cover_facts(tmp_path: Path) -> None:
     m = doc.metadata
     assert (m.company, m.doc_type, m.fiscal_year, m.fiscal_period, m.period_end) == (
         "Acme Widgets, Inc.", "10-Q", 2025, "Q3", "2025-06-28")  # fmt: skip
-    assert "ACME" in m.company_aliases
+    assert "ACME" in m.company_aliases and m.cik == "0000123456"
 
 
 def test_docs_page_prints_a_cited_page(tmp_path: Path) -> None:
     (tmp_path / "acme.html").write_text(IXBRL)
     assert run_cli("ingest", str(tmp_path))[0] == 0
+    assert run_json("docs", "show", "acme")["cik"] == "0000123456"
     out = run_json("docs", "page", "acme", "3")
     assert out["page"] == 3 and out["page_count"] == 6
     assert out["section"] == "Item 1. Financial Statements"

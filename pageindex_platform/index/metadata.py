@@ -357,6 +357,7 @@ def extract_metadata(
         fiscal_year=year,
         fiscal_period=period,
         period_end=end.isoformat() if end else None,
+        cik=_cik(cover_facts),
         title=title,
         description=description,
     )
@@ -396,6 +397,11 @@ def _with_cover_facts(
         period = None
     aliases.discard(company or "")
     return company, aliases, doc_type, end, year, period
+
+
+def _cik(facts: Mapping[str, str]) -> str | None:
+    digits = re.sub(r"\D", "", facts.get("dei:EntityCentralIndexKey", ""))
+    return digits.zfill(10) if 0 < len(digits) <= 10 else None
 
 
 def _type_label(doc_type: str) -> str:

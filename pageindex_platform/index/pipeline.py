@@ -466,6 +466,7 @@ def store_document(
         fiscal_year=meta.fiscal_year,
         fiscal_period=meta.fiscal_period,
         period_end=meta.period_end,
+        cik=meta.cik,
         title=meta.title,
         description=meta.description,
         description_embedding=vectors[-1],
