@@ -38,6 +38,14 @@ def _make(kind: str, folder: Path, small_pdf: Path) -> Path:
         return path
     if kind == "missing":
         return folder / "missing.pdf"
+    if kind == "html_garbage":
+        path = folder / "filing.html"
+        path.write_bytes(os.urandom(4096))
+        return path
+    if kind == "html_no_text":
+        path = folder / "filing.htm"
+        path.write_text("<html><head><script>var x = 1;</script></head><body> </body></html>")
+        return path
     if kind == "unsupported":
         path = folder / "report.docx"
         path.write_bytes(b"PK\x03\x04 not really a docx")
@@ -55,6 +63,8 @@ CASES = {
     "broken_link": "not a regular file",
     "missing": "no such file",
     "unsupported": "unsupported file type '.docx'",
+    "html_garbage": "not an HTML document (no HTML tags at its start)",
+    "html_no_text": "no text in this HTML document",
 }
 
 

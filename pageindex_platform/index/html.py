@@ -20,7 +20,7 @@ from pathlib import Path
 import lxml.etree
 import lxml.html
 
-from ..errors import EmptyFileError, InputError
+from ..errors import InputError
 from ..records import PageText, TaggedFact
 from .layout import PageLayout, Row
 from .toc import FlatEntry
@@ -264,8 +264,16 @@ def _toc_from_links(walker: _Walker, layouts: list[PageLayout]) -> list[FlatEntr
     return out if len(out) >= 3 else []
 
 
+_TAG = re.compile(rb"<\s*(?:!doctype\s+html|html|head|body|div|p|table|span|font|center|pre)\b",
+                  re.IGNORECASE)  # fmt: skip
+
+
 def parse_html(path: Path, data: bytes) -> ParsedHtml:
     """Pages, rows, TOC and dei facts of an HTML filing. Raises InputError subclasses."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark
+        data = data.decode("utf-16", errors="replace").encode("utf-8")
+    if not _TAG.search(data[:8192]) or b"\x00" in data[:8192]:
+        raise InputError(path, "not an HTML document (no HTML tags at its start)")
     try:
         root = lxml.html.document_fromstring(data)
     except (lxml.etree.ParserError, ValueError) as exc:
@@ -281,7 +289,7 @@ def parse_html(path: Path, data: bytes) -> ParsedHtml:
         flat = [row for page in pages_rows for row in page]
         pages_rows = [flat[i : i + ROWS_PER_PAGE] for i in range(0, len(flat), ROWS_PER_PAGE)]
     if not pages_rows or not any(pages_rows):
-        raise EmptyFileError(path)
+        raise InputError(path, "no text in this HTML document")
     layouts = [PageLayout(page=i, width=612.0, height=792.0, rows=rows)
                for i, rows in enumerate(pages_rows, 1)]  # fmt: skip
     pages = [PageText(layout.page, layout.text) for layout in layouts]
