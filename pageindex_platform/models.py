@@ -130,6 +130,16 @@ class Fact(Base):
     page: Mapped[int | None] = mapped_column(Integer)
 
 
+class IngestClaim(Base):
+    """A worker's claim on a document it is ingesting (migration 0009)."""
+
+    __tablename__ = "ingest_claims"
+
+    name: Mapped[str] = mapped_column(Text, primary_key=True)
+    worker: Mapped[str] = mapped_column(Text)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class LlmCache(Base):
     __tablename__ = "llm_cache"
 

@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     toc_pages: int = 20
     split_max_pages: int = 10
     split_max_tokens: int = 20_000
+    # how long a worker's claim on a document lasts without renewal (a killed worker's claim
+    # is taken over by another after this)
+    ingest_lease_seconds: float = 900.0
 
     # Any OpenAI-compatible endpoint: OpenAI, a gateway, Ollama, vLLM, llama.cpp server.
     llm_base_url: str | None = None

@@ -13,9 +13,11 @@ import multiprocessing
 import os
 import re
 import signal
+import socket
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -31,6 +33,7 @@ from ..database import (
     connection_lost,
     disk_full,
     explain_failure,
+    process_alive,
     reconnect,
     session_scope,
 )
@@ -207,13 +210,106 @@ def build_options() -> BuildOptions:
     )
 
 
+class ClaimedElsewhere(Exception):
+    """Another worker holds a live claim on this document."""
+
+
+class StoredMeanwhile(Exception):
+    """Another worker stored this very file after this batch looked."""
+
+
+def _take(path: Path, force: bool) -> Exception | None:
+    """Claim `path`'s document for this worker: None when it is ours to build, else why not."""
+    name = document_name(path)
+    if not _claimed(name):
+        return ClaimedElsewhere()
+    if not force:
+        try:
+            with session_scope() as session:
+                sha = session.scalar(select(Document.sha256).where(Document.name == name))
+        except Exception as exc:
+            if connection_lost(exc) or disk_full(exc):
+                return None
+            raise
+        if sha is not None and sha == _sha256(path):
+            release(name)
+            return StoredMeanwhile()
+    return None
+
+
+WORKER = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def claim(name: str) -> bool:
+    """Claim a document for this worker (or renew its claim): true unless another worker
+    holds a claim that has not expired. One statement, so two workers cannot both win. A
+    claim of a worker on this machine whose process is gone (killed) is taken over at once;
+    one from another machine, when its lease expires."""
+    lease = get_settings().ingest_lease_seconds
+    with session_scope() as session:
+        won = session.execute(
+            text("INSERT INTO ingest_claims (name, worker, expires_at) "
+                 "VALUES (:n, :w, now() + make_interval(secs => :lease)) "
+                 "ON CONFLICT (name) DO UPDATE SET worker = EXCLUDED.worker, "
+                 "expires_at = EXCLUDED.expires_at "
+                 "WHERE ingest_claims.expires_at < now() OR ingest_claims.worker = EXCLUDED.worker "
+                 "RETURNING worker"),
+            {"n": name, "w": WORKER, "lease": lease},
+        ).first()  # fmt: skip
+        if won is not None:
+            return True
+        holder = session.scalar(text("SELECT worker FROM ingest_claims WHERE name = :n"),
+                                {"n": name})  # fmt: skip
+        host, _, rest = (holder or "").partition(":")
+        pid = rest.partition(":")[0]
+        if host != socket.gethostname() or not pid.isdigit() or process_alive(int(pid)):
+            return False
+        taken = session.execute(
+            text("UPDATE ingest_claims SET worker = :w, "
+                 "expires_at = now() + make_interval(secs => :lease) "
+                 "WHERE name = :n AND worker = :holder RETURNING worker"),
+            {"n": name, "w": WORKER, "lease": lease, "holder": holder},
+        ).first()  # fmt: skip
+    return taken is not None
+
+
+def _claimed(name: str) -> bool:
+    """`claim`, going ahead when the database cannot be reached: storing the document will
+    meet the same problem and stop the batch with its explanation (or reconnect)."""
+    try:
+        return claim(name)
+    except Exception as exc:
+        if connection_lost(exc) or disk_full(exc):
+            return True
+        raise
+
+
+def release(name: str, session: Session | None = None) -> None:
+    """Drop this worker's claim (inside the caller's transaction when given)."""
+    statement = text("DELETE FROM ingest_claims WHERE name = :n AND worker = :w")
+    if session is not None:
+        session.execute(statement, {"n": name, "w": WORKER})
+        return
+    try:
+        with session_scope() as own:
+            own.execute(statement, {"n": name, "w": WORKER})
+    except Exception as exc:  # the claim expires on its own
+        if not (connection_lost(exc) or disk_full(exc)):
+            raise
+
+
 def _prepared_stream(
-    paths: list[Path], options: BuildOptions, parallel: bool
+    paths: list[Path], options: BuildOptions, parallel: bool, force: bool = False
 ) -> Iterator[tuple[Path, PreparedDocument | Exception, float]]:
-    """Prepared documents in order; with `parallel`, the next file is prepared in a worker
-    process while the caller embeds and stores the current one."""
+    """Prepared documents in order, each claimed first (a document another worker has
+    claimed comes back as ClaimedElsewhere, unprepared); with `parallel`, the next file is
+    prepared in a worker process while the caller embeds and stores the current one."""
     if not parallel or len(paths) < 2:
         for path in paths:
+            taken = _take(path, force)
+            if taken is not None:
+                yield path, taken, 0.0
+                continue
             started = time.perf_counter()
             try:
                 yield path, prepare_document(path, options), time.perf_counter() - started
@@ -229,8 +325,14 @@ def _prepared_stream(
             while queue or pending:
                 while queue and len(pending) < 2:
                     path = queue.pop(0)
+                    taken = _take(path, force)
+                    if taken is not None:
+                        yield path, taken, 0.0
+                        continue
                     future = pool.submit(_prepare_in_worker, str(path), options)
                     pending.append((path, future, time.perf_counter()))
+                if not pending:
+                    continue
                 path, future, submitted = pending.pop(0)
                 try:
                     outcome: PreparedDocument | Exception = future.result()
@@ -321,11 +423,20 @@ def ingest_paths(
     if to_prepare:
         embedder = embedder or get_embedder()
     done: set[Path] = set()
-    for path, outcome, prep_seconds in _prepared_stream(to_prepare, build_options(), parallel):
+    stream = _prepared_stream(to_prepare, build_options(), parallel, force)
+    for path, outcome, prep_seconds in stream:
         done.add(path)
+        if isinstance(outcome, (ClaimedElsewhere, StoredMeanwhile)):  # another worker's
+            why = "claimed by another worker" if isinstance(outcome, ClaimedElsewhere) else None
+            result = FileResult(path=str(path), name=document_name(path),
+                                status=FileStatus.SKIPPED, error=why)  # fmt: skip
+            finish(result)
+            continue
         if isinstance(outcome, Exception):
+            release(document_name(path))
             finish(_failed(path, outcome, prep_seconds))
             continue
+        _claimed(outcome.name)  # renew the lease for the embedding
         assert embedder is not None
         if progress:
             working = FileResult(path=str(path), name=outcome.name, status=FileStatus.WORKING,
@@ -337,6 +448,7 @@ def ingest_paths(
             except KeyboardInterrupt:
                 raise
             except IntegrityError as exc:
+                release(outcome.name)
                 if "documents_name_key" not in str(exc.orig):
                     finish(_failed(path, exc, prep_seconds))
                 else:  # another ingest stored the same name between our check and our write
@@ -348,6 +460,7 @@ def ingest_paths(
                     report.stopped = explain_failure(exc)
                     done.discard(path)
                     break
+                release(outcome.name)
                 finish(_failed(path, exc, prep_seconds))
             break
         if report.stopped:
@@ -451,6 +564,7 @@ def store_document(
 ) -> int:
     """Replace any stored document of the same name with `doc`, inside the caller's transaction."""
     session.execute(delete(Document).where(Document.name == doc.name))
+    release(doc.name, session)  # with the document stored, in the same transaction
     meta = doc.metadata
     if meta.company:
         meta.company = stored_spelling(session, meta.company)

@@ -1,0 +1,60 @@
+"""Several `pi ingest` processes dividing one folder: for 1, 2 and 4 processes started
+together on a fresh PI_HOME, the wall time, how many files each stored, and whether every
+file was stored exactly once with no failure.
+
+    python bench/workers.py [--folder DIR] [--files N] [--workers 1,2,4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+DEV = Path(__file__).resolve().parents[2] / "shared" / "financebench-dev" / "pdfs"
+REPO = Path(__file__).resolve().parents[1]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--folder", type=Path, default=DEV)
+    parser.add_argument("--files", type=int, default=8, help="the N smallest files")
+    parser.add_argument("--workers", default="1,2,4")
+    args = parser.parse_args()
+    files = sorted(args.folder.glob("*.pdf"), key=lambda p: p.stat().st_size)[: args.files]
+    pi = [sys.executable, "-m", "cli.main"]
+    for count in (int(x) for x in args.workers.split(",")):
+        home = Path(tempfile.mkdtemp(prefix="pi-workers-"))
+        folder = home / "filings"
+        folder.mkdir()
+        for f in files:
+            (folder / f.name).symlink_to(f.resolve())
+        env = {**os.environ, "PI_HOME": str(home)}
+        subprocess.run([*pi, "db", "status"], env=env, cwd=REPO, capture_output=True, check=True)
+        started = time.perf_counter()
+        procs = [subprocess.Popen([*pi, "ingest", str(folder), "--json"], env=env, cwd=REPO,
+                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                 for _ in range(count)]  # fmt: skip
+        outs = [p.communicate()[0] for p in procs]
+        seconds = time.perf_counter() - started
+        reports = [json.loads(o) for o in outs]
+        stored = [f["name"] for r in reports for f in r["files"] if f["status"] == "stored"]
+        once = sorted(stored) == sorted(f.stem for f in files)
+        failed = sum(r["failed"] for r in reports)
+        codes = [p.returncode for p in procs]
+        print(f"{count} process(es): {seconds:.1f} s for {len(files)} files; stored per process "
+              f"{[sum(f['status'] == 'stored' for f in r['files']) for r in reports]}; "
+              f"each file once: {once}; failed: {failed}; exit codes {codes}")  # fmt: skip
+        subprocess.run([*pi, "db", "stop"], env=env, cwd=REPO, capture_output=True)
+        shutil.rmtree(home, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
