@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from sqlalchemy import create_engine, pool
+from sqlalchemy import create_engine, pool, text
 
 from alembic import context
 from pageindex_platform.models import Base
 
 config = context.config
+MIGRATION_LOCK = 7_305_112_026  # a constant key for pg_advisory_xact_lock
 target_metadata = Base.metadata
 
 
@@ -31,6 +32,9 @@ def run_migrations_online() -> None:
     with engine.connect() as connection:
         context.configure(connection=connection, target_metadata=target_metadata)
         with context.begin_transaction():
+            # Processes starting together on a new database (several `pi ingest` workers)
+            # migrate one after the other: the later ones find the schema current.
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
             context.run_migrations()
     engine.dispose()
 

@@ -44,6 +44,10 @@ def main() -> int:
         outs = [p.communicate()[0] for p in procs]
         seconds = time.perf_counter() - started
         reports = [json.loads(o) for o in outs]
+        for r in reports:
+            if "files" not in r:
+                print(f"  a process failed: {r}")
+                r.update(files=[], failed=1)
         stored = [f["name"] for r in reports for f in r["files"] if f["status"] == "stored"]
         once = sorted(stored) == sorted(f.stem for f in files)
         failed = sum(r["failed"] for r in reports)
