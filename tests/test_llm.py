@@ -237,7 +237,7 @@ def test_random_bytes_under_status_200_are_a_typed_error(
     noise = bytes(random.Random(7).randrange(256) for _ in range(4096))
     fake.script = lambda request: Response(raw=noise)
     with pytest.raises(LLMUnavailableError, match="unreadable reply"):
-        _ask(_chat(fake, chats, llm_max_retry_seconds=2))
+        _ask(_chat(fake, chats))  # three attempts; the retry budget (10 s) holds their waits
     assert fake.calls == 3
     fake.script = _replies(Response(raw=noise), Response('{"value": 3}'))
     assert _ask(_chat(fake, chats))[0].value == 3
