@@ -58,12 +58,11 @@ class _Style:
 @dataclass
 class _Walker:
     rows: list[list[Row]] = field(default_factory=lambda: [[]])
-    anchors: dict[str, int] = field(default_factory=dict)  # id → page (1-based)
-    # ids met since the last row: an anchor belongs to the page of the first text after it
-    # (filings put a section's anchor just before the page break that starts it)
-    pending: list[str] = field(default_factory=list)
-    fact_pages: dict[str, int] = field(default_factory=dict)  # fact key → page
-    pending_facts: list[str] = field(default_factory=list)
+    # element id (or an id-less fact's key) → page (1-based): an anchor or a fact belongs to
+    # the page of the first text after it (filings put a section's anchor just before the
+    # page break that starts it)
+    placed: dict[str, int] = field(default_factory=dict)
+    pending: list[str] = field(default_factory=list)  # met since the last row
     links: list[tuple[int, str, int]] = field(default_factory=list)  # (page, target, row)
     line: list[str] = field(default_factory=list)
     line_style: _Style = field(default_factory=_Style)
@@ -78,11 +77,9 @@ class _Walker:
                       last_text=last or text)  # fmt: skip
             self.rows[-1].append(row)
             page = len(self.rows)
-            for anchor in self.pending:
-                self.anchors.setdefault(anchor, page)
-            for key in self.pending_facts:
-                self.fact_pages.setdefault(key, page)
-            self.pending, self.pending_facts = [], []
+            for key in self.pending:
+                self.placed.setdefault(key, page)
+            self.pending = []
             self.links.extend((page, target, len(self.rows[-1]) - 1) for target in self.line_links)
         self.line, self.line_links = [], []
 
@@ -112,8 +109,8 @@ class _Walker:
             size=(float(size.group(1)) * (0.75 if size.group(2).lower() == "px" else 1.0))
             if size else style.size,
         )  # fmt: skip
-        if tag == "ix:nonfraction":
-            self.pending_facts.append(fact_key(el))
+        if tag == "ix:nonfraction" and not el.get("id"):
+            self.pending.append(fact_key(el))
         if tag == "tr":
             self._row(el, style)
         else:
@@ -145,7 +142,8 @@ class _Walker:
                     self.line_links.append(a.get("href")[1:])
             self.pending.extend(node.get("id") for node in cell.iter()
                                 if isinstance(node.tag, str) and node.get("id"))  # fmt: skip
-            self.pending_facts.extend(fact_key(f) for f in cell.iter("ix:nonfraction"))
+            self.pending.extend(fact_key(f) for f in cell.iter("ix:nonfraction")
+                                if not f.get("id"))  # fmt: skip
             text = " ".join(cell.text_content().split())
             if text:
                 cells.append(text)
@@ -251,11 +249,11 @@ def _toc_from_links(walker: _Walker, layouts: list[PageLayout]) -> list[FlatEntr
     seen: set[str] = set()
     out: list[FlatEntry] = []
     for page, target, row_index in walker.links:
-        if target in seen or target not in walker.anchors or page > 10:
+        if target in seen or target not in walker.placed or page > 10:
             continue
         seen.add(target)
         title = _PAGE_NUMBER.sub("", layouts[page - 1].rows[row_index].text).strip()
-        start = max(1, walker.anchors[target])
+        start = max(1, walker.placed[target])
         if not title or (out and start < out[-1].start_page):
             continue
         level = 2 if out and re.match(r"item\b", title, re.I) and any(
@@ -294,5 +292,5 @@ def parse_html(path: Path, data: bytes) -> ParsedHtml:
                for i, rows in enumerate(pages_rows, 1)]  # fmt: skip
     pages = [PageText(layout.page, layout.text) for layout in layouts]
     toc = _toc_from_links(walker, layouts) if marked else []
-    facts = _facts(root, walker.fact_pages if marked else {})
+    facts = _facts(root, walker.placed if marked else {})
     return ParsedHtml(pages=pages, layouts=layouts, toc=toc, dei=dei, facts=facts)
