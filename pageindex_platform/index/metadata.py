@@ -164,7 +164,8 @@ def _announcer(text: str) -> tuple[str | None, str | None]:
     )
 
 
-def _letters(name: str) -> str:
+def letters(name: str) -> str:
+    """A name's letters and digits, lower-case: one company whatever its case or punctuation."""
     return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
@@ -221,7 +222,7 @@ def _company(rows: Sequence[str], first: str, doc_type: str) -> tuple[str | None
     if company is None and doc_type == DocType.EARNINGS:  # no SEC cover: a press release
         legal, headline = _announcer(first)
         company = legal or headline
-        if legal and headline and _letters(legal).startswith(_letters(headline)):
+        if legal and headline and letters(legal).startswith(letters(headline)):
             aliases.add(headline)
     if company:
         aliases.add(short_company(company))
@@ -375,7 +376,7 @@ def _with_cover_facts(
     """The dei: facts over what the text suggested (what they leave out stays)."""
     registrant = facts.get("dei:EntityRegistrantName")
     if registrant:
-        if company and _letters(company) != _letters(registrant):
+        if company and letters(company) != letters(registrant):
             aliases.add(short_company(company))
         company = _display(registrant)
         aliases.add(short_company(company))

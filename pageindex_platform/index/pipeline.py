@@ -11,7 +11,6 @@ import ctypes
 import hashlib
 import multiprocessing
 import os
-import re
 import signal
 import socket
 import sys
@@ -46,6 +45,7 @@ from ..settings import get_settings
 from .build import SUPPORTED_SUFFIXES, BuildOptions, document_name, prepare_document
 from .chunking import chunk_pages
 from .llm_tree import build_llm_tree
+from .metadata import letters
 from .overrides import apply_overrides
 
 
@@ -624,11 +624,11 @@ def stored_spelling(session: Session, company: str) -> str:
     """The spelling already stored for this company when one differs only in case, spacing
     or punctuation ("McDONALD’S CORPORATION" / "McDonald's Corporation"), so that one company
     is stored under one name."""
-    letters = re.sub(r"[^a-z0-9]", "", company.lower())
+    wanted = letters(company)
     for stored in session.execute(
         text("SELECT DISTINCT company FROM documents WHERE company IS NOT NULL")
     ).scalars():
-        if re.sub(r"[^a-z0-9]", "", stored.lower()) == letters:
+        if letters(stored) == wanted:
             return str(stored)
     return company
 

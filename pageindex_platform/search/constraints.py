@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ..index.metadata import SYMBOL, first_word, short_company
+from ..index.metadata import SYMBOL, first_word, letters, short_company
 from ..index.text import normalize
 from ..settings import get_settings
 
@@ -219,7 +219,7 @@ def link_companies(question: str, *, session: Session) -> list[str]:
                                 "WHERE company IS NOT NULL")).all()  # fmt: skip
     groups = user_aliases()
     q_norm = f" {normalize(question)} "
-    q_letters = re.sub(r"[^a-z0-9]", "", question.lower())
+    q_letters = letters(question)
     q_symbols = set(_CAPITALS.findall(question))
     nicknames = {t for t in _NICKNAME.findall(question) if len(t.replace("&", "")) >= 2}
     found: set[str] = set()
@@ -243,8 +243,8 @@ def link_companies(question: str, *, session: Session) -> list[str]:
                 continue
         for form in forms:
             norm = normalize(form)
-            letters = norm.replace(" ", "")
-            if ((norm and f" {norm} " in q_norm) or (len(letters) >= 6 and letters in q_letters)
+            joined = norm.replace(" ", "")
+            if ((norm and f" {norm} " in q_norm) or (len(joined) >= 6 and joined in q_letters)
                     or any(_initialism_of(t, form) for t in nicknames)):  # fmt: skip
                 found.add(company)
                 break
