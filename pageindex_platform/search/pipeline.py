@@ -256,10 +256,11 @@ def ask(
     # full text and section titles also search where filings discuss what the question names
     phrases = section_phrases(query)
     lexical = " ".join([query, *phrases])
+    trees: dict[str, _Tree] = {}
     for doc in selected:
         hits = chunk_hits(session=session, question=query, vector=vector,
                           document_ids=[ids[doc.name]], phrases=phrases)  # fmt: skip
-        tree = _tree(session, doc.name)
+        tree = trees[doc.name] = _tree(session, doc.name)
         found = statement_pages(session=session, document_id=ids[doc.name]) if needed else {}
         statements = {kind: found[kind] for kind in needed if kind in found}
         best, doc_pages = search_tree(
@@ -284,9 +285,8 @@ def ask(
     stated = ""
     if figure is not None:
         document = selected[0].name
-        tree = _tree(session, document)
         others = [c for c in citations if (c.document, c.page) != (document, figure.page)]
-        shown_on = Citation(document, figure.page, leaf_of(tree.nodes, figure.page))
+        shown_on = Citation(document, figure.page, leaf_of(trees[document].nodes, figure.page))
         citations = [shown_on, *others[: max_citations - 1]]
         stated = (f"{figure.shown} — {figure.period} ({figure.concept}) "
                   f"[{document}, p. {figure.page}]")  # fmt: skip
