@@ -218,6 +218,16 @@ class StoredMeanwhile(Exception):
     """Another worker stored this very file after this batch looked."""
 
 
+def _database_gone(exc: BaseException) -> bool:
+    """The database cannot be reached or written: no later document could be stored."""
+    return connection_lost(exc) or disk_full(exc)
+
+
+def _stored_sha(name: str) -> str | None:
+    with session_scope() as session:
+        return session.scalar(select(Document.sha256).where(Document.name == name))
+
+
 def _take(path: Path, force: bool) -> Exception | None:
     """Claim `path`'s document for this worker: None when it is ours to build, else why not."""
     name = document_name(path)
@@ -225,10 +235,9 @@ def _take(path: Path, force: bool) -> Exception | None:
         return ClaimedElsewhere()
     if not force:
         try:
-            with session_scope() as session:
-                sha = session.scalar(select(Document.sha256).where(Document.name == name))
+            sha = _stored_sha(name)
         except Exception as exc:
-            if connection_lost(exc) or disk_full(exc):
+            if _database_gone(exc):
                 return None
             raise
         if sha is not None and sha == _sha256(path):
@@ -279,7 +288,7 @@ def _claimed(name: str) -> bool:
     try:
         return claim(name)
     except Exception as exc:
-        if connection_lost(exc) or disk_full(exc):
+        if _database_gone(exc):
             return True
         raise
 
@@ -294,7 +303,7 @@ def release(name: str, session: Session | None = None) -> None:
         with session_scope() as own:
             own.execute(statement, {"n": name, "w": WORKER})
     except Exception as exc:  # the claim expires on its own
-        if not (connection_lost(exc) or disk_full(exc)):
+        if not _database_gone(exc):
             raise
 
 
@@ -456,7 +465,7 @@ def ingest_paths(
             except Exception as exc:
                 if connection_lost(exc) and not disk_full(exc) and attempt == 1 and reconnect():
                     continue
-                if connection_lost(exc) or disk_full(exc):  # no later file could be stored
+                if _database_gone(exc):  # no later file could be stored
                     report.stopped = explain_failure(exc)
                     done.discard(path)
                     break
@@ -472,9 +481,7 @@ def ingest_paths(
 
 
 def _stored_meanwhile(path: Path, doc: PreparedDocument) -> FileResult:
-    with session_scope() as session:
-        sha = session.scalar(select(Document.sha256).where(Document.name == doc.name))
-    if sha == doc.sha256:
+    if _stored_sha(doc.name) == doc.sha256:
         return FileResult(path=str(path), name=doc.name, status=FileStatus.SKIPPED)
     return _failed(path, InputError(path, f"another ingest stored a different '{doc.name}' "
                                           "at the same time; run again to decide"))  # fmt: skip
