@@ -26,7 +26,12 @@ def items_found(doc: object) -> str:
     for item in ("1A", "7", "8"):
         node = next((n for n in nodes if re.match(rf"item\s*{item}\b", n.title, re.I)), None)
         text = pages[node.start_page - 1].text if node else ""
-        ok.append(item if node and re.search(rf"item\s*{item}\.?", text, re.I) else f"!{item}")
+        if node and re.search(rf"item\s*{item}\.?", text, re.I):
+            ok.append(item)
+        elif not node and not any(re.search(rf"item\s*{item}\b", p.text, re.I) for p in pages):
+            ok.append(f"(no {item})")  # the filing has no such Item (Item 1A began in 2005)
+        else:
+            ok.append(f"!{item}")
     return " ".join(ok)
 
 

@@ -22,7 +22,10 @@ if TYPE_CHECKING:
 @handle_errors
 def ingest(
     paths: Annotated[
-        list[Path], typer.Argument(help="PDF or Markdown files, or folders (searched recursively).")
+        list[Path],
+        typer.Argument(
+            help="Filings (.pdf, .htm/.html, EDGAR .txt, .md) or folders (searched recursively)."
+        ),
     ],
     force: Annotated[
         bool, typer.Option("--force", help="Rebuild documents even when unchanged.")
@@ -74,7 +77,11 @@ def ingest(
     else:
         if report.ignored:
             n = len(report.ignored)
-            typer.echo(f"ignored {n} file(s) with unsupported extensions inside folders", err=True)
+            typer.echo(
+                f"ignored {n} file(s) inside folders: unsupported extensions, or .txt files "
+                "that are not EDGAR submissions (name a plain .txt to ingest it)",
+                err=True,
+            )
         d = report.to_dict()
         typer.echo(
             f"{d['stored']} stored, {d['skipped']} skipped, {d['failed']} failed "

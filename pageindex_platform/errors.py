@@ -103,7 +103,7 @@ class InputError(PageIndexError):
 
 
 class UnsupportedFileError(InputError):
-    problem = "unsupported file type (supported: .pdf, .md, .markdown)"
+    problem = "unsupported file type (supported: .pdf, .htm, .html, .txt, .md, .markdown)"
 
 
 class UnreadableFileError(InputError):

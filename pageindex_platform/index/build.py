@@ -16,13 +16,15 @@ from .html import parse_html
 from .markdown import parse_markdown
 from .metadata import extract_metadata
 from .pdf import parse_pdf, read_bytes
+from .submission import parse_submission
 from .toc import FlatEntry, outline_entries, toc_entries
 from .tree import Splitter, check_tree, finish_tree
 
 PDF_SUFFIXES = {".pdf"}
 MARKDOWN_SUFFIXES = {".md", ".markdown"}
 HTML_SUFFIXES = {".htm", ".html"}
-SUPPORTED_SUFFIXES = PDF_SUFFIXES | MARKDOWN_SUFFIXES | HTML_SUFFIXES
+TEXT_SUFFIXES = {".txt"}  # EDGAR full-submission files, or plain text
+SUPPORTED_SUFFIXES = PDF_SUFFIXES | MARKDOWN_SUFFIXES | HTML_SUFFIXES | TEXT_SUFFIXES
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,7 @@ def prepare_document(path: Path, options: BuildOptions) -> PreparedDocument:
         raise UnsupportedFileError(
             path,
             f"unsupported file type '{suffix or '(none)'}' "
-            "(supported: .pdf, .htm, .html, .md, .markdown)",
+            "(supported: .pdf, .htm, .html, .txt, .md, .markdown)",
         )
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -53,23 +55,31 @@ def prepare_document(path: Path, options: BuildOptions) -> PreparedDocument:
     warnings: list[str] = []
     cover_facts: dict[str, str] = {}
     facts: list[TaggedFact] = []
-    if suffix in PDF_SUFFIXES or suffix in HTML_SUFFIXES:
+    appendices: list[FlatEntry] = []
+    if suffix not in MARKDOWN_SUFFIXES:
         if suffix in PDF_SUFFIXES:
             parsed_pdf = parse_pdf(path, data)
             pages, layouts = parsed_pdf.pages, parsed_pdf.layouts
             source, entries = TreeSource.OUTLINE, outline_entries(parsed_pdf.outline, len(pages))
         else:
-            parsed_html = parse_html(path, data)
-            pages, layouts = parsed_html.pages, parsed_html.layouts
-            source, entries = TreeSource.TOC, parsed_html.toc
-            cover_facts, facts = parsed_html.dei, parsed_html.facts
+            parsed = parse_html(path, data) if suffix in HTML_SUFFIXES else parse_submission(
+                path, data)  # fmt: skip
+            pages, layouts = parsed.pages, parsed.layouts
+            source, entries = TreeSource.TOC, parsed.toc
+            cover_facts, facts, appendices = parsed.dei, parsed.facts, parsed.appendices
         seconds["parse"] = time.perf_counter() - t0
         t1 = time.perf_counter()
         page_tokens = page_token_counts(pages)
+        filing_pages = appendices[0].start_page - 1 if appendices else len(pages)
+        if not entries or suffix not in PDF_SUFFIXES:
+            printed = toc_entries(layouts[:filing_pages], options.toc_pages)
+            # an HTML TOC that links only its Parts, not each Item: its printed lines list more
+            if len(printed) >= 2 * len(entries):
+                source, entries = TreeSource.TOC, printed
         if not entries:
-            source, entries = TreeSource.TOC, toc_entries(layouts, options.toc_pages)
-        if not entries:
-            source, entries = TreeSource.HEADINGS, detect_headings(layouts)
+            source, entries = TreeSource.HEADINGS, detect_headings(layouts[:filing_pages])
+        if appendices:
+            entries = [*entries, *appendices]
         if not entries:
             source = TreeSource.WINDOWS
 

@@ -47,6 +47,7 @@ class ParsedHtml:
     toc: list[FlatEntry]  # from the document's internal links; [] when it has none
     dei: dict[str, str] = field(default_factory=dict)  # "dei:DocumentType" → "10-Q"
     facts: list[TaggedFact] = field(default_factory=list)
+    appendices: list[FlatEntry] = field(default_factory=list)  # exhibits after the filing
 
 
 @dataclass

@@ -42,11 +42,18 @@ from ..llm import StructuredChat, Usage
 from ..models import Chunk, Document, Fact, Node, Page
 from ..records import PreparedDocument, TreeNode
 from ..settings import get_settings
-from .build import SUPPORTED_SUFFIXES, BuildOptions, document_name, prepare_document
+from .build import (
+    SUPPORTED_SUFFIXES,
+    TEXT_SUFFIXES,
+    BuildOptions,
+    document_name,
+    prepare_document,
+)
 from .chunking import chunk_pages
 from .llm_tree import build_llm_tree
 from .metadata import letters
 from .overrides import apply_overrides
+from .submission import is_submission
 
 
 class FileStatus(StrEnum):
@@ -125,7 +132,9 @@ def discover(paths: Iterable[Path]) -> tuple[list[Path], list[FileResult], list[
             for child in sorted(path.rglob("*")):
                 if child.name.startswith(".") or child.is_dir():
                     continue
-                if child.suffix.lower() in SUPPORTED_SUFFIXES:
+                if child.suffix.lower() in SUPPORTED_SUFFIXES and (
+                    child.suffix.lower() not in TEXT_SUFFIXES or _is_submission_file(child)
+                ):  # a .txt found in a folder is taken when it is an EDGAR submission
                     files.append(child)
                 else:
                     ignored.append(str(child))
@@ -139,6 +148,14 @@ def discover(paths: Iterable[Path]) -> tuple[list[Path], list[FileResult], list[
             )
             failures.append(_failed(path, error))
     return files, failures, ignored
+
+
+def _is_submission_file(path: Path) -> bool:
+    try:
+        with path.open("rb") as f:
+            return is_submission(f.read(4096).decode("utf-8", errors="replace"))
+    except OSError:
+        return True  # let ingest report why it cannot be read
 
 
 def prepare_error(path: Path) -> InputError:
