@@ -24,7 +24,7 @@ STAGES = ("parse", "tree", "chunk", "embed", "database")
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path, nargs="?", default=DEV_PDFS)
-    parser.add_argument("--embedder", default="minilm", choices=["minilm", "hash"])
+    parser.add_argument("--embedder", default="minilm", choices=["minilm", "static", "hash"])
     parser.add_argument("--limit", type=int, default=0, help="only the first N files")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--keep-db", action="store_true", help="use the configured database")
@@ -40,7 +40,12 @@ def main() -> int:
     from pageindex_platform.settings import get_settings
 
     get_engine()
-    files = sorted(p for p in args.folder.rglob("*") if p.suffix.lower() in (".pdf", ".md"))
+    from pageindex_platform.embeddings import get_embedder
+
+    get_embedder()  # a model's one-time preparation (ONNX export, distillation) is not timed
+    files = sorted(
+        p for p in args.folder.rglob("*") if p.suffix.lower() in (".pdf", ".md", ".htm", ".html")
+    )
     if args.limit:
         files = files[: args.limit]
     started = time.perf_counter()

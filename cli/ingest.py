@@ -49,6 +49,16 @@ def ingest(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print a JSON summary (see README).")
     ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            help="Worker processes dividing the batch on this machine (each document is "
+            "claimed by one; pi ingest processes on other machines against the same "
+            "PI_DATABASE_URL join in the same way).",
+        ),
+    ] = 1,
     mode: Annotated[
         Mode | None,
         typer.Option(
@@ -69,7 +79,7 @@ def ingest(
     overrides = load_overrides(metadata) if metadata else None
     with open_mode(mode) as chat:
         report = run_ingest(paths, force=force, overrides=overrides, chat=chat, quiet=as_json,
-                            replace=replace)  # fmt: skip
+                            replace=replace, workers=workers)  # fmt: skip
     if as_json:
         print_json(report.to_dict())
         for failed in (f for f in report.files if f.status == FileStatus.FAILED):
@@ -103,9 +113,11 @@ def run_ingest(
     quiet: bool = False,
     lines_to_stderr: bool = False,
     replace: bool = False,
+    workers: int = 1,
 ) -> IngestReport:
-    """`ingest_paths` with a progress bar on a terminal and one line per file (failures on
-    stderr; the others on stdout, or stderr with `lines_to_stderr`; none when `quiet`)."""
+    """`ingest_paths` (or `workers` processes dividing the batch) with a progress bar on a
+    terminal and one line per file (failures on stderr; the others on stdout, or stderr with
+    `lines_to_stderr`; none when `quiet`)."""
     from pageindex_platform.index.pipeline import ingest_paths
 
     err = Console(stderr=True)
@@ -132,6 +144,13 @@ def run_ingest(
             _print_line(err if result.status == "failed" else None, result, bar, lines_to_stderr)
 
     with bar:
+        if workers > 1:
+            from pageindex_platform.index.workers import ingest_with_workers
+
+            return ingest_with_workers(
+                paths=paths, workers=workers, force=force, overrides=overrides,
+                progress=progress, replace=replace, llm=chat is not None,
+            )  # fmt: skip
         return ingest_paths(
             paths=paths, force=force, overrides=overrides, progress=progress, chat=chat,
             replace=replace,

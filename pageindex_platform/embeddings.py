@@ -99,7 +99,16 @@ class HashEmbedder:
         return out
 
 
-@lru_cache(maxsize=2)
+def embedder_named(stored: str) -> EmbedderName | None:
+    """The setting that makes the embedder whose `name` a document records (None: unknown)."""
+    return {
+        SentenceTransformerEmbedder.name: EmbedderName.MINILM,
+        "all-MiniLM-L6-v2-static": EmbedderName.STATIC,
+        HashEmbedder.name: EmbedderName.HASH,
+    }.get(stored)
+
+
+@lru_cache(maxsize=4)
 def get_embedder(name: EmbedderName | None = None, *, queries: bool = False) -> Embedder:
     """The configured embedder. all-MiniLM-L6-v2 runs through ONNX Runtime when its export
     exists or can be made (same vectors, no torch import), else through sentence-transformers.
@@ -108,6 +117,13 @@ def get_embedder(name: EmbedderName | None = None, *, queries: bool = False) -> 
     name = name or settings.embedder
     if name == EmbedderName.HASH:
         return HashEmbedder()
+    if name == EmbedderName.STATIC:
+        from .static_minilm import StaticMiniLM, distill_static, static_path
+
+        path = static_path(settings.home)
+        if not (path / "model.safetensors").exists():
+            distill_static(path)
+        return StaticMiniLM(path)
     try:
         from .onnx_minilm import OnnxMiniLM, export, onnx_path
 

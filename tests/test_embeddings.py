@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from pageindex_platform.embeddings import HashEmbedder, SentenceTransformerEmbedder
 from pageindex_platform.onnx_minilm import OnnxMiniLM, export
@@ -31,3 +32,44 @@ def test_hash_embedder_is_deterministic_and_lexical() -> None:
     a, b, c = HashEmbedder().embed(["cash flow statement", "statement of cash flow", "aircraft"])
     assert np.allclose(a, HashEmbedder().embed(["cash flow statement"])[0])
     assert float(a @ b) > float(a @ c)
+
+
+def test_static_embedder_is_distilled_once_and_questions_use_the_corpus_embedder(
+    tmp_path: Path, samples: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PI_EMBEDDER=static distils all-MiniLM-L6-v2 into a token table under PI_HOME once;
+    a question is embedded with what the stored documents used, whatever is set now."""
+    from pageindex_platform.embeddings import get_embedder
+    from pageindex_platform.settings import get_settings
+    from pageindex_platform.static_minilm import StaticMiniLM, distill_static
+
+    from .helpers import run_cli, run_json
+
+    target = tmp_path / "static"
+    distill_static(target)
+    static = StaticMiniLM(target)
+    vectors = static.embed(TEXTS)
+    assert vectors.shape == (3, 384)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    question, capex, mdna = vectors
+    assert float(question @ capex) > float(question @ mdna)  # the same words matter
+
+    monkeypatch.setenv("PI_EMBEDDER", "static")
+    get_settings.cache_clear()
+    get_embedder.cache_clear()
+    try:
+        code, _, err = run_cli("ingest", str(samples))
+        assert code == 0, err
+        assert (get_settings().home / "models" / "all-MiniLM-L6-v2-static").is_dir()
+    finally:
+        monkeypatch.setenv("PI_EMBEDDER", "hash")
+        get_settings.cache_clear()
+    names = [d["name"] for d in run_json("docs", "list")]
+    assert {run_json("docs", "show", n)["embedder"] for n in names} == {"all-MiniLM-L6-v2-static"}
+    from pageindex_platform.database import session_scope
+    from pageindex_platform.search.pipeline import _corpus_embedder
+
+    with session_scope() as session:  # PI_EMBEDDER=hash now; the corpus says static
+        assert _corpus_embedder(session).name == "all-MiniLM-L6-v2-static"
+    out = run_json("ask", "Best Buy Q2 FY2024 comparable sales")
+    assert out["citations"][0]["document"] == "BESTBUY_2024Q2_10Q"

@@ -86,3 +86,92 @@ def test_a_claim_of_a_killed_process_on_this_machine_is_taken_over_at_once(
         )
     report = pipeline.ingest_paths(paths=[small_pdf], parallel=False)
     assert [f.status for f in report.files] == ["stored"] and _claims() == {}
+
+
+def _long_pdf(path: Path, pages: int = 400) -> Path:
+    """A filing long enough that a worker is caught in the middle of it (seconds of work)."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    para = "Revenue from services increased on higher volumes and pricing actions. " * 6
+    for i in range(pages):
+        doc.new_page().insert_textbox(
+            pymupdf.Rect(50, 50, 550, 780), f"Section {i // 20 + 1}\n" + (para + "\n") * 8,
+            fontsize=9,
+        )  # fmt: skip
+    doc.save(path)
+    return path
+
+
+def _kill_when_claimed(name: str, proc: subprocess.Popen[str], timeout: float = 120.0) -> int:
+    """Wait until a worker claims `name`, kill that worker (SIGKILL: no cleanup), return its
+    pid. The claim is taken before the document is prepared, so the worker is mid-document."""
+    import signal
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        worker = _claims().get(name)
+        if worker:
+            pid = int(worker.split(":")[1])
+            os.kill(pid, signal.SIGKILL)
+            return pid
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.02)
+    raise AssertionError(f"no worker claimed {name}")
+
+
+def _pi(*args: str, database_url: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "PI_EMBEDDER": "hash", "PI_DATABASE_URL": database_url}
+    return subprocess.Popen([sys.executable, "-m", "cli.main", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, text=True, cwd=REPO)  # fmt: skip
+
+
+def test_a_worker_killed_mid_document_leaves_nothing_and_another_finishes_it(
+    tmp_path: Path, database_url: str
+) -> None:
+    folder = tmp_path / "batch"
+    folder.mkdir()
+    _long_pdf(folder / "LONGCO_2023_10K.pdf")
+    proc = _pi("ingest", str(folder), "--json", database_url=database_url)
+    pid = _kill_when_claimed("LONGCO_2023_10K", proc)
+    proc.communicate(timeout=60)
+    assert proc.returncode == -9
+    assert run_json("docs", "list") == []  # nothing half-written
+    assert _claims()["LONGCO_2023_10K"].split(":")[1] == str(pid)  # its claim is left behind
+    report = run_json("ingest", str(folder))  # another worker: the dead one's claim is taken
+    assert (report["stored"], report["failed"]) == (1, 0)
+    assert run_json("docs", "show", "LONGCO_2023_10K")["page_count"] == 400
+    assert _claims() == {}
+
+
+def test_workers_option_divides_the_batch_and_shows_each_file_once(
+    samples: Path, database_url: str
+) -> None:
+    proc = _pi("ingest", str(samples), "--workers", "2", "--json", database_url=database_url)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    report = json.loads(out)
+    names = sorted(f["name"] for f in report["files"])
+    assert names == sorted(p.stem for p in samples.iterdir())  # each file once in the report
+    assert report["stored"] == len(names) and report["failed"] == 0
+    assert len(run_json("docs", "list")) == len(names) and _claims() == {}
+    proc = _pi("ingest", str(samples), "--workers", "2", "--json", database_url=database_url)
+    again = json.loads(proc.communicate(timeout=300)[0])  # unchanged: each skipped, once
+    assert (again["stored"], again["skipped"], again["failed"]) == (0, len(names), 0)
+
+
+def test_a_killed_worker_of_workers_n_has_its_document_finished(
+    samples: Path, database_url: str
+) -> None:
+    _long_pdf(samples / "LONGCO_2023_10K.pdf")
+    proc = _pi("ingest", str(samples), "--workers", "2", "--json", database_url=database_url)
+    _kill_when_claimed("LONGCO_2023_10K", proc)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    report = json.loads(out)
+    assert report["failed"] == 0
+    assert sorted(f["name"] for f in report["files"] if f["status"] == "stored") == sorted(
+        p.stem for p in samples.iterdir())  # fmt: skip
+    assert run_json("docs", "show", "LONGCO_2023_10K")["page_count"] == 400
+    assert _claims() == {}

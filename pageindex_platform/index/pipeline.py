@@ -116,6 +116,8 @@ class IngestReport:
         }
 
 
+CLAIMED_ELSEWHERE = "claimed by another worker"
+
 Progress = Callable[[str, FileResult | None, int], None]
 """Called as progress(event, result, total_files): event is 'start' (result None), 'begin'
 (a file's embedding and storing starts: status WORKING) or 'file' (a file is finished)."""
@@ -453,7 +455,7 @@ def ingest_paths(
     for path, outcome, prep_seconds in stream:
         done.add(path)
         if isinstance(outcome, (ClaimedElsewhere, StoredMeanwhile)):  # another worker's
-            why = "claimed by another worker" if isinstance(outcome, ClaimedElsewhere) else None
+            why = CLAIMED_ELSEWHERE if isinstance(outcome, ClaimedElsewhere) else None
             result = FileResult(path=str(path), name=document_name(path),
                                 status=FileStatus.SKIPPED, error=why)  # fmt: skip
             finish(result)

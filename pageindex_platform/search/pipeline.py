@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ..embeddings import Embedder, get_embedder
+from ..embeddings import Embedder, embedder_named, get_embedder
 from ..errors import EmptyCorpusError, LLMError, QuestionError
 from ..llm import StructuredChat, Usage
 from ..models import QueryLog
@@ -62,7 +62,16 @@ def _require_documents(session: Session) -> None:
     settings = get_settings()
     where = "the database at PI_DATABASE_URL" if settings.database_url else str(settings.home)
     raise EmptyCorpusError(f"no filings are stored yet in {where}: run `pi ingest FOLDER` "
-                           "(PDF, Markdown) first, then ask again")  # fmt: skip
+                           "(PDF, HTML, EDGAR .txt, Markdown) first, then ask again")  # fmt: skip
+
+
+def _corpus_embedder(session: Session) -> Embedder:
+    """The embedder most stored documents were embedded with (a question's vector must be
+    comparable with theirs), whatever PI_EMBEDDER says now."""
+    stored = session.execute(text(
+        "SELECT embedder FROM documents GROUP BY embedder ORDER BY count(*) DESC LIMIT 1"
+    )).scalar()  # fmt: skip
+    return get_embedder(embedder_named(stored) if stored else None, queries=True)
 
 
 @dataclass(frozen=True)
@@ -225,7 +234,7 @@ def ask(
         clock = now
 
     query = f"{question} {hint}" if hint else question
-    vector = (embedder or get_embedder(queries=True)).embed([query])[0]
+    vector = (embedder or _corpus_embedder(session)).embed([query])[0]
     lap("embed")
     constraints = parse_constraints(question, session=session)
     decision = select_documents(session=session, question=query, vector=vector,

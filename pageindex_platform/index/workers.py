@@ -1,0 +1,190 @@
+"""`pi ingest --workers N`: N worker processes on this machine divide one batch.
+
+Each worker runs the ordinary ingest over the whole batch; the database's claims (see
+`pipeline.claim`) give every document to exactly one of them, as they do for `pi ingest`
+processes started separately or on other machines. The workers report each file to this
+process, which shows one progress display for the batch: a file counts once, when a worker
+stored or failed it, or when every worker found it unchanged or taken.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import queue
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .pipeline import (
+    CLAIMED_ELSEWHERE,
+    FileResult,
+    FileStatus,
+    IngestReport,
+    Progress,
+    discover,
+    ingest_paths,
+)
+
+_POLL_SECONDS = 0.5
+
+
+@dataclass(frozen=True)
+class _Job:
+    paths: list[Path]
+    force: bool
+    overrides: dict[str, dict[str, Any]] | None
+    replace: bool
+    llm: bool
+
+
+def _work(job: _Job, events: Any) -> None:
+    """One worker process: the ordinary ingest, its events sent to the parent."""
+
+    def progress(event: str, result: FileResult | None, total: int) -> None:
+        events.put((event, result, total))
+
+    try:
+        with contextlib.ExitStack() as stack:
+            chat = None
+            if job.llm:
+                from ..llm import open_chat
+                from ..settings import get_settings
+
+                chat = stack.enter_context(open_chat(get_settings()))
+            report = ingest_paths(paths=job.paths, force=job.force, overrides=job.overrides,
+                                  progress=progress, chat=chat, replace=job.replace)  # fmt: skip
+        events.put(("done", report, 0))
+    except BaseException as exc:  # the parent reports it; a worker never dies silently
+        events.put(("crashed", f"{type(exc).__name__}: {exc}", 0))
+
+
+def ingest_with_workers(
+    *,
+    paths: list[Path],
+    workers: int,
+    force: bool = False,
+    overrides: dict[str, dict[str, Any]] | None = None,
+    progress: Progress | None = None,
+    replace: bool = False,
+    llm: bool = False,
+) -> IngestReport:
+    """Ingest `paths` with `workers` processes; one merged report, one file's line once."""
+    started = time.perf_counter()
+    context = multiprocessing.get_context("spawn")  # no forked database connections
+    events = context.Queue()
+    job = _Job(paths=paths, force=force, overrides=overrides, replace=replace, llm=llm)
+    procs = [context.Process(target=_work, args=(job, events)) for _ in range(workers)]
+    for proc in procs:
+        proc.start()
+    merged = _Merge(workers, progress)
+    running = workers
+    quiet_polls = 0
+    try:
+        while running:
+            try:
+                event, payload, total = events.get(timeout=_POLL_SECONDS)
+            except queue.Empty:
+                quiet_polls = quiet_polls + 1 if not any(p.is_alive() for p in procs) else 0
+                if quiet_polls >= 2:  # all gone and nothing more to read: killed
+                    merged.crashed("it was killed")
+                    break
+                continue
+            if event in ("done", "crashed"):
+                running -= 1
+                if event == "done":
+                    merged.done(payload)
+                else:
+                    merged.crashed(payload)
+            else:
+                merged.event(event, payload, total)
+    finally:
+        for proc in procs:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.terminate()
+    files = discover(paths)[0]
+    left = [p for p in files if merged.left(str(p))]
+    if left:  # a worker's files when it died or ended early: this process finishes them
+        for why in merged.crashes:
+            print(f"warning: {why}; its files are finished by the main process",
+                  file=sys.stderr)  # fmt: skip
+        again = ingest_paths(paths=left, force=force, overrides=overrides, replace=replace)
+        for result in again.files:
+            merged.redo(result)
+        merged.stopped = again.stopped
+        merged.not_attempted = set(again.not_attempted)
+    report = merged.report()
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+class _Merge:
+    """Each file's final outcome, from N workers' events about the same batch."""
+
+    def __init__(self, workers: int, progress: Progress | None) -> None:
+        self.workers = workers
+        self.progress = progress
+        self.final: dict[str, FileResult] = {}  # path → the result shown
+        self.seen: dict[str, list[FileResult]] = {}  # path → undecided skips so far
+        self.started = False
+        self.ignored: list[str] = []
+        self.stopped: str | None = None
+        self.not_attempted: set[str] = set()
+        self.crashes: list[str] = []
+
+    def event(self, event: str, result: FileResult | None, total: int) -> None:
+        if event == "start":
+            if not self.started and self.progress:
+                self.progress("start", None, total)
+            self.started = True
+            return
+        assert result is not None
+        if event == "begin":
+            if self.progress:
+                self.progress("begin", result, 0)
+            return
+        if result.path in self.final:
+            return
+        if result.status != FileStatus.SKIPPED:  # stored or failed: decided
+            self._decide(result)
+            return
+        skips = self.seen.setdefault(result.path, [])
+        skips.append(result)
+        if len(skips) == self.workers:  # every worker found it unchanged or taken
+            self._decide(next((s for s in skips if s.error is None), skips[0]))
+
+    def _decide(self, result: FileResult) -> None:
+        self.final[result.path] = result
+        self.seen.pop(result.path, None)
+        if self.progress:
+            self.progress("file", result, 0)
+
+    def done(self, report: IngestReport) -> None:
+        self.ignored = self.ignored or report.ignored
+        self.stopped = self.stopped or report.stopped
+        self.not_attempted.update(report.not_attempted)
+
+    def crashed(self, why: str) -> None:
+        self.crashes.append(f"a worker stopped ({why})")
+
+    def left(self, path: str) -> bool:
+        """Whether no worker finished `path`: a worker ended before it, or it was "claimed by
+        another worker" (perhaps one of ours that was killed: its claim is taken over)."""
+        result = self.final.get(path)
+        return result is None or result.error == CLAIMED_ELSEWHERE
+
+    def redo(self, result: FileResult) -> None:
+        self.seen.pop(result.path, None)
+        self.final[result.path] = result
+        if self.progress:
+            self.progress("file", result, 0)
+
+    def report(self) -> IngestReport:
+        for skips in list(self.seen.values()):  # workers that ended early never saw these
+            self._decide(next((s for s in skips if s.error is None), skips[0]))
+        not_attempted = sorted(p for p in self.not_attempted if p not in self.final)
+        return IngestReport(files=list(self.final.values()), ignored=self.ignored,
+                            stopped=self.stopped, not_attempted=not_attempted)  # fmt: skip
