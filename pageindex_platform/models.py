@@ -49,6 +49,8 @@ class Document(Base):
     description_embedding: Mapped[Any] = mapped_column(Vector(EMBEDDING_DIM), nullable=True)
     tree_source: Mapped[str] = mapped_column(String(16))
     embedder: Mapped[str] = mapped_column(String(64))
+    # the document's distinct words (stripped tsvector): candidates for broad questions
+    lexemes: Mapped[Any] = mapped_column(TSVECTOR, nullable=True)
     warnings: Mapped[list[str]] = mapped_column(JSONB, default=list)
     usage: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

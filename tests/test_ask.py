@@ -281,3 +281,35 @@ def test_question_naming_no_company_about_a_vote_prefers_the_8k(tmp_path: Path) 
     out = run_json("ask", "How did shareholders vote on the proposals at the annual meeting?")
     assert out["route"] == "semantic"
     assert out["documents"][0]["name"] == "event"
+
+
+def test_broad_questions_rank_chunks_inside_candidate_documents(
+    corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over more than BROAD documents, chunks are ranked inside candidate documents (nearest
+    chunks' documents and those whose stored words cover the question); on this corpus the
+    candidate-first ranking orders documents as ranking every chunk does."""
+    from sqlalchemy import text
+
+    from pageindex_platform.embeddings import get_embedder
+    from pageindex_platform.search import semantic
+
+    question = "comparable sales decline in the second quarter"
+    vector = get_embedder().embed([question])[0]
+    with session_scope() as session:
+        empty = session.execute(text("SELECT count(*) FROM documents WHERE lexemes IS NULL "
+                                     "OR length(lexemes) = 0")).scalar()  # fmt: skip
+        assert empty == 0  # every stored document has its words
+        exact = semantic.rank_documents(session=session, question=question, vector=vector)
+    monkeypatch.setattr(semantic, "BROAD", 0)
+    monkeypatch.setattr(semantic, "CANDIDATE_CHUNKS", 5)
+    monkeypatch.setattr(semantic, "CANDIDATE_DOCUMENTS", 2)
+    with session_scope() as session:
+        ids = semantic.candidate_documents(session=session, question=question, vector=vector,
+                                           document_ids=None)  # fmt: skip
+        names = set(session.execute(text("SELECT name FROM documents WHERE id = ANY(:i)"),
+                                    {"i": ids}).scalars())  # fmt: skip
+        broad = semantic.rank_documents(session=session, question=question, vector=vector)
+    assert 0 < len(ids) < len(exact)  # fewer documents than the whole corpus...
+    assert {h.name for h in broad} <= names
+    assert broad[0].name == exact[0].name == "BESTBUY_2024Q2_10Q"  # ...the same best one

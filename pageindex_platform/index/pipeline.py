@@ -643,6 +643,9 @@ def store_document(
                 for i, c in enumerate(doc.chunks)
             ],
         )
+        session.execute(text(
+            "UPDATE documents SET lexemes = (SELECT strip(tsvector_agg(strip(tsv))) FROM chunks "
+            "WHERE document_id = :id) WHERE id = :id"), {"id": doc_id})  # fmt: skip
     return doc_id
 
 
