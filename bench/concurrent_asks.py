@@ -74,7 +74,9 @@ def main() -> int:
     args = parser.parse_args()
     questions = [json.loads(x)["question"] for x in args.questions.read_text().splitlines() if x]
 
-    _phase("alone", questions, args.askers, args.rounds, threading.Event())
+    alone = threading.Event()
+    alone.set()  # `rounds` asks each, then stop
+    _phase("alone", questions, args.askers, args.rounds, alone)
     stop = threading.Event()
     ingest_wall: list[float] = []
     ingest_out: list[str] = []
