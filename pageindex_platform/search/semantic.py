@@ -91,15 +91,21 @@ def term_weights(session: Session, question: str, document_ids: Sequence[int] | 
     terms = _terms(question, phrases)
     if not terms:
         return []
-    counts = ", ".join(f"count(*) FILTER (WHERE tsv @@ to_tsquery('english', :t{i}))"
-                       for i in range(len(terms)))  # fmt: skip
     where = "WHERE document_id = ANY(:ids)" if document_ids is not None else ""
     params: dict[str, Any] = {f"t{i}": t for i, t in enumerate(terms)}
     if document_ids is not None:
         params["ids"] = list(document_ids)
-    row = session.execute(text(f"SELECT count(*), {counts} FROM chunks {where}"), params).one()
-    total = row[0]
-    return [math.log((total + 1) / (n + 0.5)) for n in row[1:]]
+    return _rarity(session, len(terms), rows=f"chunks {where}", tsv="tsv", params=params)
+
+
+def _rarity(session: Session, n_terms: int, *, rows: str, tsv: str,
+            params: dict[str, Any]) -> list[float]:  # fmt: skip
+    """ln((N + 1) / (n + 0.5)) of terms `:t0`... over the N rows of `rows` (a FROM clause),
+    n of which contain the term in their `tsv` column."""
+    counts = ", ".join(f"count(*) FILTER (WHERE {tsv} @@ to_tsquery('english', :t{i}))"
+                       for i in range(n_terms))  # fmt: skip
+    row = session.execute(text(f"SELECT count(*), {counts} FROM {rows}"), params).one()
+    return [math.log((row[0] + 1) / (n + 0.5)) for n in row[1:]]
 
 
 def _fused_sql(document_ids: Sequence[int] | None, n_terms: int, titles: bool = False) -> str:
@@ -163,13 +169,10 @@ def candidate_documents(
     lexical = ""
     if terms:
         doc_where = "AND d.id = ANY(:ids)" if document_ids is not None else ""
-        frequency = ", ".join(f"count(*) FILTER (WHERE lexemes @@ to_tsquery('english', :t{i}))"
-                              for i in range(len(terms)))  # fmt: skip
         params.update({f"t{i}": t for i, t in enumerate(terms)})
-        row = session.execute(text(
-            f"SELECT count(*), {frequency} FROM documents d WHERE lexemes @@ "
-            f"to_tsquery('english', :tsq) {doc_where}"), params).one()  # fmt: skip
-        params.update({f"w{i}": math.log((row[0] + 1) / (n + 0.5)) for i, n in enumerate(row[1:])})
+        matching = f"documents d WHERE lexemes @@ to_tsquery('english', :tsq) {doc_where}"
+        weights = _rarity(session, len(terms), rows=matching, tsv="lexemes", params=params)
+        params.update({f"w{i}": w for i, w in enumerate(weights)})
         lexical = f"""UNION
         (SELECT d.id FROM documents d WHERE d.lexemes @@ to_tsquery('english', :tsq) {doc_where}
          ORDER BY {_coverage(len(terms), "d.lexemes")} DESC LIMIT :kl)"""
