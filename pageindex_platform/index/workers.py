@@ -113,7 +113,7 @@ def ingest_with_workers(
                   file=sys.stderr)  # fmt: skip
         again = ingest_paths(paths=left, force=force, overrides=overrides, replace=replace)
         for result in again.files:
-            merged.redo(result)
+            merged.decide(result)
         merged.stopped = again.stopped
         merged.not_attempted = set(again.not_attempted)
     report = merged.report()
@@ -149,14 +149,16 @@ class _Merge:
         if result.path in self.final:
             return
         if result.status != FileStatus.SKIPPED:  # stored or failed: decided
-            self._decide(result)
+            self.decide(result)
             return
         skips = self.seen.setdefault(result.path, [])
         skips.append(result)
         if len(skips) == self.workers:  # every worker found it unchanged or taken
-            self._decide(next((s for s in skips if s.error is None), skips[0]))
+            self.decide(_shown_skip(skips))
 
-    def _decide(self, result: FileResult) -> None:
+    def decide(self, result: FileResult) -> None:
+        """Show `result` as the file's outcome (the main process's, after a worker died,
+        replaces a "claimed by another worker")."""
         self.final[result.path] = result
         self.seen.pop(result.path, None)
         if self.progress:
@@ -176,15 +178,14 @@ class _Merge:
         result = self.final.get(path)
         return result is None or result.error == CLAIMED_ELSEWHERE
 
-    def redo(self, result: FileResult) -> None:
-        self.seen.pop(result.path, None)
-        self.final[result.path] = result
-        if self.progress:
-            self.progress("file", result, 0)
-
     def report(self) -> IngestReport:
         for skips in list(self.seen.values()):  # workers that ended early never saw these
-            self._decide(next((s for s in skips if s.error is None), skips[0]))
+            self.decide(_shown_skip(skips))
         not_attempted = sorted(p for p in self.not_attempted if p not in self.final)
         return IngestReport(files=list(self.final.values()), ignored=self.ignored,
                             stopped=self.stopped, not_attempted=not_attempted)  # fmt: skip
+
+
+def _shown_skip(skips: list[FileResult]) -> FileResult:
+    """Of several workers' skips of one file, "unchanged" over "claimed by another worker"."""
+    return next((s for s in skips if s.error is None), skips[0])
