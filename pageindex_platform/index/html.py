@@ -267,6 +267,16 @@ _TAG = re.compile(rb"<\s*(?:!doctype\s+html|html|head|body|div|p|table|span|font
                   re.IGNORECASE)  # fmt: skip
 
 
+def page_layouts(pages_rows: list[list[Row]], *, marked: bool) -> list[PageLayout]:
+    """Layouts of pages given as rows, numbered from 1; the rows of a document that marks no
+    pages are cut every ROWS_PER_PAGE."""
+    if not marked:
+        flat = [row for page in pages_rows for row in page]
+        pages_rows = [flat[i : i + ROWS_PER_PAGE] for i in range(0, len(flat), ROWS_PER_PAGE)]
+    return [PageLayout(page=i, width=612.0, height=792.0, rows=rows)
+            for i, rows in enumerate(pages_rows, 1)]  # fmt: skip
+
+
 def parse_html(path: Path, data: bytes) -> ParsedHtml:
     """Pages, rows, TOC and dei facts of an HTML filing. Raises InputError subclasses."""
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark
@@ -284,13 +294,9 @@ def parse_html(path: Path, data: bytes) -> ParsedHtml:
     walker.flush()
     pages_rows = walker.rows[:-1] if not walker.rows[-1] else walker.rows
     marked = walker.breaks > 0
-    if not marked:
-        flat = [row for page in pages_rows for row in page]
-        pages_rows = [flat[i : i + ROWS_PER_PAGE] for i in range(0, len(flat), ROWS_PER_PAGE)]
-    if not pages_rows or not any(pages_rows):
+    layouts = page_layouts(pages_rows, marked=marked)
+    if not any(layout.rows for layout in layouts):
         raise InputError(path, "no text in this HTML document")
-    layouts = [PageLayout(page=i, width=612.0, height=792.0, rows=rows)
-               for i, rows in enumerate(pages_rows, 1)]  # fmt: skip
     pages = [PageText(layout.page, layout.text) for layout in layouts]
     toc = _toc_from_links(walker, layouts) if marked else []
     facts = _facts(root, walker.placed if marked else {})

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..records import FlatEntry, PageText
-from .html import ROWS_PER_PAGE, ParsedHtml, parse_html
-from .layout import PageLayout, Row
+from .html import ParsedHtml, page_layouts, parse_html
+from .layout import Row
 
 _ENVELOPE = re.compile(r"<(?:SEC-DOCUMENT|SEC-HEADER|IMS-HEADER|DOCUMENT)>", re.I)
 _HEADER = re.compile(r"<(SEC-HEADER|IMS-HEADER)>(.*?)</\1>", re.I | re.S)
@@ -152,11 +152,7 @@ def parse_plain_text(path: Path, text: str) -> ParsedHtml:
     pages_rows = [rows for rows in pages_rows if rows]
     if not pages_rows:
         raise InputError(path, "no text in this file")
-    if len(pages_rows) == 1:  # no page marks: cut every ROWS_PER_PAGE lines
-        flat = pages_rows[0]
-        pages_rows = [flat[i : i + ROWS_PER_PAGE] for i in range(0, len(flat), ROWS_PER_PAGE)]
-    layouts = [PageLayout(page=i, width=612.0, height=792.0, rows=rows)
-               for i, rows in enumerate(pages_rows, 1)]  # fmt: skip
+    layouts = page_layouts(pages_rows, marked=len(pages_rows) > 1)  # one page: no marks
     return ParsedHtml(
         pages=[PageText(layout.page, layout.text) for layout in layouts], layouts=layouts, toc=[]
     )
