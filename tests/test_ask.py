@@ -313,3 +313,24 @@ def test_broad_questions_rank_chunks_inside_candidate_documents(
     assert 0 < len(ids) < len(exact)  # fewer documents than the whole corpus...
     assert {h.name for h in broad} <= names
     assert broad[0].name == exact[0].name == "BESTBUY_2024Q2_10Q"  # ...the same best one
+
+
+def test_document_rarity_comes_from_the_planners_statistics(corpus: Path) -> None:
+    """A broad question weighs its terms by the share of documents holding them, read from
+    the statistics of documents.lexemes (no document's words are read): a listed common word
+    weighs what counting documents gives; a word in no filing weighs more than any listed."""
+    from sqlalchemy import text
+
+    from pageindex_platform.search import semantic
+
+    terms = ["revenue", "sales", "zzyzx"]
+    with session_scope() as session:
+        session.execute(text("ANALYZE documents"))
+    with session_scope() as session:
+        stats = semantic.document_rarity(session, terms)
+        params = {f"t{i}": t for i, t in enumerate(terms)}
+        counted = semantic._rarity(session, len(terms), rows="documents", tsv="lexemes",
+                                   params=params)  # fmt: skip
+    assert stats is not None
+    assert stats[:2] == pytest.approx(counted[:2], abs=0.01)
+    assert stats[2] > max(stats[:2])

@@ -19,6 +19,8 @@ DOC_K = 10  # top-K chunks per list behind DocScore
 BROAD = 300  # more documents than this: rank chunks inside candidate documents only
 CANDIDATE_CHUNKS = 200  # the vector side's nearest chunks name candidate documents...
 CANDIDATE_DOCUMENTS = 100  # ...and so do the documents whose words cover the question best
+RARE_TERMS = 8  # the question's rarest terms name those documents...
+COMMON_SHARE = 0.9  # ...when each is in at most this share of the documents
 RRF_K = 10  # small: the best-ranked chunks dominate (measured: 60 did worse)
 _WORD = re.compile(r"[a-z0-9]+(?:[.-][a-z0-9]+)*")
 _STOP = frozenset(
@@ -148,40 +150,86 @@ def _params(question: str, vector: np.ndarray, k: int, ids: Sequence[int] | None
     return params
 
 
-def tune_hnsw(session: Session, filtered: bool) -> None:
+def tune_hnsw(session: Session, filtered: bool, ef_search: int = 200) -> None:
     """HNSW search settings for this transaction (iterative scans under a filter)."""
-    session.execute(text("SET LOCAL hnsw.ef_search = 200"))
+    session.execute(text(f"SET LOCAL hnsw.ef_search = {int(ef_search)}"))
     if filtered:
         session.execute(text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
+
+
+def document_rarity(session: Session, terms: Sequence[str]) -> list[float] | None:
+    """ln((N + 1) / (n + 0.5)) of each term over the N stored documents, n read from the
+    planner's statistics of `documents.lexemes` (its most common words and their shares), a
+    word not among them counting as half as common as the least common listed; None when
+    the table has not been analyzed yet. No document's words are read."""
+    row = session.execute(text("""
+        SELECT c.reltuples, s.most_common_elems::text::text[], s.most_common_elem_freqs,
+               ARRAY(SELECT array_to_string(tsvector_to_array(to_tsvector('english', t)), ' ')
+                     FROM unnest(CAST(:terms AS text[])) WITH ORDINALITY u(t, i) ORDER BY i)
+        FROM pg_class c JOIN pg_stats s ON s.tablename = c.relname AND s.attname = 'lexemes'
+             AND s.schemaname = current_schema()
+        WHERE c.oid = to_regclass('documents')"""), {"terms": list(terms)}).first()  # fmt: skip
+    if row is None or row[1] is None or row[0] <= 0:
+        return None
+    documents, common, shares, lexemes = row
+    share = dict(zip(common, shares, strict=False))  # the shares end with min, max, nulls
+    floor = shares[len(common)] / 2 if len(shares) > len(common) else 1.0 / documents
+    return [math.log((documents + 1) / (share.get(lexeme, floor) * documents + 0.5))
+            for lexeme in lexemes]  # fmt: skip
 
 
 def candidate_documents(
     *, session: Session, question: str, vector: np.ndarray, document_ids: Sequence[int] | None
 ) -> list[int]:
     """For a broad question: the documents of the vector side's nearest chunks, and those
-    whose words (documents.lexemes) cover the most question terms, rarest counting most."""
+    whose words (documents.lexemes) hold the question's rarest terms (at most
+    RARE_TERMS of them, each in at most COMMON_SHARE of the documents), rarest counting most.
+    Each term is looked up in the GIN index on its own: no document's words are read."""
     terms = _terms(question)
-    where = "AND c.document_id = ANY(:ids)" if document_ids is not None else ""
     params: dict[str, Any] = {"v": vector_literal(vector), "kv": CANDIDATE_CHUNKS,
-                              "kl": CANDIDATE_DOCUMENTS, "tsq": tsquery(question)}  # fmt: skip
+                              "kl": CANDIDATE_DOCUMENTS}  # fmt: skip
+    where, doc_where = "", ""
     if document_ids is not None:
         params["ids"] = list(document_ids)
+        where, doc_where = "AND c.document_id = ANY(:ids)", "AND d.id = ANY(:ids)"
     lexical = ""
-    if terms:
-        doc_where = "AND d.id = ANY(:ids)" if document_ids is not None else ""
+    weights = document_rarity(session, terms) if terms else None
+    if terms and weights is None:  # never analyzed: count each term's documents
+        matching = f"documents d WHERE TRUE {doc_where}"
         params.update({f"t{i}": t for i, t in enumerate(terms)})
-        matching = f"documents d WHERE lexemes @@ to_tsquery('english', :tsq) {doc_where}"
         weights = _rarity(session, len(terms), rows=matching, tsv="lexemes", params=params)
-        params.update({f"w{i}": w for i, w in enumerate(weights)})
-        lexical = f"""UNION
-        (SELECT d.id FROM documents d WHERE d.lexemes @@ to_tsquery('english', :tsq) {doc_where}
-         ORDER BY {_coverage(len(terms), "d.lexemes")} DESC LIMIT :kl)"""
+    if terms and weights:
+        floor = math.log(1 / COMMON_SHARE)
+        rare = sorted((i for i, w in enumerate(weights) if w >= floor),
+                      key=lambda i: -weights[i])[:RARE_TERMS]  # fmt: skip
+        params.update({f"t{i}": terms[i] for i in rare})
+        params.update({f"w{i}": weights[i] for i in rare})
+        lookups = " UNION ALL ".join(
+            f"SELECT d.id, CAST(:w{i} AS float8) AS w FROM documents d "
+            f"WHERE d.lexemes @@ to_tsquery('english', :t{i}) {doc_where}"
+            for i in rare
+        )
+        if lookups:
+            lexical = f"""UNION
+        (SELECT id FROM ({lookups}) h GROUP BY id ORDER BY sum(w) DESC, id LIMIT :kl)"""
     sql = f"""
     (SELECT DISTINCT document_id FROM (
         SELECT c.document_id FROM chunks c WHERE TRUE {where}
         ORDER BY c.embedding <=> CAST(:v AS vector) LIMIT :kv) v)
     {lexical}"""
-    return [int(i) for i in session.execute(text(sql), params).scalars()]
+    # The planner prices reading a document's words like any column, but they are stored
+    # out of line (TOAST): a scan of every document costs ~40 ms at 10k documents against
+    # ~3 ms for the index's list of the documents holding a term (bench/scale.py).
+    session.execute(text("SET LOCAL enable_seqscan = off"))
+    tune_hnsw(session, document_ids is not None, ef_search=CANDIDATE_CHUNKS)
+    found = [int(i) for i in session.execute(text(sql), params).scalars()]
+    session.execute(text("SET LOCAL enable_seqscan = on"))
+    tune_hnsw(session, True)
+    return found
+
+
+def _document_count(session: Session) -> int:
+    return int(session.execute(text("SELECT count(*) FROM documents")).scalar() or 0)
 
 
 def rank_documents(
@@ -195,11 +243,11 @@ def rank_documents(
     """Documents by DocScore = Σ fused chunk score / √(N+1), computed in SQL. Over more than
     BROAD documents, chunks are ranked inside `candidate_documents` only (measured: whole-corpus
     ranking over every chunk grows linearly with the corpus, bench/scale.py)."""
-    if document_ids is None or len(document_ids) > BROAD:
-        tune_hnsw(session, document_ids is not None)
+    size = len(document_ids) if document_ids is not None else _document_count(session)
+    tune_hnsw(session, document_ids is not None or size > BROAD)
+    if size > BROAD:
         document_ids = candidate_documents(session=session, question=question, vector=vector,
                                            document_ids=document_ids)  # fmt: skip
-    tune_hnsw(session, document_ids is not None)
     sql = (
         _fused_sql(document_ids, len(_terms(question)))
         + """
