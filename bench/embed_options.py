@@ -142,7 +142,6 @@ def main() -> int:
               f"{base_seconds / seconds:.2f}x | {cosine.mean():.4f} / {cosine.min():.4f} |",
               flush=True)  # fmt: skip
     for label, path in (("float32", fp32), ("int8", int8)):
-        began = time.perf_counter()
         with ProcessPoolExecutor(2, initializer=_init_worker, initargs=(str(path),)) as pool:
             list(pool.map(_embed_in_worker, [flat[:4]] * 2))  # both started
             began = time.perf_counter()

@@ -16,6 +16,7 @@ import numpy as np
 
 from .errors import ConfigurationError
 from .settings import EmbedderName, get_settings
+from .static_minilm import StaticMiniLM, distill_static, static_path
 
 DIM = 384
 
@@ -103,7 +104,7 @@ def embedder_named(stored: str) -> EmbedderName | None:
     """The setting that makes the embedder whose `name` a document records (None: unknown)."""
     return {
         SentenceTransformerEmbedder.name: EmbedderName.MINILM,
-        "all-MiniLM-L6-v2-static": EmbedderName.STATIC,
+        StaticMiniLM.name: EmbedderName.STATIC,
         HashEmbedder.name: EmbedderName.HASH,
     }.get(stored)
 
@@ -118,8 +119,6 @@ def get_embedder(name: EmbedderName | None = None, *, queries: bool = False) -> 
     if name == EmbedderName.HASH:
         return HashEmbedder()
     if name == EmbedderName.STATIC:
-        from .static_minilm import StaticMiniLM, distill_static, static_path
-
         path = static_path(settings.home)
         if not (path / "model.safetensors").exists():
             distill_static(path)

@@ -117,6 +117,10 @@ class IngestReport:
 
 
 CLAIMED_ELSEWHERE = "claimed by another worker"
+# a stored document's distinct words (documents.lexemes), from its chunks (`d` is the document)
+DOCUMENT_LEXEMES = (
+    "(SELECT strip(tsvector_agg(strip(c.tsv))) FROM chunks c WHERE c.document_id = d.id)"
+)
 
 Progress = Callable[[str, FileResult | None, int], None]
 """Called as progress(event, result, total_files): event is 'start' (result None), 'begin'
@@ -643,9 +647,8 @@ def store_document(
                 for i, c in enumerate(doc.chunks)
             ],
         )
-        session.execute(text(
-            "UPDATE documents SET lexemes = (SELECT strip(tsvector_agg(strip(tsv))) FROM chunks "
-            "WHERE document_id = :id) WHERE id = :id"), {"id": doc_id})  # fmt: skip
+        session.execute(text(f"UPDATE documents d SET lexemes = {DOCUMENT_LEXEMES} "
+                             "WHERE d.id = :id"), {"id": doc_id})  # fmt: skip
     return doc_id
 
 

@@ -150,9 +150,9 @@ def _params(question: str, vector: np.ndarray, k: int, ids: Sequence[int] | None
     return params
 
 
-def tune_hnsw(session: Session, filtered: bool, ef_search: int = 200) -> None:
+def tune_hnsw(session: Session, filtered: bool) -> None:
     """HNSW search settings for this transaction (iterative scans under a filter)."""
-    session.execute(text(f"SET LOCAL hnsw.ef_search = {int(ef_search)}"))
+    session.execute(text("SET LOCAL hnsw.ef_search = 200"))
     if filtered:
         session.execute(text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
 
@@ -184,7 +184,9 @@ def candidate_documents(
     """For a broad question: the documents of the vector side's nearest chunks, and those
     whose words (documents.lexemes) hold the question's rarest terms (at most
     RARE_TERMS of them, each in at most COMMON_SHARE of the documents), rarest counting most.
-    Each term is looked up in the GIN index on its own: no document's words are read."""
+    Each term is looked up in the GIN index on its own: no document's words are read. Runs
+    in rank_documents' transaction, whose HNSW settings (iterative scan) let the vector side
+    return CANDIDATE_CHUNKS rows."""
     terms = _terms(question)
     params: dict[str, Any] = {"v": vector_literal(vector), "kv": CANDIDATE_CHUNKS,
                               "kl": CANDIDATE_DOCUMENTS}  # fmt: skip
@@ -221,10 +223,8 @@ def candidate_documents(
     # out of line (TOAST): a scan of every document costs ~40 ms at 10k documents against
     # ~3 ms for the index's list of the documents holding a term (bench/scale.py).
     session.execute(text("SET LOCAL enable_seqscan = off"))
-    tune_hnsw(session, document_ids is not None, ef_search=CANDIDATE_CHUNKS)
     found = [int(i) for i in session.execute(text(sql), params).scalars()]
     session.execute(text("SET LOCAL enable_seqscan = on"))
-    tune_hnsw(session, True)
     return found
 
 
