@@ -8,8 +8,8 @@ so chunks embed hundreds of times faster.
 - `FastMiniLM` (PI_EMBEDDER=fast): the unrotated table followed by a linear map fitted offline
   (bench/static_map.py) from such means to the transformer's own vectors of the same texts,
   so chunk vectors land in all-MiniLM-L6-v2's space and questions are embedded by the
-  transformer itself (one short text per question). It is as fast at ingest and better at
-  retrieval (docs/benchmarks.md).
+  transformer itself (one short text per question). It is as fast at ingest as StaticMiniLM
+  and better at retrieval (docs/benchmarks.md).
 
 A table is distilled once from the shipped weights into `$PI_HOME/models/` (about a minute on
 two cores, needs torch) and loaded from there afterwards. Only this module imports model2vec.
@@ -56,7 +56,7 @@ def distill_static(target: Path, *, rotate: bool = True) -> None:
 
     hf_logging.disable_progress_bar()
     hf_logging.set_verbosity_error()
-    print("preparing the static embedder from all-MiniLM-L6-v2 (once, about a minute)",
+    print("preparing a token table from all-MiniLM-L6-v2 (once, about a minute)",
           file=sys.stderr)  # fmt: skip
     with open(os.devnull, "w") as quiet, contextlib.redirect_stderr(quiet):  # per-token bars
         model = distill(
@@ -77,6 +77,14 @@ def distill_static(target: Path, *, rotate: bool = True) -> None:
         shutil.rmtree(staging, ignore_errors=True)
 
 
+def table_means(model: Any, texts: Sequence[str]) -> np.ndarray:
+    """A table's mean of each text's token vectors, L2-normalized (at most 512 tokens)."""
+    vectors = model.encode(list(texts), max_length=512, use_multiprocessing=False)
+    out = np.asarray(vectors, dtype=np.float32).reshape(len(texts), DIM)
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    return out / np.where(norms > 0, norms, 1.0)
+
+
 class StaticMiniLM:
     """Mean of distilled token vectors, L2-normalized, 384 dims."""
 
@@ -92,13 +100,6 @@ class StaticMiniLM:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return table_means(self._model, texts)  # the table is float16: renormalized
-
-
-def table_means(model: Any, texts: Sequence[str]) -> np.ndarray:
-    vectors = model.encode(list(texts), max_length=512, use_multiprocessing=False)
-    out = np.asarray(vectors, dtype=np.float32).reshape(len(texts), DIM)
-    norms = np.linalg.norm(out, axis=1, keepdims=True)
-    return out / np.where(norms > 0, norms, 1.0)
 
 
 class FastMiniLM:
