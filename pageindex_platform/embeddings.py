@@ -10,6 +10,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -123,7 +124,7 @@ def get_embedder(name: EmbedderName | None = None, *, queries: bool = False) -> 
         path = table_path(settings.home)
         if not (path / "model.safetensors").exists():
             distill_static(path, rotate=False)
-        get_embedder(EmbedderName.MINILM, queries=True)  # questions' model ready (its export)
+        _onnx_export(settings.home)  # the questions' model, ready before the first question
         return FastMiniLM(path)
     if name == EmbedderName.HASH:
         return HashEmbedder()
@@ -133,11 +134,25 @@ def get_embedder(name: EmbedderName | None = None, *, queries: bool = False) -> 
             distill_static(path)
         return StaticMiniLM(path)
     try:  # MINILM, or FAST for questions
-        from .onnx_minilm import OnnxMiniLM, export, onnx_path
+        from .onnx_minilm import OnnxMiniLM
 
-        path = onnx_path(settings.home)
+        exported = _onnx_export(settings.home)
+        if exported is not None:
+            return OnnxMiniLM(exported, batch_size=settings.embed_batch_size, optimize=not queries)
+    except Exception:  # no onnxruntime, or no session: the reference implementation
+        pass
+    return SentenceTransformerEmbedder(batch_size=settings.embed_batch_size)
+
+
+def _onnx_export(home: Path) -> Path | None:
+    """all-MiniLM-L6-v2's ONNX export under `home`, made on first use; None when it cannot be
+    made (no onnxruntime, or the export failed)."""
+    try:
+        from .onnx_minilm import export, onnx_path
+
+        path = onnx_path(home)
         if not path.exists():
             export(path)
-        return OnnxMiniLM(path, batch_size=settings.embed_batch_size, optimize=not queries)
-    except Exception:  # no onnxruntime, or the export failed: the reference implementation
-        return SentenceTransformerEmbedder(batch_size=settings.embed_batch_size)
+        return path
+    except Exception:
+        return None
