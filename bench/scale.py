@@ -7,7 +7,9 @@ company-year: the metadata route; one company; one fiscal year, a tenth of the c
     python bench/scale.py [--chunks 1000000] [--documents 10000] [--budget 600] [--keep DIR]
 
 With --keep DIR holding a corpus of exactly --chunks chunks (an earlier run's), only the
-queries are timed again (after a change to the search code).
+queries are timed again (after a change to the search code); with --steps as well, each step
+of the broad routes is timed, and the filtered search with and without server-side prepared
+statements.
 
 Vectors are clustered like real embeddings (each document near one of 200 topics, each chunk
 near its document); uniform random vectors would be an unrealistically hard case for HNSW.
@@ -168,7 +170,7 @@ def _time_queries(corpus: Corpus, n: int) -> dict[str, tuple[float, float, float
     kinds: dict[str, list[float]] = {"whole corpus": [], "company + year": [], "company": [],
                                      "one fiscal year (10%)": []}  # fmt: skip
     found: dict[str, list[int]] = {k: [] for k in kinds}
-    agree: dict[str, list[tuple[bool, float]]] = {k: [] for k in kinds}
+    checks: list[tuple[str, str, np.ndarray, list[int] | None, list[Any]]] = []
     for i in range(n):
         vector = corpus.query()
         question = corpus.question()
@@ -192,7 +194,12 @@ def _time_queries(corpus: Corpus, n: int) -> dict[str, tuple[float, float, float
             kinds[kind].append(1000 * (time.perf_counter() - began))
             found[kind].append(len(hits))
             if i < EXACT_CHECKS and (ids is None or len(ids) > semantic.BROAD):
-                agree[kind].append(_agreement(question, vector, ids, hits))
+                checks.append((kind, question, vector, ids, hits))
+    # The exact rankings read every chunk: they run after the timed questions, not between
+    # them, where they would evict the timed queries' pages from the server's buffers.
+    agree: dict[str, list[tuple[bool, float]]] = {k: [] for k in kinds}
+    for kind, question, vector, ids, hits in checks:
+        agree[kind].append(_agreement(question, vector, ids, hits))
     for kind, values in agree.items():
         if values:
             print(f"  {kind}: top document as the exact ranking's in "
@@ -202,6 +209,74 @@ def _time_queries(corpus: Corpus, n: int) -> dict[str, tuple[float, float, float
         k: (statistics.median(v), percentile(v, 0.95), statistics.mean(found[k]))
         for k, v in kinds.items()
     }
+
+
+def _steps(corpus: Corpus, n: int) -> None:
+    """p50/p95 ms of each step of the whole-corpus and one-fiscal-year routes (warm: each
+    question asked once before), and the filtered vector search's time by run in one
+    connection with psycopg's default server-side prepared statements (runs 11-20 get
+    PostgreSQL's generic plan) against the product's connection (none)."""
+    import psycopg
+    from sqlalchemy import text
+
+    from pageindex_platform.database import database_url, session_scope
+    from pageindex_platform.search import semantic
+
+    nearest_sql = ("SELECT c.id, c.document_id FROM chunks c WHERE TRUE {where} "
+                   "ORDER BY c.embedding <=> CAST(%(v)s AS vector) LIMIT 200")  # fmt: skip
+    steps: dict[str, list[float]] = {}
+    questions = [(corpus.query(), corpus.question(), int(corpus.year[i * 7 % len(corpus.year)]))
+                 for i in range(n)]  # fmt: skip
+
+    def timed(name: str, began: float) -> float:
+        steps.setdefault(name, []).append(1000 * (time.perf_counter() - began))
+        return time.perf_counter()
+
+    for _ in range(2):  # the second pass is the one reported
+        steps.clear()
+        for vector, question, year in questions:
+            for kind in ("whole", "one year"):
+                with session_scope() as session:
+                    began = time.perf_counter()
+                    ids = None
+                    if kind == "one year":
+                        sql = text("SELECT id FROM documents WHERE fiscal_year = :y")
+                        ids = list(session.execute(sql, {"y": year}).scalars())
+                        began = timed(f"{kind}: filter ids", began)
+                    semantic.tune_hnsw(session, True)
+                    params: dict[str, Any] = {"v": semantic.vector_literal(vector), "kv": 200}
+                    where = ""
+                    if ids is not None:
+                        params["ids"], where = ids, "AND c.document_id = ANY(:ids)"
+                    sql = text(nearest_sql.replace("%(v)s", ":v").format(where=where))
+                    session.execute(sql, params).all()
+                    began = timed(f"{kind}: 200 nearest chunks", began)
+                    semantic._lexical_candidates(
+                        session, question, params, "AND d.id = ANY(:ids)" if ids else ""
+                    )
+                    began = timed(f"{kind}: documents with the rarest terms", began)
+                    semantic.rank_documents(session=session, question=question, vector=vector,
+                                            document_ids=ids)  # fmt: skip
+                    timed(f"{kind}: rank_documents (all of it)", began)
+    for name, values in steps.items():
+        print(f"  {name}: {statistics.median(values):.1f} / {percentile(values, 0.95):.1f} ms")
+    url = database_url().replace("postgresql+psycopg://", "postgresql://")
+    for label, threshold in (("psycopg default (prepare from run 6)", 5), ("product", None)):
+        with psycopg.connect(url, prepare_threshold=threshold) as conn:
+            conn.execute("SET hnsw.ef_search = 200")
+            conn.execute("SET hnsw.iterative_scan = relaxed_order")
+            runs = []
+            for vector, _, year in questions[:20]:
+                ids = [r[0] for r in conn.execute(
+                    "SELECT id FROM documents WHERE fiscal_year = %s", (year,))]  # fmt: skip
+                began = time.perf_counter()
+                query = nearest_sql.format(where="AND c.document_id = ANY(%(ids)s)")
+                conn.execute(query, {"v": semantic.vector_literal(vector), "ids": ids}).fetchall()
+                runs.append(1000 * (time.perf_counter() - began))
+        print(
+            f"  one-year 200 nearest, {label}: runs 1-10 {min(runs[:10]):.0f}-"
+            f"{max(runs[:10]):.0f} ms, runs 11-20 {min(runs[10:]):.0f}-{max(runs[10:]):.0f} ms"
+        )
 
 
 def _agreement(question: str, vector: np.ndarray, ids: list[int] | None,
@@ -230,6 +305,8 @@ def main() -> int:
     parser.add_argument("--budget", type=float, default=600, help="seconds of index building")
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--keep", type=Path, help="use this PI_HOME and keep it")
+    parser.add_argument("--steps", action="store_true",
+                        help="with --keep: time each step of the broad routes instead")  # fmt: skip
     args = parser.parse_args()
     home = args.keep or Path(tempfile.mkdtemp(prefix="pi-scale-"))
     os.environ["PI_HOME"] = str(home)
@@ -259,7 +336,10 @@ def main() -> int:
         with conn.cursor() as cur:
             cur.execute("SELECT count(*) FROM chunks")
             kept = cur.fetchone()[0]
-        if kept == args.chunks:  # a kept corpus of this size: time the queries again only
+        if kept == args.chunks and args.steps:
+            stages = []
+            _steps(corpus, args.queries)
+        elif kept == args.chunks:  # a kept corpus of this size: time the queries again only
             stages = []
             timed = _time_queries(corpus, args.queries)
             cells = " | ".join(f"{p50:.0f} / {p95:.0f}" for p50, p95, _ in timed.values())

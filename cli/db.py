@@ -20,7 +20,8 @@ app = typer.Typer(
 @app.command()
 @handle_errors
 def status(as_json: JsonFlag = False) -> None:
-    """Show which database is used, whether it runs, its schema revision and document count."""
+    """Show which database is used, whether it runs, its schema revision, document count and
+    shared buffers."""
     s = database.status()
     if as_json:
         print_json(s.__dict__)
@@ -34,6 +35,7 @@ def status(as_json: JsonFlag = False) -> None:
         typer.echo(f"url:       {s.url}")
         typer.echo(f"schema:    {s.revision or 'not created yet (run `pi db upgrade`)'}")
         typer.echo(f"documents: {s.documents if s.documents is not None else '-'}")
+        typer.echo(f"buffers:   {s.shared_buffers} (shared_buffers)")
 
 
 @app.command()

@@ -306,13 +306,38 @@ def test_broad_questions_rank_chunks_inside_candidate_documents(
     monkeypatch.setattr(semantic, "CANDIDATE_DOCUMENTS", 2)
     with session_scope() as session:
         ids = semantic.candidate_documents(session=session, question=question, vector=vector,
-                                           document_ids=None)  # fmt: skip
+                                           document_ids=None).documents  # fmt: skip
         names = set(session.execute(text("SELECT name FROM documents WHERE id = ANY(:i)"),
                                     {"i": ids}).scalars())  # fmt: skip
         broad = semantic.rank_documents(session=session, question=question, vector=vector)
     assert 0 < len(ids) < len(exact)  # fewer documents than the whole corpus...
     assert {h.name for h in broad} <= names
     assert broad[0].name == exact[0].name == "BESTBUY_2024Q2_10Q"  # ...the same best one
+
+
+def test_broad_ranking_uses_the_nearest_chunks_it_found_for_its_vector_side(
+    corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The nearest chunks that named the candidate documents are the vector side of their
+    ranking: the documents come out as a fresh vector search inside the candidates ranks them."""
+    from pageindex_platform.embeddings import get_embedder
+    from pageindex_platform.search import semantic
+
+    question = "comparable sales decline in the second quarter"
+    vector = get_embedder().embed([question])[0]
+    monkeypatch.setattr(semantic, "BROAD", 0)
+    with session_scope() as session:
+        found = semantic.candidate_documents(session=session, question=question, vector=vector,
+                                             document_ids=None)  # fmt: skip
+        broad = semantic.rank_documents(session=session, question=question, vector=vector)
+    monkeypatch.setattr(semantic, "BROAD", 10**9)
+    with session_scope() as session:
+        inside = semantic.rank_documents(session=session, question=question, vector=vector,
+                                         document_ids=found.documents)  # fmt: skip
+    assert len(found.nearest) >= semantic.DOC_K
+    assert [(h.name, round(h.score, 6)) for h in broad] == [
+        (h.name, round(h.score, 6)) for h in inside
+    ]
 
 
 def test_document_rarity_comes_from_the_planners_statistics(corpus: Path) -> None:

@@ -17,9 +17,8 @@ from sqlalchemy import text
 from pageindex_platform.database import session_scope
 from pageindex_platform.index import pipeline
 
+from .conftest import REPO
 from .helpers import run_json
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def _claims() -> dict[str, str]:

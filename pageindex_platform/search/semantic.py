@@ -110,20 +110,25 @@ def _rarity(session: Session, n_terms: int, *, rows: str, tsv: str,
     return [math.log((row[0] + 1) / (n + 0.5)) for n in row[1:]]
 
 
-def _fused_sql(document_ids: Sequence[int] | None, n_terms: int, titles: bool = False) -> str:
+def _fused_sql(document_ids: Sequence[int] | None, n_terms: int, titles: bool = False,
+               nearest: bool = False) -> str:  # fmt: skip
     """Vector and lexical top-k fused by reciprocal rank. With `titles`, a chunk's lexical
-    match also counts the words of its section's title (the context the chunk sits in)."""
+    match also counts the words of its section's title (the context the chunk sits in). With
+    `nearest`, the vector side is the chunk ids `:near`, nearest first, already found."""
     where = _filter(document_ids)
     tsv = "(c.tsv || n.title_tsv)" if titles else "c.tsv"
     join = ("JOIN nodes n ON n.document_id = c.document_id AND n.node_id = c.node_id"
             if titles else "")  # fmt: skip
-    return f"""
-    WITH vec AS (
-        SELECT id, row_number() OVER (ORDER BY dist) AS rank FROM (
+    vec = (
+        "SELECT id, rank FROM unnest(CAST(:near AS int[])) WITH ORDINALITY AS v(id, rank)"
+        if nearest
+        else f"""SELECT id, row_number() OVER (ORDER BY dist) AS rank FROM (
             SELECT c.id, c.embedding <=> CAST(:v AS vector) AS dist
             FROM chunks c WHERE TRUE {where}
-            ORDER BY c.embedding <=> CAST(:v AS vector) LIMIT :k) v
-    ),
+            ORDER BY c.embedding <=> CAST(:v AS vector) LIMIT :k) v"""
+    )
+    return f"""
+    WITH vec AS ({vec}),
     lex AS (
         SELECT id, row_number() OVER (ORDER BY covered DESC, r DESC) AS rank FROM (
             SELECT c.id, {_coverage(n_terms, tsv)} AS covered, ts_rank_cd({tsv}, q, 32) AS r
@@ -178,47 +183,64 @@ def document_rarity(session: Session, terms: Sequence[str]) -> list[float] | Non
             for lexeme in lexemes]  # fmt: skip
 
 
+@dataclass(frozen=True)
+class Candidates:
+    """A broad question's candidate documents, and the vector side's nearest chunks (ids,
+    nearest first) that named some of them."""
+
+    documents: list[int]
+    nearest: list[int]
+
+
 def candidate_documents(
     *, session: Session, question: str, vector: np.ndarray, document_ids: Sequence[int] | None
-) -> list[int]:
+) -> Candidates:
     """For a broad question: the documents of the vector side's nearest chunks, and those
     whose words (documents.lexemes) hold the question's rarest terms (at most
     RARE_TERMS of them, each in at most COMMON_SHARE of the documents), rarest counting most.
     Each term is looked up in the GIN index on its own: no document's words are read. Runs
     in rank_documents' transaction, whose HNSW settings (iterative scan) let the vector side
     return CANDIDATE_CHUNKS rows."""
-    terms = _terms(question)
-    params: dict[str, Any] = {"v": vector_literal(vector), "kv": CANDIDATE_CHUNKS,
-                              "kl": CANDIDATE_DOCUMENTS}  # fmt: skip
+    params: dict[str, Any] = {"v": vector_literal(vector), "kv": CANDIDATE_CHUNKS}
     where, doc_where = "", ""
     if document_ids is not None:
         params["ids"] = list(document_ids)
         where, doc_where = "AND c.document_id = ANY(:ids)", "AND d.id = ANY(:ids)"
-    lexical = ""
+    nearest = session.execute(text(f"""
+        SELECT c.id, c.document_id FROM chunks c WHERE TRUE {where}
+        ORDER BY c.embedding <=> CAST(:v AS vector) LIMIT :kv"""), params).all()  # fmt: skip
+    found = list(dict.fromkeys(int(doc) for _, doc in nearest))
+    for doc in _lexical_candidates(session, question, params, doc_where):
+        if doc not in found:
+            found.append(doc)
+    return Candidates(found, [int(chunk) for chunk, _ in nearest])
+
+
+def _lexical_candidates(session: Session, question: str, params: dict[str, Any],
+                        doc_where: str) -> list[int]:  # fmt: skip
+    """The CANDIDATE_DOCUMENTS documents whose words hold the question's rarest terms."""
+    terms = _terms(question)
     weights = document_rarity(session, terms) if terms else None
     if terms and weights is None:  # never analyzed: count each term's documents
         matching = f"documents d WHERE TRUE {doc_where}"
         params.update({f"t{i}": t for i, t in enumerate(terms)})
         weights = _rarity(session, len(terms), rows=matching, tsv="lexemes", params=params)
-    if terms and weights:
-        floor = math.log(1 / COMMON_SHARE)
-        rare = sorted((i for i, w in enumerate(weights) if w >= floor),
-                      key=lambda i: -weights[i])[:RARE_TERMS]  # fmt: skip
-        params.update({f"t{i}": terms[i] for i in rare})
-        params.update({f"w{i}": weights[i] for i in rare})
-        lookups = " UNION ALL ".join(
-            f"SELECT d.id, CAST(:w{i} AS float8) AS w FROM documents d "
-            f"WHERE d.lexemes @@ to_tsquery('english', :t{i}) {doc_where}"
-            for i in rare
-        )
-        if lookups:
-            lexical = f"""UNION
-        (SELECT id FROM ({lookups}) h GROUP BY id ORDER BY sum(w) DESC, id LIMIT :kl)"""
-    sql = f"""
-    (SELECT DISTINCT document_id FROM (
-        SELECT c.document_id FROM chunks c WHERE TRUE {where}
-        ORDER BY c.embedding <=> CAST(:v AS vector) LIMIT :kv) v)
-    {lexical}"""
+    if not terms or not weights:
+        return []
+    floor = math.log(1 / COMMON_SHARE)
+    rare = sorted((i for i, w in enumerate(weights) if w >= floor),
+                  key=lambda i: -weights[i])[:RARE_TERMS]  # fmt: skip
+    if not rare:
+        return []
+    params.update({f"t{i}": terms[i] for i in rare})
+    params.update({f"w{i}": weights[i] for i in rare})
+    params["kl"] = CANDIDATE_DOCUMENTS
+    lookups = " UNION ALL ".join(
+        f"SELECT d.id, CAST(:w{i} AS float8) AS w FROM documents d "
+        f"WHERE d.lexemes @@ to_tsquery('english', :t{i}) {doc_where}"
+        for i in rare
+    )
+    sql = f"SELECT id FROM ({lookups}) h GROUP BY id ORDER BY sum(w) DESC, id LIMIT :kl"
     # The planner prices reading a document's words like any column, but they are stored
     # out of line (TOAST): a scan of every document costs ~40 ms at 10k documents against
     # ~3 ms for the index's list of the documents holding a term (bench/scale.py).
@@ -245,17 +267,25 @@ def rank_documents(
     ranking over every chunk grows linearly with the corpus, bench/scale.py)."""
     size = len(document_ids) if document_ids is not None else _document_count(session)
     tune_hnsw(session, document_ids is not None or size > BROAD)
+    nearest: list[int] | None = None
     if size > BROAD:
-        document_ids = candidate_documents(session=session, question=question, vector=vector,
-                                           document_ids=document_ids)  # fmt: skip
+        found = candidate_documents(session=session, question=question, vector=vector,
+                                    document_ids=document_ids)  # fmt: skip
+        document_ids = found.documents
+        # The k nearest chunks inside the candidates are the k nearest found: every chunk's
+        # document among those is a candidate. No second (filtered) vector search.
+        nearest = found.nearest[:k] if len(found.nearest) >= k else None
     sql = (
-        _fused_sql(document_ids, len(_terms(question)))
+        _fused_sql(document_ids, len(_terms(question)), nearest=nearest is not None)
         + """
     SELECT d.name, sum(f.score) / sqrt(count(*) + 1) AS doc_score
     FROM fused f JOIN chunks c ON c.id = f.id JOIN documents d ON d.id = c.document_id
     GROUP BY d.name ORDER BY doc_score DESC"""
     )
-    rows = session.execute(text(sql), _params(question, vector, k, document_ids))
+    params = _params(question, vector, k, document_ids)
+    if nearest is not None:
+        params["near"] = nearest
+    rows = session.execute(text(sql), params)
     return [DocumentHit(name, float(score)) for name, score in rows]
 
 
