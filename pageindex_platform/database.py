@@ -289,10 +289,11 @@ def _engine_for(url: str) -> Engine:
     engine = _engines.get(url)
     if engine is None:
         # No server-side prepared statements: after a statement's fifth run psycopg prepares
-        # it, and PostgreSQL then plans it once for any value. A generic plan for
+        # it, and PostgreSQL may then plan it once for any value. A generic plan for
         # `document_id = ANY(:ids)` ignores how many documents a filter keeps and the vector
-        # being searched: measured 500-740 ms against 19-36 ms for one fiscal year's filtered
-        # HNSW search at 1M chunks (bench/scale.py).
+        # being searched: one fiscal year's filtered HNSW search at 1M chunks took
+        # 493-1,630 ms from the 11th run in a connection, 17-41 ms without (bench/scale.py
+        # --steps).
         engine = _engines[url] = create_engine(
             url, pool_pre_ping=True, connect_args={"prepare_threshold": None}
         )

@@ -41,7 +41,7 @@ class Settings(BaseSettings):
     home: Path = Field(default_factory=_default_home)
     database_url: str | None = None
     # the embedded server's shared buffers (MB); unset: a quarter of the memory, at most 8 GB
-    db_shared_buffers_mb: int | None = None
+    db_shared_buffers_mb: int | None = Field(default=None, ge=1)
     embedder: EmbedderName = EmbedderName.MINILM
     embed_batch_size: int = 16  # measured: 18.6 chunks/s at 16, 13 at 64 (less padding)
     chunk_tokens: int = 220

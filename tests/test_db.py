@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pageindex_platform import database
+from pageindex_platform.errors import ConfigurationError
 from pageindex_platform.migrate import head_revision
 from pageindex_platform.settings import get_settings
 
@@ -89,12 +90,22 @@ def test_embedded_server_has_the_configured_shared_buffers_from_its_next_start(
         database.stop_embedded(home / "pgdata")
 
 
-def test_default_shared_buffers_are_a_quarter_of_memory_within_bounds() -> None:
+def test_default_shared_buffers_are_a_quarter_of_memory_within_bounds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     settings = get_settings()
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**20
     assert database.shared_buffers_mb(settings) == max(128, min(8192, memory // 4))
     chosen = settings.model_copy(update={"db_shared_buffers_mb": 300})
     assert database.shared_buffers_mb(chosen) == 300
+    monkeypatch.setenv("PI_DB_SHARED_BUFFERS_MB", "0")
+    get_settings.cache_clear()
+    try:
+        with pytest.raises(ConfigurationError, match="PI_DB_SHARED_BUFFERS_MB"):
+            get_settings()
+    finally:
+        monkeypatch.delenv("PI_DB_SHARED_BUFFERS_MB")
+        get_settings.cache_clear()
 
 
 def test_statements_are_planned_for_their_values_however_often_they_run(corpus: Path) -> None:
