@@ -159,7 +159,6 @@ def _build(conn: Any) -> tuple[float, float]:
 def _time_queries(corpus: Corpus, n: int) -> dict[str, tuple[float, float, float]]:
     """p50/p95 ms and mean documents returned for each query kind, through the product's
     router filter and SQL."""
-    from sqlalchemy import text
 
     from pageindex_platform.database import session_scope
     from pageindex_platform.search import semantic
@@ -187,8 +186,7 @@ def _time_queries(corpus: Corpus, n: int) -> dict[str, tuple[float, float, float
                     wanted = Constraints(companies=[company])
                     ids, _ = filter_documents(session=session, constraints=wanted)
                 elif kind.startswith("one fiscal year"):
-                    sql = text("SELECT id FROM documents WHERE fiscal_year = :y")
-                    ids = list(session.execute(sql, {"y": year}).scalars())
+                    ids = _year_ids(session, year)
                 hits = rank_documents(session=session, question=question, vector=vector,
                                       document_ids=ids)  # fmt: skip
             kinds[kind].append(1000 * (time.perf_counter() - began))
@@ -211,19 +209,25 @@ def _time_queries(corpus: Corpus, n: int) -> dict[str, tuple[float, float, float
     }
 
 
+def _year_ids(session: Any, year: int) -> list[int]:
+    """The documents of one fiscal year: the broad filter the bench times."""
+    from sqlalchemy import text
+
+    sql = text("SELECT id FROM documents WHERE fiscal_year = :y")
+    return list(session.execute(sql, {"y": year}).scalars())
+
+
 def _steps(corpus: Corpus, n: int) -> None:
     """p50/p95 ms of each step of the whole-corpus and one-fiscal-year routes (warm: each
     question asked once before), and the filtered vector search's time by run in one
     connection with psycopg's default server-side prepared statements (runs 11-20 get
     PostgreSQL's generic plan) against the product's connection (none)."""
-    import psycopg
-    from sqlalchemy import text
+    from sqlalchemy import create_engine
+    from sqlalchemy.orm import Session
 
-    from pageindex_platform.database import database_url, session_scope
+    from pageindex_platform.database import database_url, get_engine, session_scope
     from pageindex_platform.search import semantic
 
-    nearest_sql = ("SELECT c.id, c.document_id FROM chunks c WHERE TRUE {where} "
-                   "ORDER BY c.embedding <=> CAST(%(v)s AS vector) LIMIT 200")  # fmt: skip
     steps: dict[str, list[float]] = {}
     questions = [(corpus.query(), corpus.question(), int(corpus.year[i * 7 % len(corpus.year)]))
                  for i in range(n)]  # fmt: skip
@@ -240,43 +244,42 @@ def _steps(corpus: Corpus, n: int) -> None:
                     began = time.perf_counter()
                     ids = None
                     if kind == "one year":
-                        sql = text("SELECT id FROM documents WHERE fiscal_year = :y")
-                        ids = list(session.execute(sql, {"y": year}).scalars())
+                        ids = _year_ids(session, year)
                         began = timed(f"{kind}: filter ids", began)
                     semantic.tune_hnsw(session, True)
-                    params: dict[str, Any] = {"v": semantic.vector_literal(vector), "kv": 200}
-                    where = ""
-                    if ids is not None:
-                        params["ids"], where = ids, "AND c.document_id = ANY(:ids)"
-                    sql = text(nearest_sql.replace("%(v)s", ":v").format(where=where))
-                    session.execute(sql, params).all()
-                    began = timed(f"{kind}: 200 nearest chunks", began)
-                    semantic._lexical_candidates(
-                        session, question, params, "AND d.id = ANY(:ids)" if ids else ""
+                    semantic.nearest_chunks(
+                        session=session,
+                        vector=vector,
+                        document_ids=ids,
+                        k=semantic.CANDIDATE_CHUNKS,
                     )
+                    began = timed(f"{kind}: 200 nearest chunks", began)
+                    semantic.rare_term_documents(session=session, question=question,
+                                                 document_ids=ids)  # fmt: skip
                     began = timed(f"{kind}: documents with the rarest terms", began)
                     semantic.rank_documents(session=session, question=question, vector=vector,
                                             document_ids=ids)  # fmt: skip
                     timed(f"{kind}: rank_documents (all of it)", began)
     for name, values in steps.items():
         print(f"  {name}: {statistics.median(values):.1f} / {percentile(values, 0.95):.1f} ms")
-    url = database_url().replace("postgresql+psycopg://", "postgresql://")
-    for label, threshold in (("psycopg default (prepare from run 6)", 5), ("product", None)):
-        with psycopg.connect(url, prepare_threshold=threshold) as conn:
-            conn.execute("SET hnsw.ef_search = 200")
-            conn.execute("SET hnsw.iterative_scan = relaxed_order")
-            runs = []
+    prepared = create_engine(database_url())  # psycopg's default: prepare from the 6th run
+    for label, engine in (("psycopg default (prepare from run 6)", prepared),
+                          ("product", get_engine())):  # fmt: skip
+        runs = []
+        with Session(engine) as session:  # one connection, one transaction
+            semantic.tune_hnsw(session, True)
             for vector, _, year in questions[:20]:
-                ids = [r[0] for r in conn.execute(
-                    "SELECT id FROM documents WHERE fiscal_year = %s", (year,))]  # fmt: skip
+                ids = _year_ids(session, year)
                 began = time.perf_counter()
-                query = nearest_sql.format(where="AND c.document_id = ANY(%(ids)s)")
-                conn.execute(query, {"v": semantic.vector_literal(vector), "ids": ids}).fetchall()
+                semantic.nearest_chunks(
+                    session=session, vector=vector, document_ids=ids, k=semantic.CANDIDATE_CHUNKS
+                )
                 runs.append(1000 * (time.perf_counter() - began))
         print(
             f"  one-year 200 nearest, {label}: runs 1-10 {min(runs[:10]):.0f}-"
             f"{max(runs[:10]):.0f} ms, runs 11-20 {min(runs[10:]):.0f}-{max(runs[10:]):.0f} ms"
         )
+    prepared.dispose()
 
 
 def _agreement(question: str, vector: np.ndarray, ids: list[int] | None,

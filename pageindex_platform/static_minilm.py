@@ -80,9 +80,14 @@ def distill_static(target: Path, *, rotate: bool = True) -> None:
 def table_means(model: Any, texts: Sequence[str]) -> np.ndarray:
     """A table's mean of each text's token vectors, L2-normalized (at most 512 tokens)."""
     vectors = model.encode(list(texts), max_length=512, use_multiprocessing=False)
-    out = np.asarray(vectors, dtype=np.float32).reshape(len(texts), DIM)
-    norms = np.linalg.norm(out, axis=1, keepdims=True)
-    return out / np.where(norms > 0, norms, 1.0)
+    return _unit_rows(np.asarray(vectors, dtype=np.float32).reshape(len(texts), DIM))
+
+
+def _unit_rows(x: np.ndarray) -> np.ndarray:
+    """Each row scaled to length 1 (a zero row stays zero), as float32."""
+    norms = np.linalg.norm(x, axis=1, keepdims=True)
+    unit: np.ndarray = (x / np.where(norms > 0, norms, 1.0)).astype(np.float32)
+    return unit
 
 
 class StaticMiniLM:
@@ -130,8 +135,4 @@ class FastMiniLM:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        means = self.token_means(texts)
-        out = means @ self._weights[:-1] + self._weights[-1]
-        norms = np.linalg.norm(out, axis=1, keepdims=True)
-        normalized: np.ndarray = (out / np.where(norms > 0, norms, 1.0)).astype(np.float32)
-        return normalized
+        return _unit_rows(self.token_means(texts) @ self._weights[:-1] + self._weights[-1])

@@ -196,29 +196,41 @@ def candidate_documents(
     *, session: Session, question: str, vector: np.ndarray, document_ids: Sequence[int] | None
 ) -> Candidates:
     """For a broad question: the documents of the vector side's nearest chunks, and those
-    whose words (documents.lexemes) hold the question's rarest terms (at most
-    RARE_TERMS of them, each in at most COMMON_SHARE of the documents), rarest counting most.
-    Each term is looked up in the GIN index on its own: no document's words are read. Runs
-    in rank_documents' transaction, whose HNSW settings (iterative scan) let the vector side
+    whose words (documents.lexemes) hold the question's rarest terms. Runs in
+    rank_documents' transaction, whose HNSW settings (iterative scan) let the vector side
     return CANDIDATE_CHUNKS rows."""
-    params: dict[str, Any] = {"v": vector_literal(vector), "kv": CANDIDATE_CHUNKS}
-    where, doc_where = "", ""
+    nearest = nearest_chunks(session=session, vector=vector, document_ids=document_ids,
+                             k=CANDIDATE_CHUNKS)  # fmt: skip
+    lexical = rare_term_documents(session=session, question=question, document_ids=document_ids)
+    documents = list(dict.fromkeys([*(doc for _, doc in nearest), *lexical]))
+    return Candidates(documents, [chunk for chunk, _ in nearest])
+
+
+def nearest_chunks(
+    *, session: Session, vector: np.ndarray, document_ids: Sequence[int] | None, k: int
+) -> list[tuple[int, int]]:
+    """(chunk id, document id) of the k chunks nearest `vector`, nearest first, among those of
+    `document_ids` (all when None)."""
+    params: dict[str, Any] = {"v": vector_literal(vector), "k": k}
     if document_ids is not None:
         params["ids"] = list(document_ids)
-        where, doc_where = "AND c.document_id = ANY(:ids)", "AND d.id = ANY(:ids)"
-    nearest = session.execute(text(f"""
-        SELECT c.id, c.document_id FROM chunks c WHERE TRUE {where}
-        ORDER BY c.embedding <=> CAST(:v AS vector) LIMIT :kv"""), params).all()  # fmt: skip
-    found = list(dict.fromkeys(int(doc) for _, doc in nearest))
-    for doc in _lexical_candidates(session, question, params, doc_where):
-        if doc not in found:
-            found.append(doc)
-    return Candidates(found, [int(chunk) for chunk, _ in nearest])
+    rows = session.execute(text(f"""
+        SELECT c.id, c.document_id FROM chunks c WHERE TRUE {_filter(document_ids)}
+        ORDER BY c.embedding <=> CAST(:v AS vector) LIMIT :k"""), params)  # fmt: skip
+    return [(int(chunk), int(doc)) for chunk, doc in rows]
 
 
-def _lexical_candidates(session: Session, question: str, params: dict[str, Any],
-                        doc_where: str) -> list[int]:  # fmt: skip
-    """The CANDIDATE_DOCUMENTS documents whose words hold the question's rarest terms."""
+def rare_term_documents(
+    *, session: Session, question: str, document_ids: Sequence[int] | None
+) -> list[int]:
+    """The CANDIDATE_DOCUMENTS documents (of `document_ids`, all when None) whose words hold
+    the question's rarest terms (at most RARE_TERMS of them, each in at most COMMON_SHARE of
+    the documents), rarest counting most. Each term is looked up in the GIN index on its
+    own: no document's words are read."""
+    params: dict[str, Any] = {}
+    doc_where = ""
+    if document_ids is not None:
+        params["ids"], doc_where = list(document_ids), "AND d.id = ANY(:ids)"
     terms = _terms(question)
     weights = document_rarity(session, terms) if terms else None
     if terms and weights is None:  # never analyzed: count each term's documents
