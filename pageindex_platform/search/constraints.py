@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import date
 
 from sqlalchemy import text
 from sqlalchemy.orm import Session
@@ -45,6 +46,20 @@ _DOC_TYPES = (
     (re.compile(r"\bearnings (?:release|report|call)\b|\bpress release\b", re.I),
      "earnings release"),
 )  # fmt: skip
+_MONTHS = {m[:3]: i for i, m in enumerate(
+    "january february march april may june july august september october november december"
+    .split(), 1)}  # fmt: skip
+_MONTH = r"(?P<{}>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_DAY = r"(?P<{}>[0-3]?\d)(?:st|nd|rd|th)?"
+# A calendar date as written in questions: "July 1, 2022", "1st July 2022", "1 Jul. 2022",
+# "2022-07-01", "7/1/2022" (month first, as in SEC filings).
+_DATE = re.compile(
+    rf"\b{_MONTH.format('m1')}\s+{_DAY.format('d1')},?\s+(?P<y1>(?:19|20)\d\d)\b"
+    rf"|\b{_DAY.format('d2')}\s+(?:of\s+)?{_MONTH.format('m2')},?\s+(?P<y2>(?:19|20)\d\d)\b"
+    r"|\b(?P<y3>(?:19|20)\d\d)-(?P<m3>[01]?\d)-(?P<d3>[0-3]?\d)\b"
+    r"|\b(?P<m4>[01]?\d)/(?P<d4>[0-3]?\d)/(?P<y4>(?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
 FUZZY_SIMILARITY = 0.75
 _CAPITALS = re.compile(rf"(?<![\w.]){SYMBOL.pattern}(?![\w])")  # symbols as written
 
@@ -55,15 +70,17 @@ class Constraints:
     years: list[int] = field(default_factory=list)
     periods: list[str] = field(default_factory=list)
     doc_types: list[str] = field(default_factory=list)
+    dates: list[str] = field(default_factory=list)  # ISO calendar dates: "2022-07-01"
     fiscal_year_mentioned: bool = False  # "FY2022", "fiscal 2022", "fiscal year", "annual"
 
     def __bool__(self) -> bool:
-        return bool(self.companies or self.years or self.periods or self.doc_types)
+        return bool(self.companies or self.years or self.periods or self.doc_types or self.dates)
 
     def describe(self) -> str:
         parts = []
         for label, values in (("company", self.companies), ("year", self.years),
-                              ("period", self.periods), ("type", self.doc_types)):  # fmt: skip
+                              ("period", self.periods), ("type", self.doc_types),
+                              ("date", self.dates)):  # fmt: skip
             if values:
                 parts.append(f"{label}={'|'.join(map(str, values))}")
         return ", ".join(parts) or "none"
@@ -101,6 +118,21 @@ def parse_periods(question: str) -> list[str]:
     if _NINE_MONTHS.search(question):
         out.add("Q3")
     return sorted(out)
+
+
+def parse_dates(question: str) -> list[str]:
+    """The calendar dates a question names, as ISO strings ("the 8-K dated 1st July 2022",
+    "the quarter ended December 31, 2022"); impossible dates are not dates."""
+    found: set[str] = set()
+    for m in _DATE.finditer(question):
+        n = next(i for i in "1234" if m.group(f"y{i}"))
+        month = m.group(f"m{n}")
+        number = int(month) if month.isdigit() else _MONTHS[month[:3].lower()]
+        try:
+            found.add(date(int(m.group(f"y{n}")), number, int(m.group(f"d{n}"))).isoformat())
+        except ValueError:
+            continue
+    return sorted(found)
 
 
 def parse_doc_types(question: str) -> list[str]:
@@ -278,5 +310,6 @@ def parse_constraints(question: str, *, session: Session) -> Constraints:
         years=parse_years(question),
         periods=parse_periods(question),
         doc_types=parse_doc_types(question),
+        dates=parse_dates(question),
         fiscal_year_mentioned=bool(_ANNUAL.search(question)),
     )

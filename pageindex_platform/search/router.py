@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from enum import StrEnum
 from typing import Any
 
@@ -46,11 +47,13 @@ class RouteDecision:
 
 
 def filter_documents(*, session: Session, constraints: Constraints) -> tuple[list[int], str]:
-    """Document ids matching the constraints, relaxing the ones that match nothing
-    (a year with no filing of its own falls back to the next year's, which reports it as a
-    comparative; then to any year), for each company named on its own ("Amazon vs Apple
-    2019" keeps Apple's filings when only Amazon's 2019 one is stored). Returns the ids and
-    what was applied."""
+    """Document ids matching the constraints, relaxing the ones that match nothing, for each
+    company named on its own ("Amazon vs Apple 2019" keeps Apple's filings when only Amazon's
+    2019 one is stored). A calendar date the question names ("the 8-K dated July 1, 2022",
+    "the quarter ended December 31, 2022") selects the filings of that date when there are
+    any. A year with no filing of its own falls back to the next year's, which reports it as a
+    comparative, then to the nearest earlier year's, which looks ahead to it, then to any
+    year. Returns the ids and what was applied."""
     if not constraints.companies:
         return [], "no company named"
     ids: list[int] = []
@@ -71,14 +74,21 @@ def _filter_one(
         {"c": companies},
     ).all()  # fmt: skip
     applied = [f"company in {companies}"]
-    if constraints.years:
+    dated = of_dates(rows, constraints.dates)
+    if dated:
+        rows = dated
+        applied.append(f"period_end near {constraints.dates}")
+    elif constraints.years:
         stated = set(constraints.years)
         # The filing of the latest year named reports up to two earlier years as comparatives,
         # so "FY2021 vs FY2022" is answered from the FY2022 filing alone; a wider span needs
         # the filings of each year.
         latest = {max(stated)} if max(stated) - min(stated) <= COMPARATIVE_YEARS else stated
+        before = {y for r in rows for y in years_of(r.fiscal_year, r.period_end)
+                  if y < min(latest)}  # fmt: skip
         choices = ((latest, "fiscal_year in"), (stated, "fiscal_year in"),
-                   ({y + 1 for y in latest}, "next year"))  # fmt: skip
+                   ({y + 1 for y in latest}, "next year"),
+                   ({max(before)} if before else set(), "nearest earlier year"))  # fmt: skip
         for years, label in choices:
             kept = [r for r in rows if years_of(r.fiscal_year, r.period_end) & years]
             if kept:
@@ -99,6 +109,29 @@ def _filter_one(
             rows = kept
             applied.append(f"{column} in {wanted}")
     return [r.id for r in rows], "; ".join(applied)
+
+
+DATE_SLACK_DAYS = 7  # an 8-K is filed within four business days of its event's date
+
+
+def of_dates(rows: Sequence[Any], dates: Sequence[str]) -> list[Any]:
+    """The rows whose period_end (a periodic filing's period, an 8-K's event) is nearest the
+    latest of `dates` that any is within DATE_SLACK_DAYS of; [] when none is."""
+    ends = {id(r): _day(r.period_end) for r in rows}
+    for wanted in sorted(dates, reverse=True):
+        day = date.fromisoformat(wanted)
+        apart = {key: abs((end - day).days) for key, end in ends.items() if end is not None}
+        closest = min(apart.values(), default=DATE_SLACK_DAYS + 1)
+        if closest <= DATE_SLACK_DAYS:
+            return [r for r in rows if apart.get(id(r)) == closest]
+    return []
+
+
+def _day(value: str | None) -> date | None:
+    try:
+        return date.fromisoformat(value) if value else None
+    except ValueError:  # a hand-edited metadata override
+        return None
 
 
 def _latest_periodic(rows: Sequence[Any]) -> list[Any]:
@@ -290,9 +323,7 @@ def select_documents(
     else:
         reason, sql = "semantic search over the whole corpus (requested)", None
     docs = rank_documents(session=session, question=question, vector=vector)
-    wanted = constraints.doc_types or [t for t in (cue_type(question),) if t]
-    if wanted:  # "how did shareholders vote" names no company but an 8-K's subject
-        docs = _weighted_by_type(session, docs, wanted)
+    docs = _weighted(session, docs, constraints, cue_type(question))
     return RouteDecision(
         Route.SEMANTIC, reason, docs, sql=sql, constraints=constraints, warnings=warned
     )
@@ -308,10 +339,27 @@ def column_by_name(session: Session, column: str, names: Sequence[str]) -> dict[
     return {name: value or "" for name, value in rows}
 
 
-def _weighted_by_type(
-    session: Session, docs: list[DocumentHit], wanted: Sequence[str]
+def _weighted(
+    session: Session, docs: list[DocumentHit], constraints: Constraints, cued: str | None
 ) -> list[DocumentHit]:
-    kinds = column_by_name(session, "doc_type", [d.name for d in docs])
-    weighted = [DocumentHit(d.name, d.score * (PRIOR if kinds.get(d.name, "") in wanted else 1.0))
-                for d in docs]  # fmt: skip
+    """A whole-corpus ranking weighted towards what the question names though it names no
+    company: the filing type ("how did shareholders vote" is an 8-K's subject), the latest
+    fiscal year, the quarter, the date."""
+    types = constraints.doc_types or [t for t in (cued,) if t]
+    if not (types or constraints.years or constraints.periods or constraints.dates) or not docs:
+        return docs
+    rows = {r.name: r for r in session.execute(
+        text("SELECT name, doc_type, fiscal_year, fiscal_period, period_end FROM documents "
+             "WHERE name = ANY(:n)"), {"n": [d.name for d in docs]})}  # fmt: skip
+    latest = max(constraints.years, default=None)
+
+    def prior(row: Any) -> float:
+        if row is None:
+            return 1.0
+        cues = (row.doc_type in types, latest in years_of(row.fiscal_year, row.period_end),
+                row.fiscal_period in constraints.periods,
+                bool(of_dates([row], constraints.dates)))  # fmt: skip
+        return float(PRIOR ** sum(cues))
+
+    weighted = [DocumentHit(d.name, d.score * prior(rows.get(d.name))) for d in docs]
     return sorted(weighted, key=lambda d: -d.score)
