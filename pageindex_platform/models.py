@@ -7,6 +7,7 @@ from typing import Any
 
 from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
+    Boolean,
     Computed,
     DateTime,
     Float,
@@ -16,6 +17,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     func,
 )
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR
@@ -109,6 +111,10 @@ class Chunk(Base):
     page: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
     embedding: Mapped[Any] = mapped_column(Vector(EMBEDDING_DIM))
+    # the vector approximates all-MiniLM-L6-v2's (PI_EMBEDDER=fast); the transformer's own is
+    # stored beside it the first time a question ranks the chunk (migration 0011)
+    approximate: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    exact_embedding: Mapped[Any] = mapped_column(Vector(EMBEDDING_DIM), nullable=True)
     tsv: Mapped[Any] = mapped_column(
         TSVECTOR, Computed("to_tsvector('english', text)", persisted=True)
     )

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
+from sqlalchemy import text as text_of
 
 from pageindex_platform.embeddings import HashEmbedder, SentenceTransformerEmbedder
 from pageindex_platform.onnx_minilm import OnnxMiniLM, export
@@ -141,3 +143,109 @@ def test_fast_embedder_refuses_a_table_its_map_was_not_fitted_on(tmp_path: Path)
     np.savez(other, **fitted)
     with pytest.raises(ConfigurationError, match=r"not the one map\.npz was fitted on"):
         FastMiniLM(table_path(get_settings().home), map_path=other)
+
+
+def _ingest_fast(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pageindex_platform.settings import get_settings
+
+    from .helpers import run_cli
+
+    monkeypatch.setenv("PI_EMBEDDER", "fast")
+    get_settings.cache_clear()
+    try:
+        code, _, err = run_cli("ingest", str(folder))
+        assert code == 0, err
+    finally:
+        monkeypatch.setenv("PI_EMBEDDER", "hash")
+        get_settings.cache_clear()
+
+
+def _exact_rows() -> list[tuple[int, str, str, str, str]]:
+    from sqlalchemy import text
+
+    from pageindex_platform.database import session_scope
+
+    with session_scope() as session:
+        return [tuple(r) for r in session.execute(text(
+            "SELECT c.id, d.name, c.text, c.embedding::text, c.exact_embedding::text FROM chunks c "
+            "JOIN documents d ON d.id = c.document_id WHERE c.exact_embedding IS NOT NULL "
+            "ORDER BY c.id"))]  # fmt: skip
+
+
+def test_fast_chunks_a_question_ranks_are_ordered_by_the_transformers_own_vectors(
+    samples: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PI_EMBEDDER=fast chunks are found by their approximate vectors, then ordered by
+    all-MiniLM-L6-v2's own vectors of their texts, made on the first question that ranks them
+    and stored beside the approximate ones: a second question embeds nothing again, and the
+    approximate vectors, which find candidates, stay as they were."""
+    import json
+
+    from pageindex_platform.database import session_scope
+    from pageindex_platform.embeddings import get_embedder
+    from pageindex_platform.search.semantic import rescored_nearest
+    from pageindex_platform.settings import EmbedderName
+
+    from .helpers import run_json
+
+    _ingest_fast(samples, monkeypatch)
+    assert _exact_rows() == []
+    question = "Best Buy Q2 FY2024 comparable sales"
+    first = run_json("ask", question)
+    stored = _exact_rows()
+    assert 0 < len(stored) <= 60 and {r[1] for r in stored} == {"BESTBUY_2024Q2_10Q"}
+    transformer = get_embedder(EmbedderName.MINILM, queries=True)
+    fast = get_embedder(EmbedderName.FAST)
+    texts = [r[2] for r in stored]
+    exact = np.array([json.loads(r[4]) for r in stored])
+    approximate = np.array([json.loads(r[3]) for r in stored])
+    assert np.min(np.sum(exact * transformer.embed(texts), axis=1)) > 0.999
+    assert np.min(np.sum(approximate * fast.embed(texts), axis=1)) > 0.999  # left as it was
+
+    vector = transformer.embed([question])[0]
+    with session_scope() as session:
+        document = session.execute(text_of("SELECT id FROM documents WHERE name = :n"),
+                                   {"n": "BESTBUY_2024Q2_10Q"}).scalar_one()  # fmt: skip
+        order = rescored_nearest(session=session, vector=vector, document_ids=[document], k=10,
+                                 rescorer=transformer)  # fmt: skip
+    assert order is not None and len(order) == 10
+    own = dict(zip((r[0] for r in stored), exact @ vector, strict=True))
+    assert set(order) <= set(own)  # the first question's candidates, from the stored vectors
+    assert [own[i] for i in order] == sorted((own[i] for i in order), reverse=True)
+
+    again = run_json("ask", question)
+    assert _exact_rows() == stored
+    assert again["citations"] == first["citations"]
+
+
+def test_fast_chunks_are_ranked_alike_where_the_database_refuses_writes(
+    samples: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read-only transaction (a replica, a read-only role) cannot keep the transformer's
+    vectors; the question is answered from the ones just made all the same."""
+    from pageindex_platform.database import session_scope
+    from pageindex_platform.embeddings import get_embedder
+    from pageindex_platform.search.semantic import chunk_hits
+    from pageindex_platform.settings import EmbedderName
+
+    _ingest_fast(samples, monkeypatch)
+    transformer = get_embedder(EmbedderName.MINILM, queries=True)
+    question = "Amcor adjusted EBIT fiscal 2023"
+    vector = transformer.embed([question])[0]
+    with session_scope() as session:
+        ids = list(session.execute(text_of("SELECT id FROM documents WHERE name LIKE 'AMCOR%' "
+                                           "ORDER BY name")).scalars())  # fmt: skip
+    with session_scope() as session:
+        session.execute(text_of("SET TRANSACTION READ ONLY"))
+        refused = chunk_hits(session=session, question=question, vector=vector,
+                             document_ids=ids, rescorer=transformer)  # fmt: skip
+    assert _exact_rows() == []
+    with session_scope() as session:
+        written = chunk_hits(session=session, question=question, vector=vector,
+                             document_ids=ids, rescorer=transformer)  # fmt: skip
+    assert _exact_rows()
+
+    def ranked(hits: list[Any]) -> list[tuple[float, str, int]]:  # ties in either order
+        return sorted((-round(h.score, 6), h.document, h.page) for h in hits)
+
+    assert ranked(refused) == ranked(written)

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ..embeddings import Embedder, embedder_named, get_embedder
+from ..embeddings import Embedder, SentenceTransformerEmbedder, embedder_named, get_embedder
 from ..errors import EmptyCorpusError, LLMError, QuestionError
 from ..llm import StructuredChat, Usage
 from ..models import QueryLog
@@ -21,7 +21,7 @@ from .constraints import Constraints, entity_groups, parse_constraints
 from .figures import stated_figure
 from .llm_answer import llm_answer
 from .llm_tree_search import search_tree_llm
-from .router import Route, column_by_name, select_documents, years_of
+from .router import Route, column_by_name, of_dates, select_documents, years_of
 from .semantic import DocumentHit, chunk_hits, keywords
 from .statements import Statement, knowledge_facts, statement_pages, statements_for
 from .subjects import section_phrases
@@ -234,7 +234,10 @@ def ask(
         clock = now
 
     query = f"{question} {hint}" if hint else question
-    vector = (embedder or _corpus_embedder(session)).embed([query])[0]
+    embedder = embedder or _corpus_embedder(session)
+    vector = embedder.embed([query])[0]
+    # approximate chunk vectors (PI_EMBEDDER=fast) are re-scored by the question's transformer
+    rescorer = embedder if embedder.name == SentenceTransformerEmbedder.name else None
     lap("embed")
     constraints = parse_constraints(question, session=session)
     decision = select_documents(session=session, question=query, vector=vector,
@@ -268,7 +271,8 @@ def ask(
     trees: dict[str, _Tree] = {}
     for doc in selected:
         hits = chunk_hits(session=session, question=query, vector=vector,
-                          document_ids=[ids[doc.name]], phrases=phrases)  # fmt: skip
+                          document_ids=[ids[doc.name]], phrases=phrases,
+                          rescorer=rescorer)  # fmt: skip
         tree = trees[doc.name] = _tree(session, doc.name)
         found = statement_pages(session=session, document_id=ids[doc.name]) if needed else {}
         statements = {kind: found[kind] for kind in needed if kind in found}
@@ -354,7 +358,7 @@ def _unmet(constraints: Constraints, rows: list[Any]) -> str | None:
     """What the question asked for that no selected filing is — its filing type, quarter or
     fiscal year — said first ("No Apple Inc. filing for Q3 fiscal 2023 is stored; nearest:
     ..."), or None when the selected filings (`rows`, best first) are what was asked for."""
-    if not rows:
+    if not rows or of_dates(rows, constraints.dates):  # the filing of the date named
         return None
     missing = (
         (constraints.doc_types and not any(r.doc_type in constraints.doc_types for r in rows))

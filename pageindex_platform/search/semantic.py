@@ -13,7 +13,10 @@ from typing import Any
 
 import numpy as np
 from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
+
+from ..embeddings import Embedder
 
 DOC_K = 10  # top-K chunks per list behind DocScore
 BROAD = 300  # more documents than this: rank chunks inside candidate documents only
@@ -112,7 +115,8 @@ def _rarity(session: Session, n_terms: int, *, rows: str, tsv: str,
 
 def _fused_sql(document_ids: Sequence[int] | None, n_terms: int, titles: bool = False,
                nearest: bool = False) -> str:  # fmt: skip
-    """Vector and lexical top-k fused by reciprocal rank. With `titles`, a chunk's lexical
+    """Vector and lexical top-k fused by reciprocal rank (ties by chunk id, not by where rows
+    happen to lie on disk). With `titles`, a chunk's lexical
     match also counts the words of its section's title (the context the chunk sits in). With
     `nearest`, the vector side is the chunk ids `:near`, nearest first, already found."""
     where = _filter(document_ids)
@@ -122,7 +126,7 @@ def _fused_sql(document_ids: Sequence[int] | None, n_terms: int, titles: bool = 
     vec = (
         "SELECT id, rank FROM unnest(CAST(:near AS int[])) WITH ORDINALITY AS v(id, rank)"
         if nearest
-        else f"""SELECT id, row_number() OVER (ORDER BY dist) AS rank FROM (
+        else f"""SELECT id, row_number() OVER (ORDER BY dist, id) AS rank FROM (
             SELECT c.id, c.embedding <=> CAST(:v AS vector) AS dist
             FROM chunks c WHERE TRUE {where}
             ORDER BY c.embedding <=> CAST(:v AS vector) LIMIT :k) v"""
@@ -130,11 +134,11 @@ def _fused_sql(document_ids: Sequence[int] | None, n_terms: int, titles: bool = 
     return f"""
     WITH vec AS ({vec}),
     lex AS (
-        SELECT id, row_number() OVER (ORDER BY covered DESC, r DESC) AS rank FROM (
+        SELECT id, row_number() OVER (ORDER BY covered DESC, r DESC, id) AS rank FROM (
             SELECT c.id, {_coverage(n_terms, tsv)} AS covered, ts_rank_cd({tsv}, q, 32) AS r
             FROM chunks c {join} CROSS JOIN to_tsquery('english', :tsq) q
             WHERE {tsv} @@ q {where}
-            ORDER BY covered DESC, r DESC LIMIT :k) l
+            ORDER BY covered DESC, r DESC, c.id LIMIT :k) l
     ),
     fused AS (
         SELECT id, sum(1.0 / (:rrf + rank)) AS score
@@ -301,6 +305,69 @@ def rank_documents(
     return [DocumentHit(name, float(score)) for name, score in rows]
 
 
+def rescored_nearest(
+    *,
+    session: Session,
+    vector: np.ndarray,
+    document_ids: Sequence[int],
+    k: int,
+    rescorer: Embedder,
+) -> list[int] | None:
+    """The k chunks of `document_ids` nearest `vector` by their stored vectors, ordered by
+    `rescorer`'s (all-MiniLM-L6-v2's) own vectors where the stored ones approximate them
+    (PI_EMBEDDER=fast). The transformer's vector of a chunk is made once and stored beside
+    the approximate one, which keeps finding the candidates: every chunk is found in one
+    space. None when no candidate is approximate."""
+    if not session.execute(
+        text("SELECT EXISTS (SELECT 1 FROM chunks WHERE approximate AND document_id = ANY(:ids))"),
+        {"ids": list(document_ids)},
+    ).scalar():
+        return None  # fmt: skip
+    rows = session.execute(text(f"""
+        SELECT c.id, c.approximate, c.text,
+               1 - (coalesce(c.exact_embedding, c.embedding) <=> CAST(:v AS vector)) AS score,
+               c.approximate AND c.exact_embedding IS NULL AS pending
+        FROM chunks c WHERE TRUE {_filter(document_ids)}
+        ORDER BY c.embedding <=> CAST(:v AS vector) LIMIT :k"""),
+        {"v": vector_literal(vector), "ids": list(document_ids), "k": k}).all()  # fmt: skip
+    score = {int(r.id): float(r.score) for r in rows}
+    pending = [r for r in rows if r.pending]
+    if pending:
+        fresh = dict(zip((int(r.id) for r in pending),
+                         rescorer.embed([r.text for r in pending]), strict=True))  # fmt: skip
+        _store_exact(session, fresh)
+        score.update({i: float(v @ vector) for i, v in fresh.items()})
+    elif not any(r.approximate for r in rows):
+        return None
+    return sorted(score, key=lambda i: -score[i])
+
+
+def _store_exact(session: Session, vectors: dict[int, np.ndarray]) -> None:
+    """Store the transformer's vectors of chunks whose stored ones are approximate. Rows another
+    question is storing right now are left to it (no waiting, no deadlock); a database that
+    refuses the write (a read-only replica) keeps none, and the question is answered alike."""
+    try:
+        with session.begin_nested():
+            locked = (
+                session.execute(
+                    text(
+                        "SELECT id FROM chunks WHERE id = ANY(:ids) AND exact_embedding IS NULL "
+                        "ORDER BY id FOR UPDATE SKIP LOCKED"
+                    ),
+                    {"ids": list(vectors)},
+                )
+                .scalars()
+                .all()
+            )
+            if locked:
+                session.execute(
+                    text("UPDATE chunks SET exact_embedding = CAST(:v AS vector) WHERE id = :id"),
+                    [{"id": i, "v": vector_literal(vectors[i])} for i in locked],
+                )  # fmt: skip
+    except SQLAlchemyError:
+        pass
+
+
 def chunk_hits(
     *,
     session: Session,
@@ -309,13 +376,20 @@ def chunk_hits(
     document_ids: Sequence[int],
     k: int = 60,
     phrases: Sequence[str] = (),
+    rescorer: Embedder | None = None,
 ) -> list[ChunkHit]:
     """The fused chunk hits inside some documents, best first. `phrases` are searched as
     further full-text terms (see subjects.py); each term counts by its rarity in these
-    documents."""
+    documents. With `rescorer` (the transformer whose space the question's `vector` is in),
+    the vector side's approximate chunk vectors are replaced by its own first
+    (`rescored_nearest`)."""
     tune_hnsw(session, True)
+    nearest = (rescored_nearest(session=session, vector=vector, document_ids=document_ids, k=k,
+                                rescorer=rescorer) if rescorer is not None else None)  # fmt: skip
     sql = (
-        _fused_sql(document_ids, len(_terms(question, phrases)), titles=True)
+        _fused_sql(
+            document_ids, len(_terms(question, phrases)), titles=True, nearest=nearest is not None
+        )
         + """
     SELECT d.name, c.node_id, c.page, f.score, c.text
     FROM fused f JOIN chunks c ON c.id = f.id JOIN documents d ON d.id = c.document_id
@@ -323,6 +397,8 @@ def chunk_hits(
     )
     weights = term_weights(session, question, document_ids, phrases)
     params = _params(question, vector, k, document_ids, weights, phrases)
+    if nearest is not None:
+        params["near"] = nearest
     rows = session.execute(text(sql), params)
     return [ChunkHit(name, node_id, page, float(score), body)
             for name, node_id, page, score, body in rows]  # fmt: skip
