@@ -87,9 +87,9 @@ def test_fast_embedder_puts_chunks_in_the_transformers_space_and_asks_through_it
     from pageindex_platform.database import session_scope
     from pageindex_platform.embeddings import get_embedder
     from pageindex_platform.search.pipeline import _corpus_embedder
-    from pageindex_platform.settings import EmbedderName, get_settings
+    from pageindex_platform.settings import EmbedderName
 
-    from .helpers import run_cli, run_json
+    from .helpers import run_json
 
     fast = get_embedder(EmbedderName.FAST)
     assert fast.name == "all-MiniLM-L6-v2-fast"
@@ -113,14 +113,7 @@ def test_fast_embedder_puts_chunks_in_the_transformers_space_and_asks_through_it
     )[0]
     assert int(np.argmax(vectors @ question)) == 0 == int(np.argmax(reference @ question))
 
-    monkeypatch.setenv("PI_EMBEDDER", "fast")
-    get_settings.cache_clear()
-    try:
-        code, _, err = run_cli("ingest", str(samples))
-        assert code == 0, err
-    finally:
-        monkeypatch.setenv("PI_EMBEDDER", "hash")
-        get_settings.cache_clear()
+    _ingest_fast(samples, monkeypatch)
     names = [d["name"] for d in run_json("docs", "list")]
     assert {run_json("docs", "show", n)["embedder"] for n in names} == {"all-MiniLM-L6-v2-fast"}
     with session_scope() as session:
