@@ -7,7 +7,6 @@ from typing import Any
 
 from pgvector.sqlalchemy import Vector
 from sqlalchemy import (
-    Boolean,
     Computed,
     DateTime,
     Float,
@@ -17,7 +16,6 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
-    false,
     func,
 )
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR
@@ -111,9 +109,9 @@ class Chunk(Base):
     page: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
     embedding: Mapped[Any] = mapped_column(Vector(EMBEDDING_DIM))
-    # the vector approximates all-MiniLM-L6-v2's (PI_EMBEDDER=fast); the transformer's own is
-    # stored beside it the first time a question ranks the chunk (migration 0011)
-    approximate: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # where `embedding` approximates all-MiniLM-L6-v2's (a document embedded with
+    # PI_EMBEDDER=fast), the transformer's own, stored the first time a question ranks the
+    # chunk (migration 0011)
     exact_embedding: Mapped[Any] = mapped_column(Vector(EMBEDDING_DIM), nullable=True)
     tsv: Mapped[Any] = mapped_column(
         TSVECTOR, Computed("to_tsvector('english', text)", persisted=True)

@@ -42,7 +42,6 @@ from ..llm import StructuredChat, Usage
 from ..models import Chunk, Document, Fact, Node, Page
 from ..records import PreparedDocument, TreeNode
 from ..settings import get_settings
-from ..static_minilm import FastMiniLM
 from .build import (
     SUPPORTED_SUFFIXES,
     TEXT_SUFFIXES,
@@ -644,7 +643,6 @@ def store_document(
                     "page": c.page,
                     "text": c.text,
                     "embedding": vectors[i],
-                    "approximate": embedder_name == FastMiniLM.name,
                 }
                 for i, c in enumerate(doc.chunks)
             ],

@@ -15,13 +15,20 @@ from ..embeddings import Embedder, SentenceTransformerEmbedder, embedder_named, 
 from ..errors import EmptyCorpusError, LLMError, QuestionError
 from ..llm import StructuredChat, Usage
 from ..models import QueryLog
-from ..settings import Mode, get_settings
+from ..settings import EmbedderName, Mode, get_settings
 from .answer import extract_lines, extractive_answer
 from .constraints import Constraints, entity_groups, parse_constraints
 from .figures import stated_figure
 from .llm_answer import llm_answer
 from .llm_tree_search import search_tree_llm
-from .router import Route, column_by_name, of_dates, select_documents, years_of
+from .router import (
+    Route,
+    column_by_name,
+    documents_by_name,
+    of_dates,
+    select_documents,
+    years_of,
+)
 from .semantic import DocumentHit, chunk_hits, keywords
 from .statements import Statement, knowledge_facts, statement_pages, statements_for
 from .subjects import section_phrases
@@ -63,6 +70,11 @@ def _require_documents(session: Session) -> None:
     where = "the database at PI_DATABASE_URL" if settings.database_url else str(settings.home)
     raise EmptyCorpusError(f"no filings are stored yet in {where}: run `pi ingest FOLDER` "
                            "(PDF, HTML, EDGAR .txt, Markdown) first, then ask again")  # fmt: skip
+
+
+def _approximate(row: Any) -> bool:
+    """Whether a document's chunk vectors approximate all-MiniLM-L6-v2's (PI_EMBEDDER=fast)."""
+    return embedder_named(row.embedder) == EmbedderName.FAST
 
 
 def _corpus_embedder(session: Session) -> Embedder:
@@ -195,15 +207,6 @@ def _llm_nodes(
     return picked or local
 
 
-def _selected_rows(session: Session, names: list[str]) -> dict[str, Any]:
-    """The selected documents' ids and periods, by name (one query)."""
-    rows = session.execute(
-        text("SELECT name, id, fiscal_year, fiscal_period, doc_type, period_end FROM documents "
-             "WHERE name = ANY(:n)"), {"n": names},
-    )  # fmt: skip
-    return {row.name: row for row in rows}
-
-
 def ask(
     *,
     session: Session,
@@ -236,8 +239,8 @@ def ask(
     query = f"{question} {hint}" if hint else question
     embedder = embedder or _corpus_embedder(session)
     vector = embedder.embed([query])[0]
-    # approximate chunk vectors (PI_EMBEDDER=fast) are re-scored by the question's transformer
-    rescorer = embedder if embedder.name == SentenceTransformerEmbedder.name else None
+    # chunk vectors of PI_EMBEDDER=fast documents are re-scored by the question's transformer
+    transformer = embedder if embedder.name == SentenceTransformerEmbedder.name else None
     lap("embed")
     constraints = parse_constraints(question, session=session)
     decision = select_documents(session=session, question=query, vector=vector,
@@ -256,7 +259,7 @@ def ask(
             for d in ranked[:max_documents]
             if d is ranked[0] or (top > 0 and d.score >= MULTI_DOCUMENT_RATIO * top)
         ]
-    rows = _selected_rows(session, [d.name for d in selected])
+    rows = documents_by_name(session, [d.name for d in selected])
     ids = {name: row.id for name, row in rows.items()}
     notice = _unmet(constraints, [rows[d.name] for d in selected if d.name in rows])
     if notice:
@@ -270,6 +273,7 @@ def ask(
     lexical = " ".join([query, *phrases])
     trees: dict[str, _Tree] = {}
     for doc in selected:
+        rescorer = transformer if _approximate(rows[doc.name]) else None
         hits = chunk_hits(session=session, question=query, vector=vector,
                           document_ids=[ids[doc.name]], phrases=phrases,
                           rescorer=rescorer)  # fmt: skip

@@ -329,6 +329,15 @@ def select_documents(
     )
 
 
+def documents_by_name(session: Session, names: Sequence[str]) -> dict[str, Any]:
+    """The named documents' ids, periods, types and embedders, by name (one query)."""
+    rows = session.execute(
+        text("SELECT name, id, fiscal_year, fiscal_period, doc_type, period_end, embedder "
+             "FROM documents WHERE name = ANY(:n)"), {"n": list(names)},
+    )  # fmt: skip
+    return {row.name: row for row in rows}
+
+
 def column_by_name(session: Session, column: str, names: Sequence[str]) -> dict[str, str]:
     """One metadata column ("company", "doc_type") of the named documents."""
     if column not in ("company", "doc_type"):
@@ -348,9 +357,7 @@ def _weighted(
     types = constraints.doc_types or [t for t in (cued,) if t]
     if not (types or constraints.years or constraints.periods or constraints.dates) or not docs:
         return docs
-    rows = {r.name: r for r in session.execute(
-        text("SELECT name, doc_type, fiscal_year, fiscal_period, period_end FROM documents "
-             "WHERE name = ANY(:n)"), {"n": [d.name for d in docs]})}  # fmt: skip
+    rows = documents_by_name(session, [d.name for d in docs])
     latest = max(constraints.years, default=None)
 
     def prior(row: Any) -> float:

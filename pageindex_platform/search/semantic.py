@@ -312,21 +312,15 @@ def rescored_nearest(
     document_ids: Sequence[int],
     k: int,
     rescorer: Embedder,
-) -> list[int] | None:
-    """The k chunks of `document_ids` nearest `vector` by their stored vectors, ordered by
-    `rescorer`'s (all-MiniLM-L6-v2's) own vectors where the stored ones approximate them
-    (PI_EMBEDDER=fast). The transformer's vector of a chunk is made once and stored beside
-    the approximate one, which keeps finding the candidates: every chunk is found in one
-    space. None when no candidate is approximate."""
-    if not session.execute(
-        text("SELECT EXISTS (SELECT 1 FROM chunks WHERE approximate AND document_id = ANY(:ids))"),
-        {"ids": list(document_ids)},
-    ).scalar():
-        return None  # fmt: skip
+) -> list[int]:
+    """The k chunks of `document_ids` nearest `vector` by their stored vectors, which
+    approximate `rescorer`'s (documents embedded with PI_EMBEDDER=fast), ordered by
+    `rescorer`'s (all-MiniLM-L6-v2's) own vectors. The transformer's vector of a chunk is made
+    once and stored beside the approximate one, which keeps finding the candidates: every
+    chunk is found in one space."""
     rows = session.execute(text(f"""
-        SELECT c.id, c.approximate, c.text,
-               1 - (coalesce(c.exact_embedding, c.embedding) <=> CAST(:v AS vector)) AS score,
-               c.approximate AND c.exact_embedding IS NULL AS pending
+        SELECT c.id, c.text, c.exact_embedding IS NULL AS pending,
+               1 - (coalesce(c.exact_embedding, c.embedding) <=> CAST(:v AS vector)) AS score
         FROM chunks c WHERE TRUE {_filter(document_ids)}
         ORDER BY c.embedding <=> CAST(:v AS vector) LIMIT :k"""),
         {"v": vector_literal(vector), "ids": list(document_ids), "k": k}).all()  # fmt: skip
@@ -337,8 +331,6 @@ def rescored_nearest(
                          rescorer.embed([r.text for r in pending]), strict=True))  # fmt: skip
         _store_exact(session, fresh)
         score.update({i: float(v @ vector) for i, v in fresh.items()})
-    elif not any(r.approximate for r in rows):
-        return None
     return sorted(score, key=lambda i: -score[i])
 
 
@@ -346,24 +338,15 @@ def _store_exact(session: Session, vectors: dict[int, np.ndarray]) -> None:
     """Store the transformer's vectors of chunks whose stored ones are approximate. Rows another
     question is storing right now are left to it (no waiting, no deadlock); a database that
     refuses the write (a read-only replica) keeps none, and the question is answered alike."""
+    unlocked = text("SELECT id FROM chunks WHERE id = ANY(:ids) AND exact_embedding IS NULL "
+                    "ORDER BY id FOR UPDATE SKIP LOCKED")  # fmt: skip
+    store = text("UPDATE chunks SET exact_embedding = CAST(:v AS vector) WHERE id = :id")
     try:
         with session.begin_nested():
-            locked = (
-                session.execute(
-                    text(
-                        "SELECT id FROM chunks WHERE id = ANY(:ids) AND exact_embedding IS NULL "
-                        "ORDER BY id FOR UPDATE SKIP LOCKED"
-                    ),
-                    {"ids": list(vectors)},
-                )
-                .scalars()
-                .all()
-            )
+            locked = session.execute(unlocked, {"ids": list(vectors)}).scalars().all()
             if locked:
-                session.execute(
-                    text("UPDATE chunks SET exact_embedding = CAST(:v AS vector) WHERE id = :id"),
-                    [{"id": i, "v": vector_literal(vectors[i])} for i in locked],
-                )  # fmt: skip
+                session.execute(store, [{"id": i, "v": vector_literal(vectors[i])}
+                                        for i in locked])  # fmt: skip
     except SQLAlchemyError:
         pass
 
@@ -380,8 +363,8 @@ def chunk_hits(
 ) -> list[ChunkHit]:
     """The fused chunk hits inside some documents, best first. `phrases` are searched as
     further full-text terms (see subjects.py); each term counts by its rarity in these
-    documents. With `rescorer` (the transformer whose space the question's `vector` is in),
-    the vector side's approximate chunk vectors are replaced by its own first
+    documents. `rescorer`: the transformer whose vectors these documents' stored ones
+    approximate (PI_EMBEDDER=fast); the vector side is then ordered by its own
     (`rescored_nearest`)."""
     tune_hnsw(session, True)
     nearest = (rescored_nearest(session=session, vector=vector, document_ids=document_ids, k=k,

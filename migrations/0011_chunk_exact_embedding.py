@@ -1,5 +1,5 @@
-"""Whether a chunk's stored vector approximates all-MiniLM-L6-v2's (PI_EMBEDDER=fast), and the
-transformer's own vector of it, stored the first time a question ranks the chunk.
+"""The transformer's own vector of a chunk whose stored one approximates it (a document
+embedded with PI_EMBEDDER=fast), stored the first time a question ranks the chunk.
 
 Revision ID: 0011
 Revises: 0010
@@ -20,17 +20,8 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    op.add_column(
-        "chunks",
-        sa.Column("approximate", sa.Boolean, nullable=False, server_default=sa.false()),
-    )
     op.add_column("chunks", sa.Column("exact_embedding", Vector(384), nullable=True))
-    op.execute(
-        "UPDATE chunks SET approximate = true FROM documents d "
-        "WHERE d.id = chunks.document_id AND d.embedder = 'all-MiniLM-L6-v2-fast'"
-    )
 
 
 def downgrade() -> None:
     op.drop_column("chunks", "exact_embedding")
-    op.drop_column("chunks", "approximate")
