@@ -3,7 +3,7 @@
 Runs the same code path as `pi ingest` against a fresh embedded database (or PI_DATABASE_URL
 with --keep-db), then ingests the folder again to show that unchanged files are skipped.
 
-    python bench/ingest.py [FOLDER] [--embedder minilm|fast|static|hash] [--limit N] [--json OUT]
+    python bench/ingest.py [FOLDER] [--embedder fast|minilm|static|hash] [--limit N] [--json OUT]
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from pageindex_platform.settings import EmbedderName, Settings
+
 DEV_PDFS = Path(__file__).resolve().parents[2] / "shared" / "financebench-dev" / "pdfs"
 STAGES = ("parse", "tree", "chunk", "embed", "database")
 
@@ -25,7 +27,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path, nargs="?", default=DEV_PDFS)
     parser.add_argument(
-        "--embedder", default="minilm", choices=["minilm", "fast", "static", "hash"]
+        "--embedder",
+        default=str(Settings.model_fields["embedder"].default),
+        choices=[str(name) for name in EmbedderName],
+        help="default: the product's default (%(default)s)",
     )
     parser.add_argument("--limit", type=int, default=0, help="only the first N files")
     parser.add_argument("--json", type=Path, help="also write the figures here")

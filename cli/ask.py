@@ -10,20 +10,21 @@ from pageindex_platform.search.router import Route
 
 from .common import JsonFlag, ModeFlag, handle_errors, open_mode, print_json
 
+RouteFlag = Annotated[
+    Route,
+    typer.Option(
+        "--route",
+        help="How documents are selected: auto (metadata filter when the question names a "
+        "company, else semantic), metadata, semantic, description.",
+    ),
+]
+
 
 @handle_errors
 def ask(
     question: Annotated[str, typer.Argument(help='The question, e.g. "3M FY2018 capex".')],
     as_json: JsonFlag = False,
-    route: Annotated[
-        Route,
-        typer.Option(
-            "--route",
-            help="How documents are selected: auto (metadata filter when "
-            "the question names a company, else semantic), metadata, semantic, "
-            "description.",
-        ),
-    ] = Route.AUTO,
+    route: RouteFlag = Route.AUTO,
     explain: Annotated[
         bool, typer.Option("--explain", help="Show the route, its reason and the nodes searched.")
     ] = False,

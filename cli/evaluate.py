@@ -8,8 +8,10 @@ from typing import Annotated
 import typer
 
 from pageindex_platform.errors import ConfigurationError, InputError
+from pageindex_platform.search.router import Route
 from pageindex_platform.settings import Mode
 
+from .ask import RouteFlag
 from .common import JsonFlag, ModeFlag, handle_errors, open_mode, print_json
 
 app = typer.Typer(
@@ -65,13 +67,14 @@ def financebench(
         bool,
         typer.Option("--judge", help="With --score-answers: the model judges non-numeric ones."),
     ] = False,
+    route: RouteFlag = Route.AUTO,
     as_json: JsonFlag = False,
 ) -> None:
     """Ingest the PDFs not yet ingested (metadata extracted as `pi ingest` does), run every
     question through the `pi ask` pipeline and through two baselines — pgvector top-k chunks
     over all documents, and Postgres full-text top-k pages — and report doc_acc@1,
     doc_recall@k, page_recall@k, MRR, routes, latency and LLM use side by side."""
-    from pageindex_platform.embeddings import get_embedder
+    from pageindex_platform.database import session_scope
     from pageindex_platform.evaluate.financebench import (
         gold_metadata as load_gold,
     )
@@ -80,6 +83,7 @@ def financebench(
         run_eval,
     )
     from pageindex_platform.evaluate.report import table, write_report
+    from pageindex_platform.search.pipeline import corpus_embedder
 
     from .ingest import run_ingest
 
@@ -96,18 +100,20 @@ def financebench(
         ingest = report.to_dict()
         typer.echo(f"ingest: {ingest['stored']} stored, {ingest['skipped']} already stored, "
                    f"{ingest['failed']} failed", err=True)  # fmt: skip
-        embedder = get_embedder(queries=True)
+        with session_scope() as session:  # questions embedded as `pi ask` embeds them
+            embedder = corpus_embedder(session)
 
         def progress(done: int, total: int) -> None:
             if done % 10 == 0 or done == total:
                 typer.echo(f"questions: {done}/{total}", err=True)
 
-        result = run_eval(questions=items, embedder=embedder, ks=ks, chat=chat,
+        result = run_eval(questions=items, embedder=embedder, ks=ks, chat=chat, route=route,
                           score_answers=score_answers, judge=judge, progress=progress)  # fmt: skip
     if not result.summaries:
         raise InputError(questions, "no question's evidence document is in the database")
     result.settings.update({
         "mode": str(Mode.LLM if chat else Mode.LOCAL),
+        "route": str(route),
         "metadata": "gold" if gold_metadata else "extracted",
         "embedder": embedder.name,
         "documents": ingest["stored"] + ingest["skipped"],

@@ -111,37 +111,50 @@ def embedder_named(stored: str) -> EmbedderName | None:
     }.get(stored)
 
 
-@lru_cache(maxsize=4)
 def get_embedder(name: EmbedderName | None = None, *, queries: bool = False) -> Embedder:
-    """The configured embedder. all-MiniLM-L6-v2 runs through ONNX Runtime when its export
+    """The embedder `name` (default: the configured one), made once per process and setting.
+    all-MiniLM-L6-v2 runs through ONNX Runtime when its export
     exists or can be made (same vectors, no torch import), else through sentence-transformers.
     `queries`: for a few short texts (a question), where starting fast beats batch speed; a
     question over chunks embedded by FastMiniLM (whose vectors are in all-MiniLM-L6-v2's
     space) is embedded by the transformer."""
     settings = get_settings()
-    name = name or settings.embedder
+    return _embedder(name or settings.embedder, queries, settings.home)
+
+
+@lru_cache(maxsize=8)
+def _embedder(name: EmbedderName, queries: bool, home: Path) -> Embedder:
+    batch_size = get_settings().embed_batch_size
     if name == EmbedderName.FAST and not queries:
-        path = table_path(settings.home)
+        path = table_path(home)
         if not (path / "model.safetensors").exists():
             distill_static(path, rotate=False)
-        _onnx_export(settings.home)  # the questions' model, ready before the first question
+        _onnx_export(home)  # the questions' model, ready before the first question
         return FastMiniLM(path)
     if name == EmbedderName.HASH:
         return HashEmbedder()
     if name == EmbedderName.STATIC:
-        path = static_path(settings.home)
+        path = static_path(home)
         if not (path / "model.safetensors").exists():
             distill_static(path)
         return StaticMiniLM(path)
     try:  # MINILM, or FAST for questions
         from .onnx_minilm import OnnxMiniLM
 
-        exported = _onnx_export(settings.home)
+        exported = _onnx_export(home)
         if exported is not None:
-            return OnnxMiniLM(exported, batch_size=settings.embed_batch_size, optimize=not queries)
+            return OnnxMiniLM(exported, batch_size=batch_size, optimize=not queries)
     except Exception:  # no onnxruntime, or no session: the reference implementation
         pass
-    return SentenceTransformerEmbedder(batch_size=settings.embed_batch_size)
+    return SentenceTransformerEmbedder(batch_size=batch_size)
+
+
+def description_embedder(embedder: Embedder) -> Embedder:
+    """The embedder of a document's description (one short text a question is compared with):
+    all-MiniLM-L6-v2 itself where `embedder` approximates it (fast), else `embedder`."""
+    if embedder.name == FastMiniLM.name:
+        return get_embedder(EmbedderName.MINILM, queries=True)
+    return embedder
 
 
 def _onnx_export(home: Path) -> Path | None:

@@ -41,7 +41,6 @@ def test_static_embedder_is_distilled_once_and_questions_use_the_corpus_embedder
 ) -> None:
     """PI_EMBEDDER=static distils all-MiniLM-L6-v2 into a token table under PI_HOME once;
     a question is embedded with what the stored documents used, whatever is set now."""
-    from pageindex_platform.embeddings import get_embedder
     from pageindex_platform.settings import get_settings
     from pageindex_platform.static_minilm import StaticMiniLM, distill_static
 
@@ -58,7 +57,6 @@ def test_static_embedder_is_distilled_once_and_questions_use_the_corpus_embedder
 
     monkeypatch.setenv("PI_EMBEDDER", "static")
     get_settings.cache_clear()
-    get_embedder.cache_clear()
     try:
         code, _, err = run_cli("ingest", str(samples))
         assert code == 0, err
@@ -69,10 +67,10 @@ def test_static_embedder_is_distilled_once_and_questions_use_the_corpus_embedder
     names = [d["name"] for d in run_json("docs", "list")]
     assert {run_json("docs", "show", n)["embedder"] for n in names} == {"all-MiniLM-L6-v2-static"}
     from pageindex_platform.database import session_scope
-    from pageindex_platform.search.pipeline import _corpus_embedder
+    from pageindex_platform.search.pipeline import corpus_embedder
 
     with session_scope() as session:  # PI_EMBEDDER=hash now; the corpus says static
-        assert _corpus_embedder(session).name == "all-MiniLM-L6-v2-static"
+        assert corpus_embedder(session).name == "all-MiniLM-L6-v2-static"
     out = run_json("ask", "Best Buy Q2 FY2024 comparable sales")
     assert out["citations"][0]["document"] == "BESTBUY_2024Q2_10Q"
 
@@ -86,7 +84,7 @@ def test_fast_embedder_puts_chunks_in_the_transformers_space_and_asks_through_it
     questions are embedded by MiniLM."""
     from pageindex_platform.database import session_scope
     from pageindex_platform.embeddings import get_embedder
-    from pageindex_platform.search.pipeline import _corpus_embedder
+    from pageindex_platform.search.pipeline import corpus_embedder
     from pageindex_platform.settings import EmbedderName
 
     from .helpers import run_json
@@ -117,7 +115,7 @@ def test_fast_embedder_puts_chunks_in_the_transformers_space_and_asks_through_it
     names = [d["name"] for d in run_json("docs", "list")]
     assert {run_json("docs", "show", n)["embedder"] for n in names} == {"all-MiniLM-L6-v2-fast"}
     with session_scope() as session:
-        assert _corpus_embedder(session).name == "all-MiniLM-L6-v2"
+        assert corpus_embedder(session).name == "all-MiniLM-L6-v2"
     out = run_json("ask", "Best Buy Q2 FY2024 comparable sales")
     assert out["citations"][0]["document"] == "BESTBUY_2024Q2_10Q"
 
@@ -148,6 +146,35 @@ def _ingest_fast(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     try:
         code, _, err = run_cli("ingest", str(folder))
         assert code == 0, err
+    finally:
+        monkeypatch.setenv("PI_EMBEDDER", "hash")
+        get_settings.cache_clear()
+
+
+def test_with_no_setting_filings_are_embedded_by_fast_and_questions_by_the_transformer(
+    small_pdf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The default embedder is `fast`: a user who sets nothing gets the token table's vectors
+    mapped into all-MiniLM-L6-v2's space (`pi docs show` says which), and a question over them
+    is embedded by the transformer and answered with a cited page."""
+    from pageindex_platform.database import session_scope
+    from pageindex_platform.search.pipeline import corpus_embedder
+    from pageindex_platform.settings import get_settings
+    from pageindex_platform.static_minilm import FastMiniLM
+
+    from .helpers import run_cli, run_json
+
+    monkeypatch.delenv("PI_EMBEDDER")
+    get_settings.cache_clear()
+    try:
+        code, _, err = run_cli("ingest", str(small_pdf))
+        assert code == 0, err
+        shown = run_json("docs", "show", small_pdf.stem)
+        assert shown["embedder"] == FastMiniLM.name and shown["chunks"] > 0
+        with session_scope() as session:
+            assert corpus_embedder(session).name == SentenceTransformerEmbedder.name
+        answer = run_json("ask", "Ulta Beauty 8-K September 2023")
+        assert answer["citations"] and answer["citations"][0]["document"] == small_pdf.stem
     finally:
         monkeypatch.setenv("PI_EMBEDDER", "hash")
         get_settings.cache_clear()
@@ -242,3 +269,44 @@ def test_fast_chunks_are_ranked_alike_where_the_database_refuses_writes(
         return sorted((-round(h.score, 6), h.document, h.page) for h in hits)
 
     assert ranked(refused) == ranked(written)
+
+
+def test_whole_corpus_ranking_orders_fast_chunks_by_the_transformer_and_leaves_others(
+    samples: Path, small_pdf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A corpus holding filings embedded by minilm and by fast: a question routed over the
+    whole corpus orders its nearest chunks by the transformer's vectors, made only for the
+    fast filings' chunks (the minilm ones already are the transformer's). A fast filing's
+    description is embedded by the transformer itself at ingest."""
+    import json
+
+    from pageindex_platform.database import session_scope
+    from pageindex_platform.embeddings import get_embedder
+    from pageindex_platform.settings import EmbedderName, get_settings
+
+    from .helpers import run_cli, run_json
+
+    monkeypatch.setenv("PI_EMBEDDER", "minilm")
+    get_settings.cache_clear()
+    try:
+        code, _, err = run_cli("ingest", str(small_pdf))
+        assert code == 0, err
+    finally:
+        monkeypatch.setenv("PI_EMBEDDER", "hash")
+        get_settings.cache_clear()
+    _ingest_fast(samples, monkeypatch)  # the minilm filing is unchanged: kept as it is
+
+    answer = run_json("ask", "comparable sales growth by channel", "--route", "semantic")
+    assert answer["route"] == "semantic" and answer["citations"]
+    stored = _exact_rows()
+    assert stored and small_pdf.stem not in {r[1] for r in stored}
+
+    transformer = get_embedder(EmbedderName.MINILM, queries=True)
+    with session_scope() as session:
+        described = session.execute(
+            text_of("SELECT description, description_embedding::text FROM documents "
+                    "WHERE name <> :n AND description IS NOT NULL"), {"n": small_pdf.stem},
+        ).all()  # fmt: skip
+    assert described
+    vectors = np.array([json.loads(v) for _, v in described])
+    assert np.min(np.sum(vectors * transformer.embed([d for d, _ in described]), axis=1)) > 0.999

@@ -130,6 +130,31 @@ def test_two_document_eval_reports_us_against_both_baselines(tmp_path: Path, sam
                                            "skipped": 2}  # fmt: skip
 
 
+def test_questions_are_embedded_by_the_corpus_embedder_whatever_the_setting_says(
+    tmp_path: Path, samples: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An eval over a stored corpus embeds its questions as `pi ask` does (by the embedder the
+    filings were embedded with), not by whatever PI_EMBEDDER says now."""
+    from pageindex_platform.settings import get_settings
+
+    paths = _dataset(tmp_path, samples)
+    first = _eval(paths)
+    monkeypatch.setenv("PI_EMBEDDER", "minilm")
+    get_settings.cache_clear()
+    try:
+        again = _eval(paths)
+    finally:
+        monkeypatch.setenv("PI_EMBEDDER", "hash")
+        get_settings.cache_clear()
+    assert first["settings"]["embedder"] == again["settings"]["embedder"] == "hash-bow"
+
+    def ranks(result: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{k: v["first_gold_rank"] for k, v in q["systems"].items()}
+                for q in result["questions"]]  # fmt: skip
+
+    assert ranks(again) == ranks(first)
+
+
 def test_gold_metadata_is_stored_only_when_asked(tmp_path: Path, samples: Path) -> None:
     paths = _dataset(tmp_path, samples, company="Best Buy Co., Inc. (gold)")
 

@@ -17,6 +17,7 @@ from ..errors import InputError, LLMError
 from ..jsonl import read_jsonl
 from ..llm import StructuredChat
 from ..search.pipeline import ask
+from ..search.router import Route
 from .answers import score_answer
 from .baselines import Baseline, full_text_top_k, vector_top_k
 from .metrics import RANK_LIMIT, Gold, Ranking, Summary, first_gold_rank, summarize
@@ -94,10 +95,12 @@ class EvalResult:
         return out
 
 
-def _ours(question: str, embedder: Embedder, chat: StructuredChat | None) -> Ranking:
+def _ours(question: str, embedder: Embedder, chat: StructuredChat | None, route: Route
+          ) -> Ranking:  # fmt: skip
     started = time.perf_counter()
     with session_scope() as session:
-        answer = ask(session=session, question=question, embedder=embedder, chat=chat)
+        answer = ask(session=session, question=question, embedder=embedder, chat=chat,
+                     route=route)  # fmt: skip
     return Ranking(
         documents=[d.name for d in answer.documents][:RANK_LIMIT],
         pages=[(c.document, c.page) for c in answer.citations][:RANK_LIMIT],
@@ -124,17 +127,19 @@ def run_eval(
     score_answers: bool = False,
     judge: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    route: Route = Route.AUTO,
 ) -> EvalResult:
-    """Every question through `pi ask` and both baselines. Questions none of whose evidence
-    documents are stored are left out (and listed). Answers are scored only on request
-    (llm mode): numbers must match for numeric gold answers, the model judges the rest."""
+    """Every question through `pi ask` (documents selected by `route`) and both baselines.
+    Questions none of whose evidence documents are stored are left out (and listed). Answers
+    are scored only on request (llm mode): numbers must match for numeric gold answers, the
+    model judges the rest."""
     stored = _stored_documents()
     kept = [q for q in questions if q.gold.documents & stored]
     skipped = [q.id for q in questions if not q.gold.documents & stored]
     runs: dict[str, list[Ranking]] = {OURS: [], Baseline.VECTOR: [], Baseline.FULL_TEXT: []}
     rows: list[dict[str, Any]] = []
     for number, q in enumerate(kept, 1):
-        ours = _ours(q.question, embedder, chat)
+        ours = _ours(q.question, embedder, chat, route)
         if score_answers:
             try:
                 ours.answer_correct = score_answer(q.question, q.answer, ours.answer,

@@ -24,6 +24,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from sqlalchemy import delete, insert, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -36,7 +37,7 @@ from ..database import (
     reconnect,
     session_scope,
 )
-from ..embeddings import Embedder, get_embedder
+from ..embeddings import Embedder, description_embedder, get_embedder
 from ..errors import InputError, UnreadableFileError
 from ..llm import StructuredChat, Usage
 from ..models import Chunk, Document, Fact, Node, Page
@@ -530,7 +531,9 @@ def _override_stored(name: str, row: dict[str, Any], embedder: Embedder | None) 
         before = doc.description
         apply_overrides(doc, row)
         if doc.description and doc.description != before:
-            doc.description_embedding = (embedder or get_embedder()).embed([doc.description])[0]
+            doc.description_embedding = description_embedder(embedder or get_embedder()).embed(
+                [doc.description]
+            )[0]
 
 
 def _embed_and_store(
@@ -548,8 +551,8 @@ def _embed_and_store(
     if doc.name in overrides:
         apply_overrides(doc.metadata, overrides[doc.name])
     t0 = time.perf_counter()
-    texts = [c.text for c in doc.chunks] + [doc.metadata.description or doc.name]
-    vectors = embedder.embed(texts)
+    described = description_embedder(embedder).embed([doc.metadata.description or doc.name])
+    vectors = np.vstack([embedder.embed([c.text for c in doc.chunks]), described])
     stages["embed"] = time.perf_counter() - t0
     t1 = time.perf_counter()
     with session_scope() as session:

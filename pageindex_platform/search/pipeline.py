@@ -29,7 +29,7 @@ from .router import (
     select_documents,
     years_of,
 )
-from .semantic import DocumentHit, chunk_hits, keywords
+from .semantic import DocumentHit, approximate_stored, chunk_hits, keywords
 from .statements import Statement, knowledge_facts, statement_pages, statements_for
 from .subjects import section_phrases
 from .tree_search import NodeHit, NodeInfo, PageHit, leaf_of, pages_in_nodes, search_tree
@@ -77,7 +77,7 @@ def _approximate(row: Any) -> bool:
     return embedder_named(row.embedder) == EmbedderName.FAST
 
 
-def _corpus_embedder(session: Session) -> Embedder:
+def corpus_embedder(session: Session) -> Embedder:
     """The embedder most stored documents were embedded with (a question's vector must be
     comparable with theirs), whatever PI_EMBEDDER says now."""
     stored = session.execute(text(
@@ -237,15 +237,17 @@ def ask(
         clock = now
 
     query = f"{question} {hint}" if hint else question
-    embedder = embedder or _corpus_embedder(session)
+    embedder = embedder or corpus_embedder(session)
     vector = embedder.embed([query])[0]
     # chunk vectors of PI_EMBEDDER=fast documents are re-scored by the question's transformer
     transformer = embedder if embedder.name == SentenceTransformerEmbedder.name else None
     lap("embed")
     constraints = parse_constraints(question, session=session)
-    decision = select_documents(session=session, question=query, vector=vector,
-                                constraints=constraints, route=route, chat=chat,
-                                usage=usage)  # fmt: skip
+    decision = select_documents(
+        session=session, question=query, vector=vector, constraints=constraints, route=route,
+        chat=chat, usage=usage,
+        rescorer=transformer if transformer and approximate_stored(session) else None,
+    )  # fmt: skip
     lap("route")
     warnings.extend(decision.warnings)
     ranked = decision.documents

@@ -22,6 +22,7 @@ from sqlalchemy import Engine, text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from ..embeddings import Embedder
 from ..errors import LLMError, PageIndexError
 from ..llm import StructuredChat, Usage
 from .constraints import Constraints, entity_groups
@@ -195,12 +196,14 @@ def _ranked_within(
     vector: np.ndarray,
     ids: Sequence[int],
     constraints: Constraints,
+    rescorer: Embedder | None,
 ) -> list[DocumentHit]:
     """DocScore inside the filtered documents, with priors from the question's period: the
     filing of the latest year named reports the earlier ones as comparatives (with no year
     named, the latest filing), and a question about a fiscal year ("FY2022") is best answered
     by an annual document."""
-    ranked = rank_documents(session=session, question=question, vector=vector, document_ids=ids)
+    ranked = rank_documents(session=session, question=question, vector=vector, document_ids=ids,
+                            rescorer=rescorer)  # fmt: skip
     info = {
         name: (years_of(year, end), period, kind)
         for name, year, period, kind, end in session.execute(
@@ -276,9 +279,11 @@ def select_documents(
     route: Route = Route.AUTO,
     chat: StructuredChat | None = None,
     usage: Usage | None = None,
+    rescorer: Embedder | None = None,
 ) -> RouteDecision:
     """Dispatch on the route. With `chat` (llm mode) the metadata route is Query-to-SQL,
-    falling back to local entity linking when anything about it fails."""
+    falling back to local entity linking when anything about it fails. `rescorer`: the
+    transformer that some stored chunk vectors approximate (see `rank_documents`)."""
     warned: list[str] = []
     if route == Route.DESCRIPTION:
         if chat is not None:
@@ -304,14 +309,14 @@ def select_documents(
         if chat is not None:
             sql, ids, why = _by_sql(session, question, chat, usage or Usage(), warned)
             if ids:
-                docs = _ranked_within(session, question, vector, ids, constraints)
+                docs = _ranked_within(session, question, vector, ids, constraints, rescorer)
                 return RouteDecision(Route.METADATA, why, docs, sql=sql, constraints=constraints)
             sql = None  # not used: local entity linking decides
         ids, applied = filter_documents(session=session, constraints=constraints)
         if chat is not None:
             applied = f"{why}; local entity linking: {applied}"
         if ids:
-            docs = _ranked_within(session, question, vector, ids, constraints)
+            docs = _ranked_within(session, question, vector, ids, constraints, rescorer)
             reason = f"constraints {constraints.describe()} → {len(ids)} document(s) ({applied})"
             return RouteDecision(Route.METADATA, reason, docs, sql=sql, constraints=constraints,
                                  warnings=warned)  # fmt: skip
@@ -322,7 +327,7 @@ def select_documents(
         reason = f"no metadata match ({applied}); semantic search over the whole corpus"
     else:
         reason, sql = "semantic search over the whole corpus (requested)", None
-    docs = rank_documents(session=session, question=question, vector=vector)
+    docs = rank_documents(session=session, question=question, vector=vector, rescorer=rescorer)
     docs = _weighted(session, docs, constraints, cue_type(question))
     return RouteDecision(
         Route.SEMANTIC, reason, docs, sql=sql, constraints=constraints, warnings=warned

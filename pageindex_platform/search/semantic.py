@@ -17,9 +17,11 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from ..embeddings import Embedder
+from ..static_minilm import FastMiniLM
 
 DOC_K = 10  # top-K chunks per list behind DocScore
 BROAD = 300  # more documents than this: rank chunks inside candidate documents only
+RESCORED = 60  # nearest chunks by stored approximate vectors, re-ordered by the transformer's
 CANDIDATE_CHUNKS = 200  # the vector side's nearest chunks name candidate documents...
 CANDIDATE_DOCUMENTS = 100  # ...and so do the documents whose words cover the question best
 RARE_TERMS = 8  # the question's rarest terms name those documents...
@@ -277,10 +279,13 @@ def rank_documents(
     vector: np.ndarray,
     document_ids: Sequence[int] | None = None,
     k: int = DOC_K,
+    rescorer: Embedder | None = None,
 ) -> list[DocumentHit]:
     """Documents by DocScore = Σ fused chunk score / √(N+1), computed in SQL. Over more than
     BROAD documents, chunks are ranked inside `candidate_documents` only (measured: whole-corpus
-    ranking over every chunk grows linearly with the corpus, bench/scale.py)."""
+    ranking over every chunk grows linearly with the corpus, bench/scale.py). `rescorer`: the
+    transformer some stored vectors approximate; the RESCORED nearest chunks are then ordered
+    by its own vectors (`rescored`) before the vector side's k are taken."""
     size = len(document_ids) if document_ids is not None else _document_count(session)
     tune_hnsw(session, document_ids is not None or size > BROAD)
     nearest: list[int] | None = None
@@ -290,7 +295,14 @@ def rank_documents(
         document_ids = found.documents
         # The k nearest chunks inside the candidates are the k nearest found: every chunk's
         # document among those is a candidate. No second (filtered) vector search.
-        nearest = found.nearest[:k] if len(found.nearest) >= k else None
+        nearest = found.nearest
+        if rescorer is not None:
+            nearest = rescored(session=session, chunk_ids=nearest[:RESCORED], vector=vector,
+                               rescorer=rescorer)  # fmt: skip
+        nearest = nearest[:k] if len(nearest) >= k else None
+    elif rescorer is not None:
+        nearest = rescored_nearest(session=session, vector=vector, document_ids=document_ids,
+                                   k=RESCORED, rescorer=rescorer)[:k]  # fmt: skip
     sql = (
         _fused_sql(document_ids, len(_terms(question)), nearest=nearest is not None)
         + """
@@ -305,25 +317,43 @@ def rank_documents(
     return [DocumentHit(name, float(score)) for name, score in rows]
 
 
+def approximate_stored(session: Session) -> bool:
+    """Whether any stored document's chunk vectors approximate all-MiniLM-L6-v2's
+    (PI_EMBEDDER=fast): questions over them are ordered by the transformer's own."""
+    found = session.execute(text("SELECT EXISTS (SELECT 1 FROM documents WHERE embedder = :n)"),
+                            {"n": FastMiniLM.name})  # fmt: skip
+    return bool(found.scalar())
+
+
 def rescored_nearest(
     *,
     session: Session,
     vector: np.ndarray,
-    document_ids: Sequence[int],
+    document_ids: Sequence[int] | None,
     k: int,
     rescorer: Embedder,
 ) -> list[int]:
-    """The k chunks of `document_ids` nearest `vector` by their stored vectors, which
-    approximate `rescorer`'s (documents embedded with PI_EMBEDDER=fast), ordered by
-    `rescorer`'s (all-MiniLM-L6-v2's) own vectors. The transformer's vector of a chunk is made
-    once and stored beside the approximate one, which keeps finding the candidates: every
-    chunk is found in one space."""
-    rows = session.execute(text(f"""
-        SELECT c.id, c.text, c.exact_embedding IS NULL AS pending,
+    """The k chunks of `document_ids` (all when None) nearest `vector` by their stored vectors,
+    ordered by `rescorer`'s (all-MiniLM-L6-v2's) own vectors (`rescored`)."""
+    nearest = nearest_chunks(session=session, vector=vector, document_ids=document_ids, k=k)
+    return rescored(session=session, chunk_ids=[chunk for chunk, _ in nearest], vector=vector,
+                    rescorer=rescorer)  # fmt: skip
+
+
+def rescored(
+    *, session: Session, chunk_ids: Sequence[int], vector: np.ndarray, rescorer: Embedder
+) -> list[int]:
+    """`chunk_ids`, found by their stored vectors, ordered by `rescorer`'s own vectors. Where
+    the stored ones approximate them (documents embedded with PI_EMBEDDER=fast), the
+    transformer's vector of a chunk is made once and stored beside the approximate one,
+    which keeps finding the candidates: every chunk is found in one space. Ties keep the
+    order found."""
+    rows = session.execute(text("""
+        SELECT c.id, c.text, c.exact_embedding IS NULL AND d.embedder = :approximate AS pending,
                1 - (coalesce(c.exact_embedding, c.embedding) <=> CAST(:v AS vector)) AS score
-        FROM chunks c WHERE TRUE {_filter(document_ids)}
-        ORDER BY c.embedding <=> CAST(:v AS vector) LIMIT :k"""),
-        {"v": vector_literal(vector), "ids": list(document_ids), "k": k}).all()  # fmt: skip
+        FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ANY(:ids)"""),
+        {"v": vector_literal(vector), "ids": list(chunk_ids),
+         "approximate": FastMiniLM.name}).all()  # fmt: skip
     score = {int(r.id): float(r.score) for r in rows}
     pending = [r for r in rows if r.pending]
     if pending:
@@ -331,7 +361,8 @@ def rescored_nearest(
                          rescorer.embed([r.text for r in pending]), strict=True))  # fmt: skip
         _store_exact(session, fresh)
         score.update({i: float(v @ vector) for i, v in fresh.items()})
-    return sorted(score, key=lambda i: -score[i])
+    found = {chunk: n for n, chunk in enumerate(chunk_ids)}
+    return sorted(score, key=lambda i: (-score[i], found[i]))
 
 
 def _store_exact(session: Session, vectors: dict[int, np.ndarray]) -> None:
