@@ -111,7 +111,7 @@ def test_fast_embedder_puts_chunks_in_the_transformers_space_and_asks_through_it
     )[0]
     assert int(np.argmax(vectors @ question)) == 0 == int(np.argmax(reference @ question))
 
-    _ingest_fast(samples, monkeypatch)
+    _ingest_as(samples, monkeypatch)
     names = [d["name"] for d in run_json("docs", "list")]
     assert {run_json("docs", "show", n)["embedder"] for n in names} == {"all-MiniLM-L6-v2-fast"}
     with session_scope() as session:
@@ -136,12 +136,12 @@ def test_fast_embedder_refuses_a_table_its_map_was_not_fitted_on(tmp_path: Path)
         FastMiniLM(table_path(get_settings().home), map_path=other)
 
 
-def _ingest_fast(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _ingest_as(folder: Path, monkeypatch: pytest.MonkeyPatch, embedder: str = "fast") -> None:
     from pageindex_platform.settings import get_settings
 
     from .helpers import run_cli
 
-    monkeypatch.setenv("PI_EMBEDDER", "fast")
+    monkeypatch.setenv("PI_EMBEDDER", embedder)
     get_settings.cache_clear()
     try:
         code, _, err = run_cli("ingest", str(folder))
@@ -208,7 +208,7 @@ def test_fast_chunks_a_question_ranks_are_ordered_by_the_transformers_own_vector
 
     from .helpers import run_json
 
-    _ingest_fast(samples, monkeypatch)
+    _ingest_as(samples, monkeypatch)
     assert _exact_rows() == []
     question = "Best Buy Q2 FY2024 comparable sales"
     first = run_json("ask", question)
@@ -248,7 +248,7 @@ def test_fast_chunks_are_ranked_alike_where_the_database_refuses_writes(
     from pageindex_platform.search.semantic import chunk_hits
     from pageindex_platform.settings import EmbedderName
 
-    _ingest_fast(samples, monkeypatch)
+    _ingest_as(samples, monkeypatch)
     transformer = get_embedder(EmbedderName.MINILM, queries=True)
     question = "Amcor adjusted EBIT fiscal 2023"
     vector = transformer.embed([question])[0]
@@ -282,19 +282,12 @@ def test_whole_corpus_ranking_orders_fast_chunks_by_the_transformer_and_leaves_o
 
     from pageindex_platform.database import session_scope
     from pageindex_platform.embeddings import get_embedder
-    from pageindex_platform.settings import EmbedderName, get_settings
+    from pageindex_platform.settings import EmbedderName
 
-    from .helpers import run_cli, run_json
+    from .helpers import run_json
 
-    monkeypatch.setenv("PI_EMBEDDER", "minilm")
-    get_settings.cache_clear()
-    try:
-        code, _, err = run_cli("ingest", str(small_pdf))
-        assert code == 0, err
-    finally:
-        monkeypatch.setenv("PI_EMBEDDER", "hash")
-        get_settings.cache_clear()
-    _ingest_fast(samples, monkeypatch)  # the minilm filing is unchanged: kept as it is
+    _ingest_as(small_pdf, monkeypatch, "minilm")
+    _ingest_as(samples, monkeypatch)  # the minilm filing is unchanged: kept as it is
 
     answer = run_json("ask", "comparable sales growth by channel", "--route", "semantic")
     assert answer["route"] == "semantic" and answer["citations"]
