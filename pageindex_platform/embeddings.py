@@ -119,12 +119,11 @@ def get_embedder(name: EmbedderName | None = None, *, queries: bool = False) -> 
     question over chunks embedded by FastMiniLM (whose vectors are in all-MiniLM-L6-v2's
     space) is embedded by the transformer."""
     settings = get_settings()
-    return _embedder(name or settings.embedder, queries, settings.home)
+    return _embedder(name or settings.embedder, queries, settings.home, settings.embed_batch_size)
 
 
 @lru_cache(maxsize=8)
-def _embedder(name: EmbedderName, queries: bool, home: Path) -> Embedder:
-    batch_size = get_settings().embed_batch_size
+def _embedder(name: EmbedderName, queries: bool, home: Path, batch_size: int) -> Embedder:
     if name == EmbedderName.FAST and not queries:
         path = table_path(home)
         if not (path / "model.safetensors").exists():

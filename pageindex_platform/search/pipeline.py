@@ -15,7 +15,7 @@ from ..embeddings import Embedder, SentenceTransformerEmbedder, embedder_named, 
 from ..errors import EmptyCorpusError, LLMError, QuestionError
 from ..llm import StructuredChat, Usage
 from ..models import QueryLog
-from ..settings import EmbedderName, Mode, get_settings
+from ..settings import Mode, get_settings
 from .answer import extract_lines, extractive_answer
 from .constraints import Constraints, entity_groups, parse_constraints
 from .figures import stated_figure
@@ -70,11 +70,6 @@ def _require_documents(session: Session) -> None:
     where = "the database at PI_DATABASE_URL" if settings.database_url else str(settings.home)
     raise EmptyCorpusError(f"no filings are stored yet in {where}: run `pi ingest FOLDER` "
                            "(PDF, HTML, EDGAR .txt, Markdown) first, then ask again")  # fmt: skip
-
-
-def _approximate(row: Any) -> bool:
-    """Whether a document's chunk vectors approximate all-MiniLM-L6-v2's (PI_EMBEDDER=fast)."""
-    return embedder_named(row.embedder) == EmbedderName.FAST
 
 
 def corpus_embedder(session: Session) -> Embedder:
@@ -239,15 +234,15 @@ def ask(
     query = f"{question} {hint}" if hint else question
     embedder = embedder or corpus_embedder(session)
     vector = embedder.embed([query])[0]
-    # chunk vectors of PI_EMBEDDER=fast documents are re-scored by the question's transformer
-    transformer = embedder if embedder.name == SentenceTransformerEmbedder.name else None
     lap("embed")
+    # chunk vectors of PI_EMBEDDER=fast documents are re-scored by the question's transformer
+    # (semantic.rescored embeds only their chunks)
+    transformer = embedder.name == SentenceTransformerEmbedder.name
+    rescorer = embedder if transformer and approximate_stored(session) else None
     constraints = parse_constraints(question, session=session)
-    decision = select_documents(
-        session=session, question=query, vector=vector, constraints=constraints, route=route,
-        chat=chat, usage=usage,
-        rescorer=transformer if transformer and approximate_stored(session) else None,
-    )  # fmt: skip
+    decision = select_documents(session=session, question=query, vector=vector,
+                                constraints=constraints, route=route, chat=chat, usage=usage,
+                                rescorer=rescorer)  # fmt: skip
     lap("route")
     warnings.extend(decision.warnings)
     ranked = decision.documents
@@ -275,7 +270,6 @@ def ask(
     lexical = " ".join([query, *phrases])
     trees: dict[str, _Tree] = {}
     for doc in selected:
-        rescorer = transformer if _approximate(rows[doc.name]) else None
         hits = chunk_hits(session=session, question=query, vector=vector,
                           document_ids=[ids[doc.name]], phrases=phrases,
                           rescorer=rescorer)  # fmt: skip

@@ -335,9 +335,9 @@ def select_documents(
 
 
 def documents_by_name(session: Session, names: Sequence[str]) -> dict[str, Any]:
-    """The named documents' ids, periods, types and embedders, by name (one query)."""
+    """The named documents' ids, periods and types, by name (one query)."""
     rows = session.execute(
-        text("SELECT name, id, fiscal_year, fiscal_period, doc_type, period_end, embedder "
+        text("SELECT name, id, fiscal_year, fiscal_period, doc_type, period_end "
              "FROM documents WHERE name = ANY(:n)"), {"n": list(names)},
     )  # fmt: skip
     return {row.name: row for row in rows}

@@ -394,9 +394,8 @@ def chunk_hits(
 ) -> list[ChunkHit]:
     """The fused chunk hits inside some documents, best first. `phrases` are searched as
     further full-text terms (see subjects.py); each term counts by its rarity in these
-    documents. `rescorer`: the transformer whose vectors these documents' stored ones
-    approximate (PI_EMBEDDER=fast); the vector side is then ordered by its own
-    (`rescored_nearest`)."""
+    documents. `rescorer`: the transformer some stored vectors approximate (PI_EMBEDDER=fast);
+    the vector side is then ordered by its own (`rescored_nearest`)."""
     tune_hnsw(session, True)
     nearest = (rescored_nearest(session=session, vector=vector, document_ids=document_ids, k=k,
                                 rescorer=rescorer) if rescorer is not None else None)  # fmt: skip
