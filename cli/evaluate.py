@@ -131,5 +131,8 @@ def financebench(
         typer.echo(f"answer accuracy: {ours.answer_accuracy:.3f}")
     if result.skipped:
         typer.echo(f"left out {len(result.skipped)} question(s): evidence document not stored")
-    typer.echo(f"{len(result.misses())} misses listed in {paths['markdown']}; "
-               f"also {paths['json']}, {paths['chart']}")  # fmt: skip
+    also = ", ".join(str(paths[key]) for key in ("json", "chart") if key in paths)
+    typer.echo(f"{len(result.misses())} misses listed in {paths['markdown']}; also {also}")
+    if "chart" not in paths:
+        typer.echo("no page_recall.png: pip install 'pageindex-platform[eval]' for the chart",
+                   err=True)  # fmt: skip

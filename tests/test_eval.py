@@ -4,6 +4,7 @@ sample filings against the real database (local mode and llm mode with the fake 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -128,6 +129,19 @@ def test_two_document_eval_reports_us_against_both_baselines(tmp_path: Path, sam
     again = _eval(paths)  # the second run ingests nothing
     assert again["settings"]["ingest"] == {**again["settings"]["ingest"], "stored": 0,
                                            "skipped": 2}  # fmt: skip
+
+
+def test_without_the_eval_extra_the_report_has_no_chart_and_says_how_to_get_it(
+    tmp_path: Path, samples: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # installed without [eval]
+    paths = _dataset(tmp_path, samples)
+    code, out, err = _run(paths, "--out", str(paths["out"]))
+    assert code == 0, err
+    assert "pip install 'pageindex-platform[eval]'" in err
+    assert (paths["out"] / "report.md").exists() and (paths["out"] / "report.json").exists()
+    assert not (paths["out"] / "page_recall.png").exists()
+    assert "page_recall.png" not in out
 
 
 def test_questions_are_embedded_by_the_corpus_embedder_whatever_the_setting_says(

@@ -1,13 +1,16 @@
 """The eval report: a markdown table (our system against the baselines) with the misses, a
-JSON file and a PNG chart of page_recall@k for k = 1..10."""
+JSON file and, with the `eval` extra (matplotlib), a PNG chart of page_recall@k for k = 1..10."""
 
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 from .financebench import MISS_K, OURS, EvalResult
 from .metrics import RANK_LIMIT, Summary
+
+logger = logging.getLogger(__name__)
 
 
 def table(summaries: list[Summary], ks: list[int]) -> str:
@@ -97,12 +100,19 @@ def chart(result: EvalResult, path: Path) -> None:
 
 
 def write_report(result: EvalResult, out: Path) -> dict[str, Path]:
-    """report.md, report.json and page_recall.png in `out` (created)."""
+    """report.md, report.json and page_recall.png in `out` (created); the chart only where
+    matplotlib is installed (`pip install 'pageindex-platform[eval]'`), else no "chart" key."""
     out.mkdir(parents=True, exist_ok=True)
-    paths = {"markdown": out / "report.md", "json": out / "report.json",
-             "chart": out / "page_recall.png"}  # fmt: skip
+    paths = {"markdown": out / "report.md", "json": out / "report.json"}
     paths["markdown"].write_text(markdown(result), encoding="utf-8")
     paths["json"].write_text(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n",
                              encoding="utf-8")  # fmt: skip
-    chart(result, paths["chart"])
+    try:
+        chart(result, out / "page_recall.png")
+    except ModuleNotFoundError as exc:
+        if exc.name != "matplotlib":
+            raise
+        logger.info("no page_recall.png: matplotlib is not installed")
+        return paths
+    paths["chart"] = out / "page_recall.png"
     return paths
