@@ -38,8 +38,10 @@ def main() -> int:
             ask(session=session, question=q, embedder=embedder)
         times.append(time.perf_counter() - started)
     times.sort()
-    print(f"in process: {len(times)} questions, p50 {1000 * statistics.median(times):.0f} ms, "
-          f"p95 {1000 * times[int(0.95 * (len(times) - 1))]:.0f} ms")  # fmt: skip
+    print(
+        f"in process: {len(times)} questions, p50 {1000 * statistics.median(times):.0f} ms, "
+        f"p95 {1000 * times[int(0.95 * (len(times) - 1))]:.0f} ms"
+    )
 
     pi = shutil.which("pi") or str(Path(sys.executable).parent / "pi")
     walls = []
@@ -49,8 +51,10 @@ def main() -> int:
         walls.append(time.perf_counter() - started)
     if walls:
         median = statistics.median(walls)
-        print(f"fresh process `pi ask`: {len(walls)} runs, median {median:.2f} s, "
-              f"max {max(walls):.2f} s wall")  # fmt: skip
+        print(
+            f"fresh process `pi ask`: {len(walls)} runs, median {median:.2f} s, "
+            f"max {max(walls):.2f} s wall"
+        )
     return 0
 
 

@@ -28,8 +28,9 @@ def _pi() -> str:
     return shutil.which("pi") or str(Path(sys.executable).parent / "pi")
 
 
-def _ask_loop(questions: list[str], start: int, stop: threading.Event, rounds: int
-              ) -> list[tuple[float, str | None]]:  # fmt: skip
+def _ask_loop(
+    questions: list[str], start: int, stop: threading.Event, rounds: int
+) -> list[tuple[float, str | None]]:
     """Ask questions one after another until `stop` is set (at least `rounds` of them)."""
     out: list[tuple[float, str | None]] = []
     i = start
@@ -50,17 +51,20 @@ def _ask_loop(questions: list[str], start: int, stop: threading.Event, rounds: i
     return out
 
 
-def _phase(name: str, questions: list[str], askers: int, rounds: int,
-           stop: threading.Event) -> None:  # fmt: skip
+def _phase(
+    name: str, questions: list[str], askers: int, rounds: int, stop: threading.Event
+) -> None:
     with ThreadPoolExecutor(askers) as pool:
         futures = [pool.submit(_ask_loop, questions, k, stop, rounds) for k in range(askers)]
         results = [r for f in futures for r in f.result()]
     walls = sorted(w for w, _ in results)
     errors = [e for _, e in results if e]
     p95 = walls[int(0.95 * (len(walls) - 1))]
-    print(f"{name}: {askers} concurrent `pi ask`, {len(results)} asks, {len(errors)} errors, "
-          f"p50 {statistics.median(walls):.2f} s, p95 {p95:.2f} s, "
-          f"max {walls[-1]:.2f} s")  # fmt: skip
+    print(
+        f"{name}: {askers} concurrent `pi ask`, {len(results)} asks, {len(errors)} errors, "
+        f"p50 {statistics.median(walls):.2f} s, p95 {p95:.2f} s, "
+        f"max {walls[-1]:.2f} s"
+    )
     for error in sorted(set(errors))[:5]:
         print(f"  error: {error}")
 
@@ -83,8 +87,9 @@ def main() -> int:
 
     def ingest() -> None:
         began = time.perf_counter()
-        done = subprocess.run([_pi(), "ingest", str(args.folder), "--force"],
-                              capture_output=True, text=True)  # fmt: skip
+        done = subprocess.run(
+            [_pi(), "ingest", str(args.folder), "--force"], capture_output=True, text=True
+        )
         ingest_wall.append(time.perf_counter() - began)
         ingest_out.append(f"exit {done.returncode}: {done.stdout.strip().splitlines()[-1:]}")
         stop.set()

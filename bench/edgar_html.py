@@ -40,8 +40,10 @@ def main() -> int:
     parser.add_argument("--filings", type=Path, default=DEV)
     args = parser.parse_args()
     total_pages, total_seconds, items_ok, tenks = 0, 0.0, 0, 0
-    print("| file | pages | tree | Items 1A/7/8 | company | type | year | period | "
-          "facts (on a page) | s |")  # fmt: skip
+    print(
+        "| file | pages | tree | Items 1A/7/8 | company | type | year | period | "
+        "facts (on a page) | s |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for path in sorted(args.filings.glob("*.htm*")):
         started = time.perf_counter()
@@ -53,14 +55,18 @@ def main() -> int:
             tenks += 1
             items_ok += "!" not in items
         shown = sum(f.page is not None for f in doc.facts)
-        print(f"| {path.name} | {doc.page_count} | {doc.tree_source} | {items} | {m.company} | "
-              f"{m.doc_type} | {m.fiscal_year} | {m.fiscal_period or ''} | "
-              f"{len(doc.facts)} ({shown}) | {seconds:.2f} |")  # fmt: skip
+        print(
+            f"| {path.name} | {doc.page_count} | {doc.tree_source} | {items} | {m.company} | "
+            f"{m.doc_type} | {m.fiscal_year} | {m.fiscal_period or ''} | "
+            f"{len(doc.facts)} ({shown}) | {seconds:.2f} |"
+        )
         total_pages += doc.page_count
         total_seconds += seconds
-    print(f"\n{total_pages} pages in {total_seconds:.1f} s ({total_pages / total_seconds:.0f} "
-          f"pages/s, tree and chunking included); 10-Ks with Items 1A, 7 and 8 on their "
-          f"headings' pages: {items_ok}/{tenks}")  # fmt: skip
+    print(
+        f"\n{total_pages} pages in {total_seconds:.1f} s ({total_pages / total_seconds:.0f} "
+        f"pages/s, tree and chunking included); 10-Ks with Items 1A, 7 and 8 on their "
+        f"headings' pages: {items_ok}/{tenks}"
+    )
     return 0
 
 

@@ -42,19 +42,30 @@ def _sample(documents: int) -> tuple[list[list[str]], dict[str, float]]:
         picked = names[::step][:documents]
         lists = []
         for name in picked:
-            rows = session.execute(text(
-                "SELECT c.text FROM chunks c JOIN documents d ON d.id = c.document_id "
-                "WHERE d.name = :n ORDER BY c.id"), {"n": name}).scalars()  # fmt: skip
+            rows = session.execute(
+                text(
+                    "SELECT c.text FROM chunks c JOIN documents d ON d.id = c.document_id "
+                    "WHERE d.name = :n ORDER BY c.id"
+                ),
+                {"n": name},
+            ).scalars()
             lists.append(list(rows))
-        within, across = session.execute(text(
-            "SELECT sum(n), count(*) FROM (SELECT md5(text) AS h, "
-            "count(DISTINCT document_id) AS n FROM chunks GROUP BY md5(text)) t"
-        )).one()  # fmt: skip
+        within, across = session.execute(
+            text(
+                "SELECT sum(n), count(*) FROM (SELECT md5(text) AS h, "
+                "count(DISTINCT document_id) AS n FROM chunks GROUP BY md5(text)) t"
+            )
+        ).one()
         chunks = session.execute(text("SELECT count(*) FROM chunks")).scalar() or 0
-    print(f"sample: {len(picked)} of {len(names)} documents, "
-          f"{sum(map(len, lists)):,} chunks: {', '.join(picked)}")  # fmt: skip
-    return lists, {"chunks": chunks, "distinct per document": int(within or 0),
-                   "distinct in corpus": int(across or 0)}  # fmt: skip
+    print(
+        f"sample: {len(picked)} of {len(names)} documents, "
+        f"{sum(map(len, lists)):,} chunks: {', '.join(picked)}"
+    )
+    return lists, {
+        "chunks": chunks,
+        "distinct per document": int(within or 0),
+        "distinct in corpus": int(across or 0),
+    }
 
 
 def _store(embedder: Any) -> None:
@@ -69,15 +80,21 @@ def _store(embedder: Any) -> None:
     began, done = time.perf_counter(), 0
     for number, document in enumerate(documents, 1):
         with session_scope() as session:
-            rows = session.execute(text("SELECT id, text FROM chunks WHERE document_id = :d "
-                                        "ORDER BY id"), {"d": document}).all()  # fmt: skip
+            rows = session.execute(
+                text("SELECT id, text FROM chunks WHERE document_id = :d ORDER BY id"),
+                {"d": document},
+            ).all()
             vectors = embedder.embed([r.text for r in rows])
-            session.execute(text("UPDATE chunks SET embedding = CAST(:v AS vector) WHERE id = :i"),
-                            [{"i": r.id, "v": vector_literal(v)}
-                             for r, v in zip(rows, vectors, strict=True)])  # fmt: skip
+            session.execute(
+                text("UPDATE chunks SET embedding = CAST(:v AS vector) WHERE id = :i"),
+                [{"i": r.id, "v": vector_literal(v)} for r, v in zip(rows, vectors, strict=True)],
+            )
         done += len(rows)
-        print(f"{number}/{len(documents)} documents, {done:,} chunks, "
-              f"{done / (time.perf_counter() - began):.1f} chunks/s", flush=True)  # fmt: skip
+        print(
+            f"{number}/{len(documents)} documents, {done:,} chunks, "
+            f"{done / (time.perf_counter() - began):.1f} chunks/s",
+            flush=True,
+        )
 
 
 def quantize(source: Path, target: Path) -> None:
@@ -96,8 +113,11 @@ def without_figures(text: str) -> str:
     return " ".join(_FIGURE.sub(" ", text).split())
 
 
-def _timed(embed: Callable[[Sequence[str]], np.ndarray], lists: list[list[str]],
-           transform: Callable[[str], str] | None = None) -> tuple[float, np.ndarray]:  # fmt: skip
+def _timed(
+    embed: Callable[[Sequence[str]], np.ndarray],
+    lists: list[list[str]],
+    transform: Callable[[str], str] | None = None,
+) -> tuple[float, np.ndarray]:
     began = time.perf_counter()
     out = [embed([transform(t) for t in texts] if transform else texts) for texts in lists]
     return time.perf_counter() - began, np.vstack(out)
@@ -121,8 +141,11 @@ def _embed_in_worker(texts: list[str]) -> np.ndarray:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--documents", type=int, default=6, help="documents in the sample")
-    parser.add_argument("--store-int8", action="store_true",
-                        help="re-embed this database's chunks with int8 (a copy!)")  # fmt: skip
+    parser.add_argument(
+        "--store-int8",
+        action="store_true",
+        help="re-embed this database's chunks with int8 (a copy!)",
+    )
     args = parser.parse_args()
     from pageindex_platform.onnx_minilm import OnnxMiniLM, export, onnx_path
     from pageindex_platform.settings import get_settings
@@ -140,17 +163,21 @@ def main() -> int:
     flat = [t for texts in lists for t in texts]
     reference = OnnxMiniLM(fp32)
     pieces = [len(e.ids) for e in reference.tokenizer.encode_batch(flat)]
-    stripped = [len(e.ids) for e in reference.tokenizer.encode_batch(
-        [without_figures(t) for t in flat])]  # fmt: skip
-    print(f"word pieces per chunk (at most 256): mean {statistics.mean(pieces):.0f}, "
-          f"{sum(p >= 256 for p in pieces) / len(pieces):.0%} truncated; without figures: "
-          f"mean {statistics.mean(stripped):.0f} ({sum(stripped) / sum(pieces):.0%} of the "
-          "pieces)")  # fmt: skip
-    print(f"corpus: {repeats['chunks']:,} chunks; a text repeated inside one document "
-          f"{repeats['chunks'] - repeats['distinct per document']:,} times "
-          f"({1 - repeats['distinct per document'] / max(1, repeats['chunks']):.1%}); "
-          f"across the corpus {1 - repeats['distinct in corpus'] / max(1, repeats['chunks']):.1%}"
-          )  # fmt: skip
+    stripped = [
+        len(e.ids) for e in reference.tokenizer.encode_batch([without_figures(t) for t in flat])
+    ]
+    print(
+        f"word pieces per chunk (at most 256): mean {statistics.mean(pieces):.0f}, "
+        f"{sum(p >= 256 for p in pieces) / len(pieces):.0%} truncated; without figures: "
+        f"mean {statistics.mean(stripped):.0f} ({sum(stripped) / sum(pieces):.0%} of the "
+        "pieces)"
+    )
+    print(
+        f"corpus: {repeats['chunks']:,} chunks; a text repeated inside one document "
+        f"{repeats['chunks'] - repeats['distinct per document']:,} times "
+        f"({1 - repeats['distinct per document'] / max(1, repeats['chunks']):.1%}); "
+        f"across the corpus {1 - repeats['distinct in corpus'] / max(1, repeats['chunks']):.1%}"
+    )
     quantized = OnnxMiniLM(int8)
     _timed(reference.embed, [flat[:32]])  # warm both sessions
     _timed(quantized.embed, [flat[:32]])
@@ -168,17 +195,21 @@ def main() -> int:
         if not base_seconds:
             base_seconds, base = seconds, vectors
         cosine = np.sum(vectors * base, axis=1)
-        print(f"| {label} | {seconds:.1f} | {len(flat) / seconds:.1f} | "
-              f"{base_seconds / seconds:.2f}x | {cosine.mean():.4f} / {cosine.min():.4f} |",
-              flush=True)  # fmt: skip
+        print(
+            f"| {label} | {seconds:.1f} | {len(flat) / seconds:.1f} | "
+            f"{base_seconds / seconds:.2f}x | {cosine.mean():.4f} / {cosine.min():.4f} |",
+            flush=True,
+        )
     for label, path in (("float32", fp32), ("int8", int8)):
         with ProcessPoolExecutor(2, initializer=_init_worker, initargs=(str(path),)) as pool:
             list(pool.map(_embed_in_worker, [flat[:4]] * 2))  # both started
             began = time.perf_counter()
             list(pool.map(_embed_in_worker, [flat[i : i + 64] for i in range(0, len(flat), 64)]))
         seconds = time.perf_counter() - began
-        print(f"| {label}, 2 processes x 1 thread | {seconds:.1f} | {len(flat) / seconds:.1f} | "
-              f"{base_seconds / seconds:.2f}x | (same vectors as one process) |")  # fmt: skip
+        print(
+            f"| {label}, 2 processes x 1 thread | {seconds:.1f} | {len(flat) / seconds:.1f} | "
+            f"{base_seconds / seconds:.2f}x | (same vectors as one process) |"
+        )
     return 0
 
 

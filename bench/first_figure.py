@@ -69,12 +69,16 @@ def main() -> int:
         found = any(same(x, gold) for x in numbers(_PERIOD.sub("", answer)))
         anywhere += found
         if args.verbose:
-            print(f"{'ok ' if hit else 'in ' if found else '-- '}{r['question'][:80]!r} "
-                  f"gold={gold:g} first={figure}")  # fmt: skip
+            print(
+                f"{'ok ' if hit else 'in ' if found else '-- '}{r['question'][:80]!r} "
+                f"gold={gold:g} first={figure}"
+            )
     n = len(numeric)
-    print(f"{n} questions with a numeric gold answer (of {len(rows)}): first stated figure "
-          f"matches {first_ok} ({first_ok / n:.1%}); the gold number anywhere in the answer "
-          f"{anywhere} ({anywhere / n:.1%})")  # fmt: skip
+    print(
+        f"{n} questions with a numeric gold answer (of {len(rows)}): first stated figure "
+        f"matches {first_ok} ({first_ok / n:.1%}); the gold number anywhere in the answer "
+        f"{anywhere} ({anywhere / n:.1%})"
+    )
     return 0
 
 

@@ -59,8 +59,12 @@ def main() -> int:
     for round_ in range(1, args.rounds + 1):
         # --force: every round rebuilds all files, so a kill can land in any document's
         # replacement transaction (the stored version must survive it whole).
-        run = subprocess.Popen([pi, "ingest", str(folder), "--force"], env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        run = subprocess.Popen(
+            [pi, "ingest", str(folder), "--force"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         after = rng.uniform(0.5, args.window)
         family: set[int] = {run.pid}
         deadline = time.monotonic() + after
@@ -78,8 +82,10 @@ def main() -> int:
         alive = [pid for pid in family - postgres if process_alive(pid)]
         left_behind += len(alive)
         what = "finished first" if finished else f"killed at {after:4.1f}s"
-        print(f"round {round_:2d}: {what}; processes seen {len(family)}, "
-              f"left running {len(alive)}", flush=True)  # fmt: skip
+        print(
+            f"round {round_:2d}: {what}; processes seen {len(family)}, left running {len(alive)}",
+            flush=True,
+        )
         for pid in alive:
             print(f"    left: {pid} {' '.join(psutil.Process(pid).cmdline())[:120]}")
             os.kill(pid, signal.SIGKILL)
@@ -95,20 +101,24 @@ def main() -> int:
     from pageindex_platform.settings import get_settings
 
     with session_scope() as session:
-        rows = session.execute(text(
-            "SELECT d.name, d.status, d.page_count, "
-            "(SELECT count(*) FROM pages p WHERE p.document_id = d.id), "
-            "(SELECT count(*) FROM nodes n WHERE n.document_id = d.id), "
-            "(SELECT count(*) FROM chunks c WHERE c.document_id = d.id) FROM documents d"
-        )).all()  # fmt: skip
+        rows = session.execute(
+            text(
+                "SELECT d.name, d.status, d.page_count, "
+                "(SELECT count(*) FROM pages p WHERE p.document_id = d.id), "
+                "(SELECT count(*) FROM nodes n WHERE n.document_id = d.id), "
+                "(SELECT count(*) FROM chunks c WHERE c.document_id = d.id) FROM documents d"
+            )
+        ).all()
     stop_embedded(get_settings().pgdata)
     names = [r[0] for r in rows]
     duplicates = len(names) - len(set(names))
     missing = sorted({p.stem for p in pdfs} - set(names))
     half = [r[0] for r in rows if r[1] != "ready" or r[3] != r[2] or not r[4] or not r[5]]
-    print(f"documents {len(rows)} of {len(pdfs)}: duplicates {duplicates}, missing "
-          f"{len(missing)} {missing}, half-written {len(half)} {half}; processes left behind "
-          f"over {args.rounds} kills: {left_behind}")  # fmt: skip
+    print(
+        f"documents {len(rows)} of {len(pdfs)}: duplicates {duplicates}, missing "
+        f"{len(missing)} {missing}, half-written {len(half)} {half}; processes left behind "
+        f"over {args.rounds} kills: {left_behind}"
+    )
     ok = not (duplicates or missing or half or left_behind or final.returncode)
     return 0 if ok else 1
 

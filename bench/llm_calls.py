@@ -32,8 +32,11 @@ def main() -> int:
     from tests.fake_llm import FakeLLM
 
     with FakeLLM() as fake, ExitStack() as stack:
-        os.environ.update(PI_LLM_BASE_URL=fake.url, PI_LLM_MODEL="counting-fake",
-                          PI_HOME=tempfile.mkdtemp(prefix="pi-llm-bench-"))  # fmt: skip
+        os.environ.update(
+            PI_LLM_BASE_URL=fake.url,
+            PI_LLM_MODEL="counting-fake",
+            PI_HOME=tempfile.mkdtemp(prefix="pi-llm-bench-"),
+        )
         from pageindex_platform.index.build import BuildOptions, prepare_document
         from pageindex_platform.index.llm_tree import build_llm_tree
         from pageindex_platform.index.tree import check_tree
@@ -52,24 +55,29 @@ def main() -> int:
             doc = prepare_document(path, BuildOptions())
             had_toc = doc.tree_source in (TreeSource.OUTLINE, TreeSource.TOC)
             usage = Usage()
-            result = chat.run(build_llm_tree(doc, chat, usage=usage, max_pages=10,
-                                             max_tokens=20_000))  # fmt: skip
+            result = chat.run(
+                build_llm_tree(doc, chat, usage=usage, max_pages=10, max_tokens=20_000)
+            )
             problems = check_tree(result.tree, doc.page_count)
             invalid += bool(problems)
             rows.append((doc.name, doc.page_count, had_toc, usage, result.source))
             if args.verbose:
-                print(f"{doc.name:<42} {doc.page_count:4d} pages  {usage.calls:3d} calls  "
-                      f"{usage.prompt_tokens:7d}+{usage.completion_tokens:5d} tokens  "
-                      f"{result.source:<9} {dict(usage.by_step)}")  # fmt: skip
+                print(
+                    f"{doc.name:<42} {doc.page_count:4d} pages  {usage.calls:3d} calls  "
+                    f"{usage.prompt_tokens:7d}+{usage.completion_tokens:5d} tokens  "
+                    f"{result.source:<9} {dict(usage.by_step)}"
+                )
 
     def report(label: str, subset: list[tuple[str, int, bool, Usage, TreeSource]]) -> None:
         pages = sum(r[1] for r in subset) or 1
         calls = sum(r[3].calls for r in subset)
         prompt = sum(r[3].prompt_tokens for r in subset)
         completion = sum(r[3].completion_tokens for r in subset)
-        print(f"{label:<28} docs {len(subset):3d}  pages {pages:5d}  calls {calls:4d}  "
-              f"calls/100 pages {100 * calls / pages:5.2f}  prompt tokens {prompt:8d}  "
-              f"completion tokens {completion:7d}")  # fmt: skip
+        print(
+            f"{label:<28} docs {len(subset):3d}  pages {pages:5d}  calls {calls:4d}  "
+            f"calls/100 pages {100 * calls / pages:5.2f}  prompt tokens {prompt:8d}  "
+            f"completion tokens {completion:7d}"
+        )
 
     report("filings with a TOC/outline", [r for r in rows if r[2]])
     report("filings without", [r for r in rows if not r[2]])

@@ -64,8 +64,9 @@ def _json(text: str) -> Any:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--server", default="competent",
-                        help="competent, hostile, or the base URL of a real server")  # fmt: skip
+    parser.add_argument(
+        "--server", default="competent", help="competent, hostile, or the base URL of a real server"
+    )
     parser.add_argument("--model", default="fake-model", help="model name (real servers)")
     parser.add_argument("--folder", type=Path, default=DEV_PDFS)
     parser.add_argument("--timeout", type=float, default=None, help="PI_LLM_TIMEOUT seconds")
@@ -77,8 +78,12 @@ def main() -> int:
 
     home = tempfile.mkdtemp(prefix="pi-llm-endpoint-")
     timeout = args.timeout or (2.0 if args.server == "hostile" else 120.0)
-    figures: dict[str, Any] = {"server": args.server, "model": args.model, "ingest": {},
-                               "questions": []}  # fmt: skip
+    figures: dict[str, Any] = {
+        "server": args.server,
+        "model": args.model,
+        "ingest": {},
+        "questions": [],
+    }
     with ExitStack() as stack:
         hostile = Hostile(timeout=timeout) if args.server == "hostile" else None
         if args.server in ("competent", "hostile"):
@@ -86,9 +91,14 @@ def main() -> int:
             url = fake.url
         else:
             fake, url = None, args.server
-        env = {**os.environ, "PI_HOME": home, "PI_EMBEDDER": args.embedder,
-               "PI_LLM_BASE_URL": url, "PI_LLM_MODEL": args.model,
-               "PI_LLM_TIMEOUT": str(timeout)}  # fmt: skip
+        env = {
+            **os.environ,
+            "PI_HOME": home,
+            "PI_EMBEDDER": args.embedder,
+            "PI_LLM_BASE_URL": url,
+            "PI_LLM_MODEL": args.model,
+            "PI_LLM_TIMEOUT": str(timeout),
+        }
         if hostile:
             env.update(PI_LLM_MAX_ATTEMPTS="3", PI_LLM_MAX_RETRY_SECONDS="3")
         env.pop("PI_DATABASE_URL", None)
@@ -99,37 +109,47 @@ def main() -> int:
         report = _json(out) or {}
         docs = report.get("files", [])
         ingest = {
-            "exit": code, "seconds": round(seconds, 1),
-            "stored": report.get("stored"), "failed": report.get("failed"),
+            "exit": code,
+            "seconds": round(seconds, 1),
+            "stored": report.get("stored"),
+            "failed": report.get("failed"),
             "calls": sum(f.get("usage", {}).get("calls", 0) for f in docs),
             "tracebacks": err.count("Traceback"),
-        }  # fmt: skip
+        }
         figures["ingest"] = ingest
-        print(f"ingest: exit {code}, stored {ingest['stored']}, failed {ingest['failed']}, "
-              f"{ingest['calls']} LLM calls, {ingest['tracebacks']} tracebacks, "
-              f"{seconds:.0f}s")  # fmt: skip
+        print(
+            f"ingest: exit {code}, stored {ingest['stored']}, failed {ingest['failed']}, "
+            f"{ingest['calls']} LLM calls, {ingest['tracebacks']} tracebacks, "
+            f"{seconds:.0f}s"
+        )
         for line in err.splitlines():
             if line.startswith("Error"):
                 print(f"  {line}")
 
         for question in QUESTIONS:
-            code, out, err, seconds = _run([pi, "ask", question, "--mode", "llm", "--json"],
-                                           env, 900)  # fmt: skip
+            code, out, err, seconds = _run(
+                [pi, "ask", question, "--mode", "llm", "--json"], env, 900
+            )
             result = _json(out) or {}
             warnings = result.get("warnings", [])
             fallbacks = [w for w in warnings if any(k in w for k in FALLBACK)]
             row = {
-                "question": question, "exit": code, "seconds": round(seconds, 1),
+                "question": question,
+                "exit": code,
+                "seconds": round(seconds, 1),
                 "calls": result.get("usage", {}).get("calls"),
                 "answered": bool(result.get("answer")) and bool(result.get("citations")),
                 "first_citation": (result.get("citations") or [{}])[0],
-                "fallbacks": fallbacks, "tracebacks": err.count("Traceback"),
-            }  # fmt: skip
+                "fallbacks": fallbacks,
+                "tracebacks": err.count("Traceback"),
+            }
             figures["questions"].append(row)
             cite = row["first_citation"]
-            print(f"ask exit {code} calls {row['calls']} answered {row['answered']} "
-                  f"fallbacks {len(fallbacks)} tracebacks {row['tracebacks']} {seconds:4.1f}s "
-                  f"{cite.get('document', '-')} p.{cite.get('page', '-')}  {question}")  # fmt: skip
+            print(
+                f"ask exit {code} calls {row['calls']} answered {row['answered']} "
+                f"fallbacks {len(fallbacks)} tracebacks {row['tracebacks']} {seconds:4.1f}s "
+                f"{cite.get('document', '-')} p.{cite.get('page', '-')}  {question}"
+            )
             for warning in fallbacks:
                 print(f"    {warning[:160]}")
             if code != 0:
@@ -163,10 +183,12 @@ def main() -> int:
         "tracebacks": sum(r["tracebacks"] for r in rows) + ingest["tracebacks"],
     }
     figures["summary"] = summary
-    print(f"\nquestions {summary['questions']}: exit 0 {summary['exit_0']}, answered "
-          f"{summary['answered']}, with LLM calls {summary['with_calls']} ({summary['calls']} "
-          f"calls), with fallback warnings {summary['with_fallbacks']}; tracebacks "
-          f"{summary['tracebacks']}; invalid trees {invalid}")  # fmt: skip
+    print(
+        f"\nquestions {summary['questions']}: exit 0 {summary['exit_0']}, answered "
+        f"{summary['answered']}, with LLM calls {summary['with_calls']} ({summary['calls']} "
+        f"calls), with fallback warnings {summary['with_fallbacks']}; tracebacks "
+        f"{summary['tracebacks']}; invalid trees {invalid}"
+    )
     if fake is not None:
         print(
             f"server: {figures['requests']} requests over {figures['connections']} "
@@ -174,8 +196,12 @@ def main() -> int:
         )
     if args.as_json:
         args.as_json.write_text(json.dumps(figures, indent=2))
-    ok = (ingest["exit"] == 0 and summary["exit_0"] == len(rows) and not summary["tracebacks"]
-          and not invalid)  # fmt: skip
+    ok = (
+        ingest["exit"] == 0
+        and summary["exit_0"] == len(rows)
+        and not summary["tracebacks"]
+        and not invalid
+    )
     return 0 if ok else 1
 
 

@@ -27,20 +27,31 @@ def main() -> int:
 
     home = tempfile.mkdtemp(prefix="pi-llm-ingest-")
     with FakeLLM() as fake:
-        env = {**os.environ, "PI_HOME": home, "PI_EMBEDDER": "hash", "PI_LLM_BASE_URL": fake.url,
-               "PI_LLM_MODEL": "fake-model"}  # fmt: skip
+        env = {
+            **os.environ,
+            "PI_HOME": home,
+            "PI_EMBEDDER": "hash",
+            "PI_LLM_BASE_URL": fake.url,
+            "PI_LLM_MODEL": "fake-model",
+        }
         env.pop("PI_DATABASE_URL", None)
         pi = str(Path(sys.executable).parent / "pi")
         for label, extra in (("first ingest", []), ("re-ingest", []), ("--force", ["--force"])):
             before = fake.calls
-            run = subprocess.run([pi, "ingest", "--mode", "llm", str(folder), "--json", *extra],
-                                 env=env, capture_output=True, text=True)  # fmt: skip
+            run = subprocess.run(
+                [pi, "ingest", "--mode", "llm", str(folder), "--json", *extra],
+                env=env,
+                capture_output=True,
+                text=True,
+            )
             report = json.loads(run.stdout)
             cached = sum(f.get("usage", {}).get("cached", 0) for f in report["files"])
             calls = fake.calls - before
-            print(f"{label:<13} exit {run.returncode}: stored {report['stored']}, skipped "
-                  f"{report['skipped']}, failed {report['failed']}; LLM calls {calls}, "
-                  f"cache hits {cached}, {report['seconds']:.0f}s")  # fmt: skip
+            print(
+                f"{label:<13} exit {run.returncode}: stored {report['stored']}, skipped "
+                f"{report['skipped']}, failed {report['failed']}; LLM calls {calls}, "
+                f"cache hits {cached}, {report['seconds']:.0f}s"
+            )
     os.environ["PI_HOME"] = home
     os.environ.pop("PI_DATABASE_URL", None)
     from pageindex_platform import catalog
@@ -52,8 +63,9 @@ def main() -> int:
     with session_scope() as session:
         docs = catalog.list_documents(session=session)
         invalid = len(catalog.invalid_trees(session=session))
-        warned = sum(bool(catalog.show_document(session=session, name=d["name"])["warnings"])
-                     for d in docs)  # fmt: skip
+        warned = sum(
+            bool(catalog.show_document(session=session, name=d["name"])["warnings"]) for d in docs
+        )
     print(f"stored documents {len(docs)}, invalid trees {invalid}, with warnings {warned}")
     stop_embedded(get_settings().pgdata)
     return 1 if invalid else 0

@@ -23,8 +23,16 @@ from pageindex_platform.index.pipeline import stored_spelling
 from pageindex_platform.models import Document, Node, Page
 from pageindex_platform.records import PageText, TreeNode
 
-FIELDS = ("company", "company_aliases", "doc_type", "fiscal_year", "fiscal_period",
-          "period_end", "title", "description")  # fmt: skip
+FIELDS = (
+    "company",
+    "company_aliases",
+    "doc_type",
+    "fiscal_year",
+    "fiscal_period",
+    "period_end",
+    "title",
+    "description",
+)
 
 
 def main() -> int:
@@ -39,11 +47,20 @@ def main() -> int:
         if not args.check:  # each document's company is matched against those before it
             session.execute(update(Document).values(company=None))
         for doc in documents:
-            pages = [PageText(p.page, p.text) for p in session.scalars(
-                select(Page).where(Page.document_id == doc.id).order_by(Page.page))]  # fmt: skip
-            roots = [TreeNode(n.title, n.start_page, n.end_page) for n in session.scalars(
-                select(Node).where(Node.document_id == doc.id, Node.depth == 0)
-                .order_by(Node.position))]  # fmt: skip
+            pages = [
+                PageText(p.page, p.text)
+                for p in session.scalars(
+                    select(Page).where(Page.document_id == doc.id).order_by(Page.page)
+                )
+            ]
+            roots = [
+                TreeNode(n.title, n.start_page, n.end_page)
+                for n in session.scalars(
+                    select(Node)
+                    .where(Node.document_id == doc.id, Node.depth == 0)
+                    .order_by(Node.position)
+                )
+            ]
             meta = extract_metadata(pages=pages, tree=roots)
             if meta.company and not args.check:
                 meta.company = stored_spelling(session, meta.company)
@@ -60,8 +77,9 @@ def main() -> int:
             if embedder is not None and diff.get("description"):
                 doc.description_embedding = embedder.embed([meta.description or doc.name])[0]
             session.flush()
-    print(f"{changed} of {len(documents)} documents' metadata "
-          f"{'differ' if args.check else 'changed'}")  # fmt: skip
+    print(
+        f"{changed} of {len(documents)} documents' metadata {'differ' if args.check else 'changed'}"
+    )
     return 0
 
 

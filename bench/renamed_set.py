@@ -31,8 +31,9 @@ def main() -> int:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--uuid", action="store_true", help="random names instead of links")
     args = parser.parse_args()
-    documents = [json.loads(x) for x in (args.dev / "documents.jsonl").read_text().splitlines()
-                 if x.strip()]  # fmt: skip
+    documents = [
+        json.loads(x) for x in (args.dev / "documents.jsonl").read_text().splitlines() if x.strip()
+    ]
     pdfs = args.out / "pdfs"
     pdfs.mkdir(parents=True, exist_ok=True)
     new: dict[str, str] = {}

@@ -53,8 +53,9 @@ class Corpus:
         rng = np.random.default_rng(seed)
         self.topics = _unit(rng.standard_normal((TOPICS, DIM)))
         self.doc_topic = rng.integers(0, TOPICS, documents)
-        self.doc_centre = _unit(self.topics[self.doc_topic] + 0.6 * _unit(
-            rng.standard_normal((documents, DIM))))  # fmt: skip
+        self.doc_centre = _unit(
+            self.topics[self.doc_topic] + 0.6 * _unit(rng.standard_normal((documents, DIM)))
+        )
         self.company = rng.integers(0, COMPANIES, documents)
         self.year = rng.choice(YEARS, documents)
         self.rng = rng
@@ -81,10 +82,20 @@ class Corpus:
 
 def _documents(conn: Any, corpus: Corpus) -> list[int]:
     rows = [
-        (f"SYN_{i:05d}", f"/synthetic/{i}.pdf", f"{i:064x}", 100, f"Company {c:04d}", "10-K",
-         int(y), "FY", "toc", "synthetic")
+        (
+            f"SYN_{i:05d}",
+            f"/synthetic/{i}.pdf",
+            f"{i:064x}",
+            100,
+            f"Company {c:04d}",
+            "10-K",
+            int(y),
+            "FY",
+            "toc",
+            "synthetic",
+        )
         for i, (c, y) in enumerate(zip(corpus.company, corpus.year, strict=True))
-    ]  # fmt: skip
+    ]
     with conn.cursor() as cur:
         cur.executemany(
             "INSERT INTO documents (name, source_path, sha256, status, page_count, company, "
@@ -119,8 +130,9 @@ def _load(conn: Any, corpus: Corpus, ids: list[int], start: int, stop: int) -> f
         ):
             copy.set_types(["int4", "varchar", "int4", "text", "vector"])
             for j, doc in enumerate(docs):
-                copy.write_row([ids[doc], "0001", int(positions[j] // len(ids)) + 1, texts[j],
-                                vectors[j]])  # fmt: skip
+                copy.write_row(
+                    [ids[doc], "0001", int(positions[j] // len(ids)) + 1, texts[j], vectors[j]]
+                )
         conn.commit()
     return time.perf_counter() - began
 
@@ -143,8 +155,10 @@ def _build(conn: Any) -> tuple[float, float]:
         cur.execute("SET maintenance_work_mem = '6GB'")
         cur.execute("SET max_parallel_maintenance_workers = 1")  # 2 cores: leader + 1 worker
         began = time.perf_counter()
-        cur.execute("CREATE INDEX ix_chunks_embedding_hnsw ON chunks "
-                    "USING hnsw (embedding vector_cosine_ops)")  # fmt: skip
+        cur.execute(
+            "CREATE INDEX ix_chunks_embedding_hnsw ON chunks "
+            "USING hnsw (embedding vector_cosine_ops)"
+        )
         hnsw = time.perf_counter() - began
         began = time.perf_counter()
         cur.execute("CREATE INDEX ix_chunks_tsv ON chunks USING gin (tsv)")
@@ -166,8 +180,12 @@ def _time_queries(corpus: Corpus, n: int) -> dict[str, tuple[float, float, float
     from pageindex_platform.search.router import filter_documents
     from pageindex_platform.search.semantic import rank_documents
 
-    kinds: dict[str, list[float]] = {"whole corpus": [], "company + year": [], "company": [],
-                                     "one fiscal year (10%)": []}  # fmt: skip
+    kinds: dict[str, list[float]] = {
+        "whole corpus": [],
+        "company + year": [],
+        "company": [],
+        "one fiscal year (10%)": [],
+    }
     found: dict[str, list[int]] = {k: [] for k in kinds}
     checks: list[tuple[str, str, np.ndarray, list[int] | None, list[Any]]] = []
     for i in range(n):
@@ -187,8 +205,9 @@ def _time_queries(corpus: Corpus, n: int) -> dict[str, tuple[float, float, float
                     ids, _ = filter_documents(session=session, constraints=wanted)
                 elif kind.startswith("one fiscal year"):
                     ids = _year_ids(session, year)
-                hits = rank_documents(session=session, question=question, vector=vector,
-                                      document_ids=ids)  # fmt: skip
+                hits = rank_documents(
+                    session=session, question=question, vector=vector, document_ids=ids
+                )
             kinds[kind].append(1000 * (time.perf_counter() - began))
             found[kind].append(len(hits))
             if i < EXACT_CHECKS and (ids is None or len(ids) > semantic.BROAD):
@@ -200,9 +219,11 @@ def _time_queries(corpus: Corpus, n: int) -> dict[str, tuple[float, float, float
         agree[kind].append(_agreement(question, vector, ids, hits))
     for kind, values in agree.items():
         if values:
-            print(f"  {kind}: top document as the exact ranking's in "
-                  f"{sum(a for a, _ in values)}/{len(values)} questions; top-10 overlap "
-                  f"{statistics.mean(o for _, o in values):.2f}")  # fmt: skip
+            print(
+                f"  {kind}: top document as the exact ranking's in "
+                f"{sum(a for a, _ in values)}/{len(values)} questions; top-10 overlap "
+                f"{statistics.mean(o for _, o in values):.2f}"
+            )
     return {
         k: (statistics.median(v), percentile(v, 0.95), statistics.mean(found[k]))
         for k, v in kinds.items()
@@ -229,8 +250,10 @@ def _steps(corpus: Corpus, n: int) -> None:
     from pageindex_platform.search import semantic
 
     steps: dict[str, list[float]] = {}
-    questions = [(corpus.query(), corpus.question(), int(corpus.year[i * 7 % len(corpus.year)]))
-                 for i in range(n)]  # fmt: skip
+    questions = [
+        (corpus.query(), corpus.question(), int(corpus.year[i * 7 % len(corpus.year)]))
+        for i in range(n)
+    ]
 
     def timed(name: str, began: float) -> float:
         steps.setdefault(name, []).append(1000 * (time.perf_counter() - began))
@@ -254,17 +277,21 @@ def _steps(corpus: Corpus, n: int) -> None:
                         k=semantic.CANDIDATE_CHUNKS,
                     )
                     began = timed(f"{kind}: 200 nearest chunks", began)
-                    semantic.rare_term_documents(session=session, question=question,
-                                                 document_ids=ids)  # fmt: skip
+                    semantic.rare_term_documents(
+                        session=session, question=question, document_ids=ids
+                    )
                     began = timed(f"{kind}: documents with the rarest terms", began)
-                    semantic.rank_documents(session=session, question=question, vector=vector,
-                                            document_ids=ids)  # fmt: skip
+                    semantic.rank_documents(
+                        session=session, question=question, vector=vector, document_ids=ids
+                    )
                     timed(f"{kind}: rank_documents (all of it)", began)
     for name, values in steps.items():
         print(f"  {name}: {statistics.median(values):.1f} / {percentile(values, 0.95):.1f} ms")
     prepared = create_engine(database_url())  # psycopg's default: prepare from the 6th run
-    for label, engine in (("psycopg default (prepare from run 6)", prepared),
-                          ("product", get_engine())):  # fmt: skip
+    for label, engine in (
+        ("psycopg default (prepare from run 6)", prepared),
+        ("product", get_engine()),
+    ):
         runs = []
         with Session(engine) as session:  # one connection, one transaction
             semantic.tune_hnsw(session, True)
@@ -282,8 +309,9 @@ def _steps(corpus: Corpus, n: int) -> None:
     prepared.dispose()
 
 
-def _agreement(question: str, vector: np.ndarray, ids: list[int] | None,
-               hits: list[Any]) -> tuple[bool, float]:  # fmt: skip
+def _agreement(
+    question: str, vector: np.ndarray, ids: list[int] | None, hits: list[Any]
+) -> tuple[bool, float]:
     """Whether the candidate-first ranking's top document is the exact ranking's (every
     chunk of the documents ranked), and how much of the top 10 they share (untimed)."""
     from pageindex_platform.database import session_scope
@@ -292,8 +320,9 @@ def _agreement(question: str, vector: np.ndarray, ids: list[int] | None,
     broad, semantic.BROAD = semantic.BROAD, 10**9
     try:
         with session_scope() as session:
-            exact = semantic.rank_documents(session=session, question=question, vector=vector,
-                                            document_ids=ids)  # fmt: skip
+            exact = semantic.rank_documents(
+                session=session, question=question, vector=vector, document_ids=ids
+            )
     finally:
         semantic.BROAD = broad
     top = {h.name for h in hits[:10]}
@@ -308,8 +337,11 @@ def main() -> int:
     parser.add_argument("--budget", type=float, default=600, help="seconds of index building")
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--keep", type=Path, help="use this PI_HOME and keep it")
-    parser.add_argument("--steps", action="store_true",
-                        help="with --keep: time each step of the broad routes instead")  # fmt: skip
+    parser.add_argument(
+        "--steps",
+        action="store_true",
+        help="with --keep: time each step of the broad routes instead",
+    )
     args = parser.parse_args()
     home = args.keep or Path(tempfile.mkdtemp(prefix="pi-scale-"))
     os.environ["PI_HOME"] = str(home)
@@ -363,11 +395,15 @@ def main() -> int:
                 megabytes = cur.fetchone()[0] / 2**20
             timed = _time_queries(corpus, args.queries)
             cells = " | ".join(f"{p50:.0f} / {p95:.0f}" for p50, p95, _ in timed.values())
-            print(f"| {size:,} | {load:.0f} | {build:.0f} | {gin:.0f} | {megabytes:,.0f} "
-                  f"| {cells} |", flush=True)  # fmt: skip
+            print(
+                f"| {size:,} | {load:.0f} | {build:.0f} | {gin:.0f} | {megabytes:,.0f} | {cells} |",
+                flush=True,
+            )
         if timed:
-            print("documents returned per query (mean): "
-                  + ", ".join(f"{k} {v[2]:.1f}" for k, v in timed.items()))  # fmt: skip
+            print(
+                "documents returned per query (mean): "
+                + ", ".join(f"{k} {v[2]:.1f}" for k, v in timed.items())
+            )
         raw.close()
     finally:
         engine.dispose()

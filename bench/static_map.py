@@ -39,11 +39,16 @@ def _corpus() -> tuple[list[int], list[str], list[str], np.ndarray]:
     with session_scope() as session:
         used = set(session.execute(text("SELECT DISTINCT embedder FROM documents")).scalars())
         if used != {SentenceTransformerEmbedder.name}:
-            sys.exit(f"the corpus must be embedded by {SentenceTransformerEmbedder.name} only "
-                     f"(found {sorted(used)}): ingest it with PI_EMBEDDER=minilm")  # fmt: skip
-        rows = session.execute(text(
-            "SELECT c.id, coalesce(d.company, d.name), c.text, c.embedding::text FROM chunks c "
-            "JOIN documents d ON d.id = c.document_id ORDER BY c.id")).all()  # fmt: skip
+            sys.exit(
+                f"the corpus must be embedded by {SentenceTransformerEmbedder.name} only "
+                f"(found {sorted(used)}): ingest it with PI_EMBEDDER=minilm"
+            )
+        rows = session.execute(
+            text(
+                "SELECT c.id, coalesce(d.company, d.name), c.text, c.embedding::text FROM chunks c "
+                "JOIN documents d ON d.id = c.document_id ORDER BY c.id"
+            )
+        ).all()
     vectors = np.array([json.loads(r[3]) for r in rows], dtype=np.float32)
     return [r[0] for r in rows], [_company(r[1]) for r in rows], [r[2] for r in rows], vectors
 
@@ -74,10 +79,18 @@ def main() -> int:
     parser.add_argument("--ridge", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=0, help="how companies fall into groups")
     parser.add_argument("--write", action="store_true", help="write the map fitted on all")
-    parser.add_argument("--folds-in-place", action="store_true",
-                        help="store the held-out vectors in this database (a copy!)")  # fmt: skip
-    parser.add_argument("--train-table", type=int, default=0, metavar="EPOCHS",
-                        help="held out: train every token's vector too (needs torch)")  # fmt: skip
+    parser.add_argument(
+        "--folds-in-place",
+        action="store_true",
+        help="store the held-out vectors in this database (a copy!)",
+    )
+    parser.add_argument(
+        "--train-table",
+        type=int,
+        default=0,
+        metavar="EPOCHS",
+        help="held out: train every token's vector too (needs torch)",
+    )
     args = parser.parse_args()
 
     from model2vec import StaticModel
@@ -92,8 +105,10 @@ def main() -> int:
     ids, companies, texts, targets = _corpus()
     started = time.perf_counter()
     means = table_means(table, texts)
-    print(f"{len(texts):,} chunks of {len(set(companies))} companies; "
-          f"token means in {time.perf_counter() - started:.1f}s")  # fmt: skip
+    print(
+        f"{len(texts):,} chunks of {len(set(companies))} companies; "
+        f"token means in {time.perf_counter() - started:.1f}s"
+    )
 
     names = sorted(set(companies))
     random.Random(args.seed).shuffle(names)
@@ -106,19 +121,27 @@ def main() -> int:
         else:
             held_out[test] = apply(fit(means[~test], targets[~test], args.ridge), means[test])
         cos = np.sum(held_out[test] * targets[test], axis=1)
-        print(f"fold {fold}: {int(test.sum()):,} chunks of "
-              f"{sorted(n for n in names if group[n] == fold)}: cosine to the transformer "
-              f"mean {cos.mean():.3f}, 5th percentile {np.percentile(cos, 5):.3f}")  # fmt: skip
+        print(
+            f"fold {fold}: {int(test.sum()):,} chunks of "
+            f"{sorted(n for n in names if group[n] == fold)}: cosine to the transformer "
+            f"mean {cos.mean():.3f}, 5th percentile {np.percentile(cos, 5):.3f}"
+        )
     cos = np.sum(held_out * targets, axis=1)
     raw = np.sum(means * targets, axis=1)
-    print(f"held out, all chunks: cosine mean {cos.mean():.3f} "
-          f"(the table's own means, unmapped: {raw.mean():.3f})")  # fmt: skip
+    print(
+        f"held out, all chunks: cosine mean {cos.mean():.3f} "
+        f"(the table's own means, unmapped: {raw.mean():.3f})"
+    )
 
     if args.write:
         weights = fit(means, targets, args.ridge)
         probe_means = table_means(table, [PROBE])[0]
-        np.savez(MAP_PATH, weights=weights.astype(np.float16), probe=np.array(PROBE),
-                 probe_means=probe_means)  # fmt: skip
+        np.savez(
+            MAP_PATH,
+            weights=weights.astype(np.float16),
+            probe=np.array(PROBE),
+            probe_means=probe_means,
+        )
         stored = apply(weights.astype(np.float16).astype(np.float32), means)
         print(
             f"wrote {MAP_PATH} (fitted on all {len(texts):,} chunks; float16 weights: "
@@ -129,8 +152,9 @@ def main() -> int:
     return 0
 
 
-def _trained_table(table: Any, texts: list[str], targets: np.ndarray, train: np.ndarray,
-                   epochs: int) -> np.ndarray:  # fmt: skip
+def _trained_table(
+    table: Any, texts: list[str], targets: np.ndarray, train: np.ndarray, epochs: int
+) -> np.ndarray:
     """Held-out vectors when the table's token vectors are trained too (model2vec's
     tokenlearn idea): a correction to every token's vector (kept small by an L2 penalty) and a
     linear map, fitted by Adam on the cosine to the transformer over the `train` chunks; the
@@ -181,8 +205,9 @@ def _store(ids: list[int], vectors: np.ndarray) -> None:
         session.execute(text("CREATE TEMP TABLE held_out (id int, v vector(384)) ON COMMIT DROP"))
         rows = [{"id": i, "v": vector_literal(v)} for i, v in zip(ids, vectors, strict=True)]
         session.execute(text("INSERT INTO held_out VALUES (:id, CAST(:v AS vector))"), rows)
-        session.execute(text(
-            "UPDATE chunks c SET embedding = h.v FROM held_out h WHERE h.id = c.id"))  # fmt: skip
+        session.execute(
+            text("UPDATE chunks c SET embedding = h.v FROM held_out h WHERE h.id = c.id")
+        )
         session.execute(text("UPDATE documents SET embedder = :e"), {"e": FastMiniLM.name})
     print(
         f"stored {len(ids):,} held-out vectors in {time.perf_counter() - started:.0f}s; "

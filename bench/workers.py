@@ -38,9 +38,17 @@ def main() -> int:
         env = {**os.environ, "PI_HOME": str(home)}
         subprocess.run([*pi, "db", "status"], env=env, cwd=REPO, capture_output=True, check=True)
         started = time.perf_counter()
-        procs = [subprocess.Popen([*pi, "ingest", str(folder), "--json"], env=env, cwd=REPO,
-                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-                 for _ in range(count)]  # fmt: skip
+        procs = [
+            subprocess.Popen(
+                [*pi, "ingest", str(folder), "--json"],
+                env=env,
+                cwd=REPO,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
+            for _ in range(count)
+        ]
         outs = [p.communicate()[0] for p in procs]
         seconds = time.perf_counter() - started
         reports = [json.loads(o) for o in outs]
@@ -52,9 +60,11 @@ def main() -> int:
         once = sorted(stored) == sorted(f.stem for f in files)
         failed = sum(r["failed"] for r in reports)
         codes = [p.returncode for p in procs]
-        print(f"{count} process(es): {seconds:.1f} s for {len(files)} files; stored per process "
-              f"{[sum(f['status'] == 'stored' for f in r['files']) for r in reports]}; "
-              f"each file once: {once}; failed: {failed}; exit codes {codes}")  # fmt: skip
+        print(
+            f"{count} process(es): {seconds:.1f} s for {len(files)} files; stored per process "
+            f"{[sum(f['status'] == 'stored' for f in r['files']) for r in reports]}; "
+            f"each file once: {once}; failed: {failed}; exit codes {codes}"
+        )
         subprocess.run([*pi, "db", "stop"], env=env, cwd=REPO, capture_output=True)
         shutil.rmtree(home, ignore_errors=True)
     return 0

@@ -44,8 +44,7 @@ def ask(
     from pageindex_platform.search.pipeline import ask as ask_question
 
     with open_mode(mode) as chat, session_scope() as session:
-        result = ask_question(session=session, question=question, route=route, hint=hint,
-                              chat=chat)  # fmt: skip
+        result = ask_question(session=session, question=question, route=route, hint=hint, chat=chat)
     if as_json:
         print_json(result.to_dict())
         return
@@ -61,10 +60,13 @@ def ask(
         typer.echo(f"\nroute: {result.route} ({result.route_reason})")
         if result.sql:
             typer.echo(f"sql: {result.sql}")
-        typer.echo("documents: " + ", ".join(f"{d.name} ({d.score:.4f})"
-                                             for d in result.documents[:5]))  # fmt: skip
+        typer.echo(
+            "documents: " + ", ".join(f"{d.name} ({d.score:.4f})" for d in result.documents[:5])
+        )
         for n in result.nodes:
-            typer.echo(f"  node {n.document} [{n.node_id}] {n.title} "
-                       f"(pp. {n.start_page}-{n.end_page})")  # fmt: skip
-        typer.echo("timings: " + ", ".join(f"{k} {v * 1000:.0f} ms"
-                                           for k, v in result.timings.items()))  # fmt: skip
+            typer.echo(
+                f"  node {n.document} [{n.node_id}] {n.title} (pp. {n.start_page}-{n.end_page})"
+            )
+        typer.echo(
+            "timings: " + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in result.timings.items())
+        )

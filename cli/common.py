@@ -57,8 +57,10 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
 
                 _fail("DatabaseError", explain_failure(exc), 1, as_json)
             problem = str(exc).splitlines()[0][:300] if str(exc) else ""
-            message = (f"unexpected {type(exc).__name__}: {problem} "
-                       "(PI_RAISE_ERRORS=1 shows the traceback)")  # fmt: skip
+            message = (
+                f"unexpected {type(exc).__name__}: {problem} "
+                "(PI_RAISE_ERRORS=1 shows the traceback)"
+            )
             _fail(type(exc).__name__, message, 1, as_json)
         except KeyboardInterrupt:
             typer.echo(

@@ -35,9 +35,15 @@ def list_cmd(as_json: JsonFlag = False) -> None:
 
     table = Table("name", "company", "type", "year", "period", "pages", "nodes")
     for r in rows:
-        table.add_row(r["name"], r["company"] or "", r["doc_type"] or "",
-                      str(r["fiscal_year"] or ""), r["fiscal_period"] or "",
-                      str(r["page_count"]), str(r["nodes"]))  # fmt: skip
+        table.add_row(
+            r["name"],
+            r["company"] or "",
+            r["doc_type"] or "",
+            str(r["fiscal_year"] or ""),
+            r["fiscal_period"] or "",
+            str(r["page_count"]),
+            str(r["nodes"]),
+        )
     Console(width=160).print(table)
 
 
@@ -64,9 +70,11 @@ def _usage(usage: dict[str, Any]) -> str:
     """LLM use while indexing, in words ("none" for a local-mode document)."""
     if not usage:
         return "none (indexed in local mode)"
-    text = (f"{usage.get('calls', 0)} LLM calls ({usage.get('cached', 0)} from cache), "
-            f"{usage.get('prompt_tokens', 0):,} prompt + "
-            f"{usage.get('completion_tokens', 0):,} completion tokens")  # fmt: skip
+    text = (
+        f"{usage.get('calls', 0)} LLM calls ({usage.get('cached', 0)} from cache), "
+        f"{usage.get('prompt_tokens', 0):,} prompt + "
+        f"{usage.get('completion_tokens', 0):,} completion tokens"
+    )
     if usage.get("cost_usd"):
         text += f", ${usage['cost_usd']:.4f}"
     if usage.get("failures"):
@@ -76,8 +84,11 @@ def _usage(usage: dict[str, Any]) -> str:
 
 def _print_tree(nodes: list[dict[str, Any]], depth: int = 0) -> None:
     for n in nodes:
-        pages = (f"p. {n['start_page']}" if n["start_page"] == n["end_page"]
-                 else f"pp. {n['start_page']}-{n['end_page']}")  # fmt: skip
+        pages = (
+            f"p. {n['start_page']}"
+            if n["start_page"] == n["end_page"]
+            else f"pp. {n['start_page']}-{n['end_page']}"
+        )
         typer.echo(f"{'  ' * depth}[{n['node_id']}] {n['title']}  ({pages})")
         _print_tree(n["nodes"], depth + 1)
 

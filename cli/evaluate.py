@@ -98,8 +98,11 @@ def financebench(
             raise ConfigurationError("--score-answers needs --mode llm and a model (PI_LLM_MODEL)")
         report = run_ingest([pdfs], overrides=overrides, chat=chat, lines_to_stderr=True)
         ingest = report.to_dict()
-        typer.echo(f"ingest: {ingest['stored']} stored, {ingest['skipped']} already stored, "
-                   f"{ingest['failed']} failed", err=True)  # fmt: skip
+        typer.echo(
+            f"ingest: {ingest['stored']} stored, {ingest['skipped']} already stored, "
+            f"{ingest['failed']} failed",
+            err=True,
+        )
         with session_scope() as session:  # questions embedded as `pi ask` embeds them
             embedder = corpus_embedder(session)
 
@@ -107,19 +110,31 @@ def financebench(
             if done % 10 == 0 or done == total:
                 typer.echo(f"questions: {done}/{total}", err=True)
 
-        result = run_eval(questions=items, embedder=embedder, ks=ks, chat=chat, route=route,
-                          score_answers=score_answers, judge=judge, progress=progress)  # fmt: skip
+        result = run_eval(
+            questions=items,
+            embedder=embedder,
+            ks=ks,
+            chat=chat,
+            route=route,
+            score_answers=score_answers,
+            judge=judge,
+            progress=progress,
+        )
     if not result.summaries:
         raise InputError(questions, "no question's evidence document is in the database")
-    result.settings.update({
-        "mode": str(Mode.LLM if chat else Mode.LOCAL),
-        "route": str(route),
-        "metadata": "gold" if gold_metadata else "extracted",
-        "embedder": embedder.name,
-        "documents": ingest["stored"] + ingest["skipped"],
-        "ingest": {key: ingest[key]
-                   for key in ("stored", "skipped", "failed", "pages", "chunks", "seconds")},
-    })  # fmt: skip
+    result.settings.update(
+        {
+            "mode": str(Mode.LLM if chat else Mode.LOCAL),
+            "route": str(route),
+            "metadata": "gold" if gold_metadata else "extracted",
+            "embedder": embedder.name,
+            "documents": ingest["stored"] + ingest["skipped"],
+            "ingest": {
+                key: ingest[key]
+                for key in ("stored", "skipped", "failed", "pages", "chunks", "seconds")
+            },
+        }
+    )
     paths = write_report(result, out)
     if as_json:
         print_json(result.to_dict() | {"files": {k: str(v) for k, v in paths.items()}})
@@ -134,5 +149,6 @@ def financebench(
     also = ", ".join(str(paths[key]) for key in ("json", "chart") if key in paths)
     typer.echo(f"{len(result.misses())} misses listed in {paths['markdown']}; also {also}")
     if "chart" not in paths:
-        typer.echo("no page_recall.png: pip install 'pageindex-platform[eval]' for the chart",
-                   err=True)  # fmt: skip
+        typer.echo(
+            "no page_recall.png: pip install 'pageindex-platform[eval]' for the chart", err=True
+        )

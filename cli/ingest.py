@@ -78,8 +78,15 @@ def ingest(
 
     overrides = load_overrides(metadata) if metadata else None
     with open_mode(mode) as chat:
-        report = run_ingest(paths, force=force, overrides=overrides, chat=chat, quiet=as_json,
-                            replace=replace, workers=workers)  # fmt: skip
+        report = run_ingest(
+            paths,
+            force=force,
+            overrides=overrides,
+            chat=chat,
+            quiet=as_json,
+            replace=replace,
+            workers=workers,
+        )
     if as_json:
         print_json(report.to_dict())
         for failed in (f for f in report.files if f.status == FileStatus.FAILED):
@@ -98,8 +105,11 @@ def ingest(
             f"({d['pages']} pages, {d['chunks']} chunks) in {d['seconds']:.1f}s"
         )
     if report.stopped:
-        typer.echo(f"Error: stopped: {report.stopped}; {len(report.not_attempted)} file(s) not "
-                   "ingested — run the command again to finish", err=True)  # fmt: skip
+        typer.echo(
+            f"Error: stopped: {report.stopped}; {len(report.not_attempted)} file(s) not "
+            "ingested — run the command again to finish",
+            err=True,
+        )
     if report.failed:
         raise typer.Exit(1)
 
@@ -122,10 +132,15 @@ def run_ingest(
 
     err = Console(stderr=True)
     bar = Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("{task.fields[pages]} pages"), TimeElapsedColumn(),
-        console=err, transient=True, disable=not (err.is_terminal and not quiet),
-    )  # fmt: skip
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[pages]} pages"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not (err.is_terminal and not quiet),
+    )
     task = bar.add_task("ingest", total=None, pages=0)
     pages = 0
 
@@ -148,13 +163,22 @@ def run_ingest(
             from pageindex_platform.index.workers import ingest_with_workers
 
             return ingest_with_workers(
-                paths=paths, workers=workers, force=force, overrides=overrides,
-                progress=progress, replace=replace, llm=chat is not None,
-            )  # fmt: skip
+                paths=paths,
+                workers=workers,
+                force=force,
+                overrides=overrides,
+                progress=progress,
+                replace=replace,
+                llm=chat is not None,
+            )
         return ingest_paths(
-            paths=paths, force=force, overrides=overrides, progress=progress, chat=chat,
+            paths=paths,
+            force=force,
+            overrides=overrides,
+            progress=progress,
+            chat=chat,
             replace=replace,
-        )  # fmt: skip
+        )
 
 
 def _print_line(err: Console | None, r: FileResult, bar: Progress, to_stderr: bool) -> None:
@@ -168,8 +192,10 @@ def _print_line(err: Console | None, r: FileResult, bar: Progress, to_stderr: bo
     if r.status == "skipped":
         line = f"skipped  {r.name} (unchanged)"
     else:
-        line = (f"stored   {r.name}: {r.pages} pages, {r.nodes} nodes, {r.chunks} chunks "
-                f"in {r.seconds:.1f}s")  # fmt: skip
+        line = (
+            f"stored   {r.name}: {r.pages} pages, {r.nodes} nodes, {r.chunks} chunks "
+            f"in {r.seconds:.1f}s"
+        )
         if r.usage:
             line += f", {r.usage['calls']} LLM calls ({r.usage['cached']} cached)"
     if bar.live.is_started and bar.console.is_terminal:

@@ -37,10 +37,11 @@ def _show_version(value: bool) -> None:
 def _options(
     _version: Annotated[
         bool,
-        typer.Option("--version", callback=_show_version, is_eager=True,
-                     help="Show the version and exit."),
+        typer.Option(
+            "--version", callback=_show_version, is_eager=True, help="Show the version and exit."
+        ),
     ] = False,
-) -> None:  # fmt: skip
+) -> None:
     """pageindex-platform: ask questions across folders of long financial filings."""
 
 

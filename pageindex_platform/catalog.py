@@ -98,12 +98,17 @@ def document_page(*, session: Session, name: str, page: int) -> dict[str, Any]:
     if row is None:
         raise PageNotFoundError(name, page, d.page_count)
     holding = session.scalars(
-        select(Node).where(Node.document_id == d.id, Node.start_page <= page,
-                           Node.end_page >= page)
+        select(Node)
+        .where(Node.document_id == d.id, Node.start_page <= page, Node.end_page >= page)
         .order_by(Node.end_page - Node.start_page, Node.depth.desc())
-    ).first()  # fmt: skip
-    return {"name": d.name, "page": page, "page_count": d.page_count,
-            "section": holding.title if holding else None, "text": row.text}  # fmt: skip
+    ).first()
+    return {
+        "name": d.name,
+        "page": page,
+        "page_count": d.page_count,
+        "section": holding.title if holding else None,
+        "text": row.text,
+    }
 
 
 def invalid_trees(*, session: Session) -> list[str]:

@@ -69,20 +69,29 @@ def explain_failure(exc: BaseException) -> str:
     settings = get_settings()
     where = "the database at PI_DATABASE_URL" if settings.database_url else "the embedded database"
     if disk_full(exc) or _home_disk_full(settings):
-        place = "the PostgreSQL server's disk" if settings.database_url else (
-            f"the disk holding PI_HOME ({settings.home})")  # fmt: skip
-        return (f"{place} is full: free some space and run again (documents already stored "
-                f"are complete; nothing half-written is kept) [{detail}]")  # fmt: skip
+        place = (
+            "the PostgreSQL server's disk"
+            if settings.database_url
+            else (f"the disk holding PI_HOME ({settings.home})")
+        )
+        return (
+            f"{place} is full: free some space and run again (documents already stored "
+            f"are complete; nothing half-written is kept) [{detail}]"
+        )
     if 'extension "vector" is not available' in text_ or "vector.control" in text_:
-        return (f"{where} has no pgvector extension: install pgvector on that server "
-                f"(https://github.com/pgvector/pgvector), or unset PI_DATABASE_URL to use the "
-                f"embedded database [{detail}]")  # fmt: skip
+        return (
+            f"{where} has no pgvector extension: install pgvector on that server "
+            f"(https://github.com/pgvector/pgvector), or unset PI_DATABASE_URL to use the "
+            f"embedded database [{detail}]"
+        )
     if "permission denied to create extension" in text_ or (
         "extension" in text_ and "permission denied" in text_
     ):
         steps = " ".join(f"CREATE EXTENSION IF NOT EXISTS {e};" for e in EXTENSIONS)
-        return (f"this database user may not create extensions: ask a DBA to run, in this "
-                f"database, {steps} — then run the command again [{detail}]")  # fmt: skip
+        return (
+            f"this database user may not create extensions: ask a DBA to run, in this "
+            f"database, {steps} — then run the command again [{detail}]"
+        )
     if "password authentication failed" in text_ or ("role" in text_ and "does not exist" in text_):
         return f"{where} refused the login: check the user and password [{detail}]"
     if isinstance(exc, OperationalError) or "connection" in text_:
@@ -113,8 +122,11 @@ def disk_full(exc: BaseException) -> bool:
     """Whether `exc` says the database's disk is full (SQLSTATE 53100 or the OS's words)."""
     cause = getattr(exc, "orig", None) or exc
     words = str(cause).lower()
-    return (getattr(cause, "sqlstate", None) == "53100" or "no space left" in words
-            or "could not extend file" in words)  # fmt: skip
+    return (
+        getattr(cause, "sqlstate", None) == "53100"
+        or "no space left" in words
+        or "could not extend file" in words
+    )
 
 
 def reconnect(*, wait: float = 10.0) -> bool:

@@ -197,9 +197,14 @@ class StructuredChat:
         return self._runner.run(coroutine)
 
     def ask_sync(
-        self, messages: list[Message], schema: type[T], *, usage: Usage, step: str,
+        self,
+        messages: list[Message],
+        schema: type[T],
+        *,
+        usage: Usage,
+        step: str,
         check: Check | None = None,
-    ) -> T:  # fmt: skip
+    ) -> T:
         """`ask` from synchronous code."""
         return self.run(self.ask(messages, schema, usage=usage, step=step, check=check))
 
@@ -223,8 +228,9 @@ class StructuredChat:
     ) -> None:
         self.close()
 
-    async def _chat(self, conversation: list[Message], json_schema: dict[str, Any], name: str
-                    ) -> Reply:  # fmt: skip
+    async def _chat(
+        self, conversation: list[Message], json_schema: dict[str, Any], name: str
+    ) -> Reply:
         if self._paused is not None:
             until, why = self._paused
             if time.monotonic() < until:
@@ -237,17 +243,24 @@ class StructuredChat:
         except LLMUnavailableError as exc:
             self._unavailable += 1
             if self._unavailable >= self.UNAVAILABLE_LIMIT:
-                why = (f"{self.model}: not called for {self.PAUSE_SECONDS:.0f}s after "
-                       f"{self._unavailable} failed requests in a row ({exc})")  # fmt: skip
+                why = (
+                    f"{self.model}: not called for {self.PAUSE_SECONDS:.0f}s after "
+                    f"{self._unavailable} failed requests in a row ({exc})"
+                )
                 self._paused = (time.monotonic() + self.PAUSE_SECONDS, why)
             raise
         self._unavailable = 0
         return reply
 
     async def ask(
-        self, messages: list[Message], schema: type[T], *, usage: Usage, step: str,
+        self,
+        messages: list[Message],
+        schema: type[T],
+        *,
+        usage: Usage,
+        step: str,
         check: Check | None = None,
-    ) -> T:  # fmt: skip
+    ) -> T:
         """The reply as `schema`. `check` (optional) raises ValueError for a reply that
         validates but cannot be used (an unsafe query, an unknown id): like a schema
         failure it gets one corrective retry, and such a reply is never cached."""
@@ -283,14 +296,18 @@ class StructuredChat:
                     conversation = [
                         *messages,
                         {"role": "assistant", "content": reply.text[:2000]},
-                        {"role": "user", "content": f"That reply was not usable: {problem}. "
-                         "Answer again with only the JSON object, matching the schema, "
-                         "and keep it short."},
-                    ]  # fmt: skip
+                        {
+                            "role": "user",
+                            "content": f"That reply was not usable: {problem}. "
+                            "Answer again with only the JSON object, matching the schema, "
+                            "and keep it short.",
+                        },
+                    ]
                 continue
             if self.cache is not None:
-                self.cache.put(key, self.model, reply.text, reply.prompt_tokens,
-                               reply.completion_tokens)  # fmt: skip
+                self.cache.put(
+                    key, self.model, reply.text, reply.prompt_tokens, reply.completion_tokens
+                )
             return value
         usage.failures += 1
         raise LLMOutputError(f"{step}: no valid {schema.__name__} from {self.model} ({problem})")

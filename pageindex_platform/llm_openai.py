@@ -23,8 +23,12 @@ from .errors import ConfigurationError, LLMRequestError, LLMUnavailableError
 from .llm import Message, Reply, ResponseFormat, schema_instructions
 from .settings import Settings, redact_url
 
-_RETRYABLE = (openai.APITimeoutError, openai.APIConnectionError, openai.RateLimitError,
-              openai.InternalServerError)  # fmt: skip
+_RETRYABLE = (
+    openai.APITimeoutError,
+    openai.APIConnectionError,
+    openai.RateLimitError,
+    openai.InternalServerError,
+)
 
 
 class ResponseTooLargeError(Exception):
@@ -90,8 +94,9 @@ class OpenAICompatible:
     async def aclose(self) -> None:
         await self.client.close()
 
-    def _request(self, messages: list[Message], schema: dict[str, Any] | None, name: str
-                 ) -> dict[str, Any]:  # fmt: skip
+    def _request(
+        self, messages: list[Message], schema: dict[str, Any] | None, name: str
+    ) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
             "model": self.model,
             "messages": messages,
@@ -113,8 +118,9 @@ class OpenAICompatible:
             kwargs["messages"] = [hint, *messages]
         return kwargs
 
-    async def _once(self, messages: list[Message], schema: dict[str, Any] | None, name: str
-                    ) -> Reply:  # fmt: skip
+    async def _once(
+        self, messages: list[Message], schema: dict[str, Any] | None, name: str
+    ) -> Reply:
         """One request, its reply read whole within the request's time limit."""
         response = await asyncio.wait_for(
             self.client.chat.completions.create(**self._request(messages, schema, name)),
@@ -158,9 +164,11 @@ class OpenAICompatible:
                     and _refuses_format(exc)
                 ):
                     # The server does not take this response_format: step down and resend.
-                    self.format = (ResponseFormat.JSON_OBJECT
-                                   if self.format == ResponseFormat.JSON_SCHEMA
-                                   else ResponseFormat.TEXT)  # fmt: skip
+                    self.format = (
+                        ResponseFormat.JSON_OBJECT
+                        if self.format == ResponseFormat.JSON_SCHEMA
+                        else ResponseFormat.TEXT
+                    )
                     attempt -= 1
                     continue
                 if not isinstance(exc, _RETRYABLE):  # 4xx: a bad key, an unknown model...
@@ -180,8 +188,10 @@ class OpenAICompatible:
                 elapsed = time.monotonic() - started
                 why = f"{_describe(problem)} after {attempt} attempt(s) in {elapsed:.0f}s"
                 if asked is not None and delay > budget:
-                    why += (f"; the server asked to retry after {asked:.0f}s, more than the "
-                            f"{max(budget, 0):.0f}s of retry time left")  # fmt: skip
+                    why += (
+                        f"; the server asked to retry after {asked:.0f}s, more than the "
+                        f"{max(budget, 0):.0f}s of retry time left"
+                    )
                 raise LLMUnavailableError(self._say(why)) from problem
             await asyncio.sleep(delay)
             waited += delay

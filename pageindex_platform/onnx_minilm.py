@@ -93,8 +93,9 @@ class OnnxMiniLM:
     name = "all-MiniLM-L6-v2"
     dim = 384
 
-    def __init__(self, path: Path, batch_size: int = 16, optimize: bool = True,
-                 threads: int = 0) -> None:  # fmt: skip
+    def __init__(
+        self, path: Path, batch_size: int = 16, optimize: bool = True, threads: int = 0
+    ) -> None:
         """`optimize=False` (a few short texts: a question, a description) skips ONNX Runtime's
         graph fusions beyond the basic ones: the session starts in about half the time (0.12
         against 0.21 s measured) for the same vectors, which pays off when a process embeds

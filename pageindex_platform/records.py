@@ -65,9 +65,13 @@ class TreeNode:
     def from_dict(cls, item: dict[str, Any]) -> TreeNode:
         """The inverse of `to_dict` (the `pi docs tree --json` node shape)."""
         return cls(
-            item["title"], item["start_page"], item["end_page"], item["node_id"],
-            item["summary"], [cls.from_dict(child) for child in item["nodes"]],
-        )  # fmt: skip
+            item["title"],
+            item["start_page"],
+            item["end_page"],
+            item["node_id"],
+            item["summary"],
+            [cls.from_dict(child) for child in item["nodes"]],
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {

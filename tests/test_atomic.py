@@ -72,9 +72,12 @@ def test_kill_9_mid_run_then_rerun_finishes(samples: Path, database_url: str) ->
     env = {**os.environ, "PI_EMBEDDER": "hash", "PI_DATABASE_URL": database_url}
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "ingest", str(samples)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        text=True,
         cwd=Path(__file__).resolve().parents[1],
-    )  # fmt: skip
+    )
     assert proc.stdout is not None
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:

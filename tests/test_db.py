@@ -73,8 +73,14 @@ def test_embedded_server_has_the_configured_shared_buffers_from_its_next_start(
     def status(buffers: int) -> dict[str, object]:
         run = {**env, "PI_HOME": str(home), "PI_DB_SHARED_BUFFERS_MB": str(buffers)}
         for args in (["docs", "list"], ["db", "status", "--json"]):
-            done = subprocess.run([sys.executable, "-m", "cli.main", *args], env=run, cwd=REPO,
-                                  capture_output=True, text=True, timeout=120)  # fmt: skip
+            done = subprocess.run(
+                [sys.executable, "-m", "cli.main", *args],
+                env=run,
+                cwd=REPO,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
             assert done.returncode == 0, done.stderr
         result: dict[str, object] = json.loads(done.stdout)
         return result
@@ -122,7 +128,8 @@ def test_statements_are_planned_for_their_values_however_often_they_run(corpus: 
     with session_scope() as session:
         ids = list(session.execute(text("SELECT id FROM documents")).scalars())
         for _ in range(12):  # psycopg prepares after 5 runs, PostgreSQL goes generic after 5
-            hits = rank_documents(session=session, question="revenue growth", vector=vector,
-                                  document_ids=ids)  # fmt: skip
+            hits = rank_documents(
+                session=session, question="revenue growth", vector=vector, document_ids=ids
+            )
         prepared = session.execute(text("SELECT count(*) FROM pg_prepared_statements")).scalar()
     assert hits and prepared == 0

@@ -186,10 +186,17 @@ def _exact_rows() -> list[tuple[int, str, str, str, str]]:
     from pageindex_platform.database import session_scope
 
     with session_scope() as session:
-        return [tuple(r) for r in session.execute(text(
-            "SELECT c.id, d.name, c.text, c.embedding::text, c.exact_embedding::text FROM chunks c "
-            "JOIN documents d ON d.id = c.document_id WHERE c.exact_embedding IS NOT NULL "
-            "ORDER BY c.id"))]  # fmt: skip
+        return [
+            tuple(r)
+            for r in session.execute(
+                text(
+                    "SELECT c.id, d.name, c.text, c.embedding::text, c.exact_embedding::text "
+                    "FROM chunks c "
+                    "JOIN documents d ON d.id = c.document_id WHERE c.exact_embedding IS NOT NULL "
+                    "ORDER BY c.id"
+                )
+            )
+        ]
 
 
 def test_fast_chunks_a_question_ranks_are_ordered_by_the_transformers_own_vectors(
@@ -224,10 +231,12 @@ def test_fast_chunks_a_question_ranks_are_ordered_by_the_transformers_own_vector
 
     vector = transformer.embed([question])[0]
     with session_scope() as session:
-        document = session.execute(text_of("SELECT id FROM documents WHERE name = :n"),
-                                   {"n": "BESTBUY_2024Q2_10Q"}).scalar_one()  # fmt: skip
-        order = rescored_nearest(session=session, vector=vector, document_ids=[document], k=10,
-                                 rescorer=transformer)  # fmt: skip
+        document = session.execute(
+            text_of("SELECT id FROM documents WHERE name = :n"), {"n": "BESTBUY_2024Q2_10Q"}
+        ).scalar_one()
+        order = rescored_nearest(
+            session=session, vector=vector, document_ids=[document], k=10, rescorer=transformer
+        )
     assert order is not None and len(order) == 10
     own = dict(zip((r[0] for r in stored), exact @ vector, strict=True))
     assert set(order) <= set(own)  # the first question's candidates, from the stored vectors
@@ -253,16 +262,29 @@ def test_fast_chunks_are_ranked_alike_where_the_database_refuses_writes(
     question = "Amcor adjusted EBIT fiscal 2023"
     vector = transformer.embed([question])[0]
     with session_scope() as session:
-        ids = list(session.execute(text_of("SELECT id FROM documents WHERE name LIKE 'AMCOR%' "
-                                           "ORDER BY name")).scalars())  # fmt: skip
+        ids = list(
+            session.execute(
+                text_of("SELECT id FROM documents WHERE name LIKE 'AMCOR%' ORDER BY name")
+            ).scalars()
+        )
     with session_scope() as session:
         session.execute(text_of("SET TRANSACTION READ ONLY"))
-        refused = chunk_hits(session=session, question=question, vector=vector,
-                             document_ids=ids, rescorer=transformer)  # fmt: skip
+        refused = chunk_hits(
+            session=session,
+            question=question,
+            vector=vector,
+            document_ids=ids,
+            rescorer=transformer,
+        )
     assert _exact_rows() == []
     with session_scope() as session:
-        written = chunk_hits(session=session, question=question, vector=vector,
-                             document_ids=ids, rescorer=transformer)  # fmt: skip
+        written = chunk_hits(
+            session=session,
+            question=question,
+            vector=vector,
+            document_ids=ids,
+            rescorer=transformer,
+        )
     assert _exact_rows()
 
     def ranked(hits: list[Any]) -> list[tuple[float, str, int]]:  # ties in either order
@@ -297,9 +319,12 @@ def test_whole_corpus_ranking_orders_fast_chunks_by_the_transformer_and_leaves_o
     transformer = get_embedder(EmbedderName.MINILM, queries=True)
     with session_scope() as session:
         described = session.execute(
-            text_of("SELECT description, description_embedding::text FROM documents "
-                    "WHERE name <> :n AND description IS NOT NULL"), {"n": small_pdf.stem},
-        ).all()  # fmt: skip
+            text_of(
+                "SELECT description, description_embedding::text FROM documents "
+                "WHERE name <> :n AND description IS NOT NULL"
+            ),
+            {"n": small_pdf.stem},
+        ).all()
     assert described
     vectors = np.array([json.loads(v) for _, v in described])
     assert np.min(np.sum(vectors * transformer.embed([d for d, _ in described]), axis=1)) > 0.999

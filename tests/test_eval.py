@@ -35,8 +35,10 @@ def test_metrics_on_known_ranks() -> None:
         Ranking(["D"], [("D", 1)], 0.2, route="semantic"),  # nothing right
     ]
     assert [first_gold_rank(r.pages, g) for r, g in zip(rankings, golds, strict=True)] == [
-        1, 3, None
-    ]  # fmt: skip
+        1,
+        3,
+        None,
+    ]
     s = summarize("ours", rankings, golds, [1, 3])
     assert s.questions == 3
     assert s.doc_acc_at_1 == pytest.approx(1 / 3)
@@ -70,17 +72,32 @@ def _dataset(tmp: Path, samples: Path, *, company: str = "Best Buy") -> dict[str
         {"doc_name": RELEASE, "company": "Ulta Beauty", "doc_type": "earnings", "doc_period": 2023},
     ]
     questions = [
-        {"financebench_id": "q1", "question": "What were Best Buy's capital expenditures in "
-         "the first half of fiscal 2024?", "answer": "$1,234",
-         "evidence": [{"doc_name": TENQ, "evidence_page_num": 5}]},  # the cash flow statement
-        {"financebench_id": "q2", "question": "Ulta Beauty fourth quarter fiscal 2022 net sales",
-         "answer": "Net sales increased", "evidence": [{"doc_name": RELEASE,
-                                                          "evidence_page_num": 0}]},
-        {"financebench_id": "q3", "question": "Nike FY2023 revenue", "answer": "$51.2 billion",
-         "evidence": [{"doc_name": "NIKE_2023_10K", "evidence_page_num": 30}]},
-    ]  # fmt: skip
-    paths = {"pdfs": pdfs, "documents": tmp / "documents.jsonl",
-             "questions": tmp / "questions.jsonl", "out": tmp / "report"}  # fmt: skip
+        {
+            "financebench_id": "q1",
+            "question": "What were Best Buy's capital expenditures in "
+            "the first half of fiscal 2024?",
+            "answer": "$1,234",
+            "evidence": [{"doc_name": TENQ, "evidence_page_num": 5}],
+        },  # the cash flow statement
+        {
+            "financebench_id": "q2",
+            "question": "Ulta Beauty fourth quarter fiscal 2022 net sales",
+            "answer": "Net sales increased",
+            "evidence": [{"doc_name": RELEASE, "evidence_page_num": 0}],
+        },
+        {
+            "financebench_id": "q3",
+            "question": "Nike FY2023 revenue",
+            "answer": "$51.2 billion",
+            "evidence": [{"doc_name": "NIKE_2023_10K", "evidence_page_num": 30}],
+        },
+    ]
+    paths = {
+        "pdfs": pdfs,
+        "documents": tmp / "documents.jsonl",
+        "questions": tmp / "questions.jsonl",
+        "out": tmp / "report",
+    }
     paths["documents"].write_text("\n".join(json.dumps(d) for d in documents) + "\n")
     paths["questions"].write_text("\n".join(json.dumps(q) for q in questions) + "\n")
     return paths
@@ -88,9 +105,16 @@ def _dataset(tmp: Path, samples: Path, *, company: str = "Best Buy") -> dict[str
 
 def _run(paths: dict[str, Path], *extra: str) -> tuple[int, str, str]:
     return run_cli(
-        "eval", "financebench", "--questions", str(paths["questions"]),
-        "--documents", str(paths["documents"]), "--pdfs", str(paths["pdfs"]), *extra,
-    )  # fmt: skip
+        "eval",
+        "financebench",
+        "--questions",
+        str(paths["questions"]),
+        "--documents",
+        str(paths["documents"]),
+        "--pdfs",
+        str(paths["pdfs"]),
+        *extra,
+    )
 
 
 def _eval(paths: dict[str, Path], *extra: str) -> dict[str, Any]:
@@ -107,8 +131,7 @@ def test_two_document_eval_reports_us_against_both_baselines(tmp_path: Path, sam
     assert result["settings"]["questions"] == 2 and result["skipped_questions"] == ["q3"]
     assert result["settings"]["ingest"]["stored"] == 2
     systems = {s["system"]: s for s in result["systems"]}
-    assert list(systems) == ["pageindex-platform", "pgvector top-k chunks",
-                             "full-text top-k pages"]  # fmt: skip
+    assert list(systems) == ["pageindex-platform", "pgvector top-k chunks", "full-text top-k pages"]
     ours = systems["pageindex-platform"]
     assert ours["doc_acc@1"] == 1.0 and ours["page_recall"]["@5"] == 1.0
     assert set(ours["routes"]) == {"metadata"}
@@ -127,8 +150,7 @@ def test_two_document_eval_reports_us_against_both_baselines(tmp_path: Path, sam
     assert saved["systems"] == result["systems"]
 
     again = _eval(paths)  # the second run ingests nothing
-    assert again["settings"]["ingest"] == {**again["settings"]["ingest"], "stored": 0,
-                                           "skipped": 2}  # fmt: skip
+    assert again["settings"]["ingest"] == {**again["settings"]["ingest"], "stored": 0, "skipped": 2}
 
 
 def test_without_the_eval_extra_the_report_has_no_chart_and_says_how_to_get_it(
@@ -163,8 +185,9 @@ def test_questions_are_embedded_by_the_corpus_embedder_whatever_the_setting_says
     assert first["settings"]["embedder"] == again["settings"]["embedder"] == "hash-bow"
 
     def ranks(result: dict[str, Any]) -> list[dict[str, Any]]:
-        return [{k: v["first_gold_rank"] for k, v in q["systems"].items()}
-                for q in result["questions"]]  # fmt: skip
+        return [
+            {k: v["first_gold_rank"] for k, v in q["systems"].items()} for q in result["questions"]
+        ]
 
     assert ranks(again) == ranks(first)
 
@@ -174,8 +197,9 @@ def test_gold_metadata_is_stored_only_when_asked(tmp_path: Path, samples: Path) 
 
     def company() -> str | None:
         with session_scope() as session:
-            return session.execute(text("SELECT company FROM documents WHERE name = :n"),
-                                   {"n": TENQ}).scalar()  # fmt: skip
+            return session.execute(
+                text("SELECT company FROM documents WHERE name = :n"), {"n": TENQ}
+            ).scalar()
 
     _eval(paths)
     assert company() != "Best Buy Co., Inc. (gold)"
@@ -204,9 +228,14 @@ def _model(request: dict[str, Any]) -> Response:
     if name == "judge_answer":
         return Response(json.dumps({"correct": False, "reason": "does not say it increased"}))
     page = payload["pages"][0]
-    return Response(json.dumps({"answer": "They were 1,234 million.",
-                                "citations": [{"document": page["document"],
-                                               "page": page["page"]}]}))  # fmt: skip
+    return Response(
+        json.dumps(
+            {
+                "answer": "They were 1,234 million.",
+                "citations": [{"document": page["document"], "page": page["page"]}],
+            }
+        )
+    )
 
 
 @pytest.fixture

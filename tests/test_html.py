@@ -70,7 +70,12 @@ def test_ixbrl_html_pages_tree_and_cover_facts(tmp_path: Path) -> None:
     assert starts["Item 1A. Risk Factors"] == 6
     m = doc.metadata
     assert (m.company, m.doc_type, m.fiscal_year, m.fiscal_period, m.period_end) == (
-        "Acme Widgets, Inc.", "10-Q", 2025, "Q3", "2025-06-28")  # fmt: skip
+        "Acme Widgets, Inc.",
+        "10-Q",
+        2025,
+        "Q3",
+        "2025-06-28",
+    )
     assert "ACME" in m.company_aliases and m.cik == "0000123456"
 
 
@@ -103,8 +108,11 @@ def test_every_edgar_dev_filing_ingests_with_exact_cover_facts() -> None:
             assert d["fiscal_period"] == facts["dei:DocumentFiscalPeriodFocus"].strip(), name
         if d["doc_type"] == "10-K":
             _assert_items_start_on_their_pages(name)
-    noise = [n for n in docs if any(
-        "xbrli:" in run_json("docs", "page", n, str(p))["text"] for p in (1, 2))]  # fmt: skip
+    noise = [
+        n
+        for n in docs
+        if any("xbrli:" in run_json("docs", "page", n, str(p))["text"] for p in (1, 2))
+    ]
     assert noise == []
     again = run_json("ingest", str(EDGAR))  # unchanged files are skipped
     assert (again["stored"], again["skipped"], again["failed"]) == (0, 26, 0)
@@ -158,8 +166,11 @@ def test_figure_questions_state_the_tagged_figure_and_cite_its_page() -> None:
             question = f"{company} {period} {d['fiscal_year']} {what}"
             out = run_json("ask", question)
             first = out["answer"].splitlines()[0]
-            m = re.match(r"(-?\$[\d,.]+) (million|billion) — (.+?) \((us-gaap:\w+)\) "
-                         r"\[(.+), p\. (\d+)\]", first)  # fmt: skip
+            m = re.match(
+                r"(-?\$[\d,.]+) (million|billion) — (.+?) \((us-gaap:\w+)\) "
+                r"\[(.+), p\. (\d+)\]",
+                first,
+            )
             assert m, (question, first)
             assert m.group(5) == d["name"] and int(m.group(6)) == out["citations"][0]["page"]
             assert when in m.group(3) or (what != "total assets" and "year ended" in m.group(3))

@@ -31,8 +31,16 @@ def test_ingest_samples_stores_every_file_with_valid_trees(samples: Path) -> Non
 
     listed = run_json("docs", "list")
     assert [d["name"] for d in listed] == names
-    assert set(listed[0]) == {"name", "company", "doc_type", "fiscal_year", "fiscal_period",
-                              "page_count", "nodes", "status"}  # fmt: skip
+    assert set(listed[0]) == {
+        "name",
+        "company",
+        "doc_type",
+        "fiscal_year",
+        "fiscal_period",
+        "page_count",
+        "nodes",
+        "status",
+    }
     tenq = next(d for d in listed if d["name"] == "BESTBUY_2024Q2_10Q")
     assert tenq["doc_type"] == "10-Q" and "Best Buy" in tenq["company"]
     assert tenq["fiscal_year"] == 2024 and tenq["fiscal_period"] == "Q2"
@@ -161,8 +169,9 @@ def test_progress_names_each_file_while_it_is_worked_on(samples: Path) -> None:
     events: list[tuple[str, str | None, str | None]] = []
 
     def progress(event: str, result: FileResult | None, total: int) -> None:
-        events.append((event, result.name if result else None,
-                       str(result.status) if result else None))  # fmt: skip
+        events.append(
+            (event, result.name if result else None, str(result.status) if result else None)
+        )
 
     folder = samples.parent / "two"
     folder.mkdir()

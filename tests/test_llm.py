@@ -43,12 +43,17 @@ def chats() -> Iterator[list[StructuredChat]]:
         chat.close()
 
 
-def _chat(fake: FakeLLM, made: list[StructuredChat], cache: bool = False, **overrides: Any
-          ) -> StructuredChat:  # fmt: skip
+def _chat(
+    fake: FakeLLM, made: list[StructuredChat], cache: bool = False, **overrides: Any
+) -> StructuredChat:
     values: dict[str, Any] = {
-        "llm_base_url": fake.url, "llm_model": "llama3.1:8b", "llm_api_key": None,
-        "llm_timeout": 5, "llm_max_attempts": 3, "llm_max_retry_seconds": 10,
-    }  # fmt: skip
+        "llm_base_url": fake.url,
+        "llm_model": "llama3.1:8b",
+        "llm_api_key": None,
+        "llm_timeout": 5,
+        "llm_max_attempts": 3,
+        "llm_max_retry_seconds": 10,
+    }
     settings = Settings(**{**values, **overrides})
     chat = StructuredChat(
         OpenAICompatible(settings), cache=DatabaseCache() if cache else None, settings=settings
@@ -92,8 +97,10 @@ def test_server_refusing_json_schema_gets_json_object_then_plain_text(
     answer, usage = _ask(chat)
     assert answer.value == 7 and usage.calls == 1
     assert [r.get("response_format", {}).get("type") for r in fake.requests] == [
-        "json_schema", "json_object", None
-    ]  # fmt: skip
+        "json_schema",
+        "json_object",
+        None,
+    ]
     assert "JSON Schema" in fake.requests[-1]["messages"][0]["content"]
     _ask(chat)  # the provider remembers: no more refused requests
     assert len(fake.requests) == 4
@@ -195,8 +202,11 @@ def test_connections_the_server_closes_are_replaced(chats: list[StructuredChat])
     """`Connection: close` replies, and idle connections the server times out."""
     with FakeLLM(lambda request: Response('{"value": 5}', close=True)) as closing:
         chat = _chat(closing, chats)
-        assert [_ask(chat, [{"role": "user", "content": str(i)}])[0].value
-                for i in range(3)] == [5, 5, 5]  # fmt: skip
+        assert [_ask(chat, [{"role": "user", "content": str(i)}])[0].value for i in range(3)] == [
+            5,
+            5,
+            5,
+        ]
         assert len(set(closing.ports)) == 3
     with FakeLLM(lambda request: Response('{"value": 6}'), keep_alive=1) as idle:
         chat = _chat(idle, chats)
@@ -274,8 +284,11 @@ def test_llama_cpp_style_refusal_of_json_schema_steps_down(
 
     def llama_cpp(request: dict[str, Any]) -> Response:
         if request.get("response_format", {}).get("type") == "json_schema":
-            return Response("1 validation error: ('body', 'response_format', 'type') Input "
-                            "should be 'text' or 'json_object'", status=500)  # fmt: skip
+            return Response(
+                "1 validation error: ('body', 'response_format', 'type') Input "
+                "should be 'text' or 'json_object'",
+                status=500,
+            )
         return Response('{"value": 11}')
 
     fake.script = llama_cpp
@@ -338,8 +351,11 @@ def test_replies_are_capped_in_length_with_the_parameter_the_server_takes(
 
     def reasoning_model(request: dict[str, Any]) -> Response:
         if "max_tokens" in request:
-            return Response("Unsupported parameter: 'max_tokens' is not supported with this "
-                            "model. Use 'max_completion_tokens' instead.", status=400)  # fmt: skip
+            return Response(
+                "Unsupported parameter: 'max_tokens' is not supported with this "
+                "model. Use 'max_completion_tokens' instead.",
+                status=400,
+            )
         return Response('{"value": 8}')
 
     fake.script = reasoning_model

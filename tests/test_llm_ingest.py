@@ -24,8 +24,14 @@ TENQ = "BESTBUY_2024Q2_10Q"
 
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeLLM]:
-    with serving(monkeypatch, competent, model="qwen2.5:7b-instruct", PI_LLM_TIMEOUT="0.5",
-                 PI_LLM_MAX_ATTEMPTS="2", PI_LLM_MAX_RETRY_SECONDS="3") as server:  # fmt: skip
+    with serving(
+        monkeypatch,
+        competent,
+        model="qwen2.5:7b-instruct",
+        PI_LLM_TIMEOUT="0.5",
+        PI_LLM_MAX_ATTEMPTS="2",
+        PI_LLM_MAX_RETRY_SECONDS="3",
+    ) as server:
         yield server
 
 

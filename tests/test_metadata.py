@@ -26,20 +26,29 @@ def test_10k_cover_with_fiscal_year_named_by_the_company() -> None:
 
 
 def test_quarter_from_year_to_date_columns() -> None:
-    text = COVER_10K.replace("FORM 10-K", "FORM 10-Q").replace(
-        "ANNUAL REPORT", "QUARTERLY REPORT").replace(
-        "For the fiscal year ended February 3, 2018", "For the quarterly period ended July 29, 2023"
-    )  # fmt: skip
+    text = (
+        COVER_10K.replace("FORM 10-K", "FORM 10-Q")
+        .replace("ANNUAL REPORT", "QUARTERLY REPORT")
+        .replace(
+            "For the fiscal year ended February 3, 2018",
+            "For the quarterly period ended July 29, 2023",
+        )
+    )
     pages = [PageText(1, text), PageText(2, "Three Months Ended Six Months Ended fiscal 2024")]
     m = extract_metadata(pages=pages)
     assert (m.doc_type, m.fiscal_year, m.fiscal_period) == ("10-Q", 2024, "Q2")
 
 
 def test_earnings_release_company_from_its_own_text() -> None:
-    pages = [PageText(1, "August 24, 2023\nUlta Beauty Announces Second Quarter Fiscal 2023 "
-                         "Results\nUlta Beauty, Inc. (NASDAQ: ULTA) today announced financial "
-                         "results for the thirteen-week period (\u201csecond quarter\u201d) "
-                         "ended July 29, 2023")]  # fmt: skip
+    pages = [
+        PageText(
+            1,
+            "August 24, 2023\nUlta Beauty Announces Second Quarter Fiscal 2023 "
+            "Results\nUlta Beauty, Inc. (NASDAQ: ULTA) today announced financial "
+            "results for the thirteen-week period (\u201csecond quarter\u201d) "
+            "ended July 29, 2023",
+        )
+    ]
     m = extract_metadata(pages=pages)
     assert m.doc_type == "earnings release"
     assert m.company == "Ulta Beauty, Inc." and {"ULTA", "Ulta Beauty"} <= set(m.company_aliases)
@@ -86,9 +95,11 @@ def test_52_53_week_year_ending_in_early_january_is_the_year_before() -> None:
 
 
 def test_a_sentence_naming_form_10_q_does_not_make_a_release_a_10_q() -> None:
-    text = ("Acme Corp. Reports Third Quarter 2023 Results\nAcme Corp. today reported results."
-            " Further details are in our Quarterly Report on\nForm 10-Q for the quarter ended "
-            "September 30, 2023.")  # fmt: skip
+    text = (
+        "Acme Corp. Reports Third Quarter 2023 Results\nAcme Corp. today reported results."
+        " Further details are in our Quarterly Report on\nForm 10-Q for the quarter ended "
+        "September 30, 2023."
+    )
     m = extract_metadata(pages=[PageText(1, text)])
     assert m.doc_type == "earnings release" and m.company == "Acme Corp."
 
@@ -133,8 +144,10 @@ def test_full_text_terms_split_hyphens_and_keep_phrases() -> None:
 
 
 def test_notes_that_mention_a_company_are_not_its_filing() -> None:
-    text = ("Retail sector notes\nBest Buy reports on a fiscal year that ends on the Saturday "
-            "closest to the end of January. Its Form 10-Q for the second quarter of fiscal 2024 "
-            "covers the quarter ended July 29, 2023.")  # fmt: skip
+    text = (
+        "Retail sector notes\nBest Buy reports on a fiscal year that ends on the Saturday "
+        "closest to the end of January. Its Form 10-Q for the second quarter of fiscal 2024 "
+        "covers the quarter ended July 29, 2023."
+    )
     m = extract_metadata(pages=[PageText(1, text)])
     assert m.company is None and m.doc_type == "other"

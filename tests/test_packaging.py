@@ -50,8 +50,11 @@ def _source_files() -> list[str]:
     """The repository's files as a clean clone has them (tracked, or new and not ignored)."""
     listed = subprocess.run(
         ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
-        cwd=REPO, capture_output=True, text=True, check=True,
-    ).stdout.splitlines()  # fmt: skip
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
     return [name for name in listed if (REPO / name).is_file()]
 
 
@@ -64,10 +67,21 @@ def wheel_files(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
         shutil.copy2(REPO / name, source / name)
     dist = tmp_path_factory.mktemp("dist")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-         "-w", str(dist), str(source)],
-        check=True, capture_output=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(dist),
+            str(source),
+        ],
+        check=True,
+        capture_output=True,
+    )
     (wheel,) = dist.glob("*.whl")
     with zipfile.ZipFile(wheel) as archive:
         return set(archive.namelist())
@@ -127,8 +141,11 @@ def test_every_file_the_package_opens_at_run_time_is_in_the_wheel(
         assert run_cli("docs", "tree", "BESTBUY_2024Q2_10Q")[0] == 0
     read = {path.relative_to(PACKAGE.parent).as_posix() for path in opened}
     data = {name for name in read if not name.endswith(".py")}
-    assert {"pageindex_platform/search/sections.txt", "pageindex_platform/search/concepts.txt",
-            "pageindex_platform/search/knowledge.txt"} <= data  # fmt: skip
+    assert {
+        "pageindex_platform/search/sections.txt",
+        "pageindex_platform/search/concepts.txt",
+        "pageindex_platform/search/knowledge.txt",
+    } <= data
     missing = sorted(name for name in read if name not in wheel_files)
     assert not missing, f"opened at run time but not in the wheel: {missing}"
 

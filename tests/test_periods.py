@@ -12,11 +12,15 @@ from pageindex_platform.search.constraints import parse_dates
 
 from .helpers import run_cli, run_json
 
-COVER = ("FORM {form}\n\n{kind} PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT "
-         "OF 1934\n\n{when}\n\nGIZMO WORKS INC.\n\n(Exact name of registrant as specified in "
-         "its charter)\n\n")  # fmt: skip
-EVENT = ("FORM 8-K\n\nCURRENT REPORT\n\nGIZMO WORKS INC.\n\n(Exact name of registrant as "
-         "specified in its charter)\n\nDate of Report: {day}\n\n")  # fmt: skip
+COVER = (
+    "FORM {form}\n\n{kind} PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT "
+    "OF 1934\n\n{when}\n\nGIZMO WORKS INC.\n\n(Exact name of registrant as specified in "
+    "its charter)\n\n"
+)
+EVENT = (
+    "FORM 8-K\n\nCURRENT REPORT\n\nGIZMO WORKS INC.\n\n(Exact name of registrant as "
+    "specified in its charter)\n\nDate of Report: {day}\n\n"
+)
 
 
 def _annual(year: int, body: str) -> str:
@@ -37,13 +41,18 @@ def _ask(question: str) -> Any:
 
 @pytest.mark.parametrize(
     ("question", "dates"),
-    [("the 8k filing dated 1st July 2022", ["2022-07-01"]),
-     ("net sales in the quarter ended December 31, 2022", ["2022-12-31"]),
-     ("the 3rd of March 2021 and Sept. 18, 2023", ["2021-03-03", "2023-09-18"]),
-     ("filed 2022-07-01 or 7/1/2022", ["2022-07-01"]), ("May 5 2021", ["2021-05-05"]),
-     ("30 Feb 2022", []), ("in May 2021", []), ("Q2 2023 and 2023-Q2", []),
-     ("1,234 million in 2022", [])],
-)  # fmt: skip
+    [
+        ("the 8k filing dated 1st July 2022", ["2022-07-01"]),
+        ("net sales in the quarter ended December 31, 2022", ["2022-12-31"]),
+        ("the 3rd of March 2021 and Sept. 18, 2023", ["2021-03-03", "2023-09-18"]),
+        ("filed 2022-07-01 or 7/1/2022", ["2022-07-01"]),
+        ("May 5 2021", ["2021-05-05"]),
+        ("30 Feb 2022", []),
+        ("in May 2021", []),
+        ("Q2 2023 and 2023-Q2", []),
+        ("1,234 million in 2022", []),
+    ],
+)
 def test_calendar_dates_as_questions_write_them(question: str, dates: list[str]) -> None:
     assert parse_dates(question) == dates
 
@@ -51,12 +60,16 @@ def test_calendar_dates_as_questions_write_them(question: str, dates: list[str])
 def test_the_8k_of_the_date_named_is_the_one_selected(tmp_path: Path) -> None:
     """Two 8-Ks of one company and year: the date decides, though the other one's words
     match the question better."""
-    _ingest(tmp_path / "events", {
-        "april.md": EVENT.format(day="April 26, 2022") + "# Item 8.01 Other Events\n\nThe "
-        "agenda of the meeting: the key agenda items were the board's agenda for the dividend.\n",
-        "july.md": EVENT.format(day="July 1, 2022") + "# Item 5.02 Departure of Directors\n\n"
-        "The board appointed a new chief financial officer.\n",
-    })  # fmt: skip
+    _ingest(
+        tmp_path / "events",
+        {
+            "april.md": EVENT.format(day="April 26, 2022") + "# Item 8.01 Other Events\n\nThe "
+            "agenda of the meeting: the key agenda items were the board's agenda for the "
+            "dividend.\n",
+            "july.md": EVENT.format(day="July 1, 2022") + "# Item 5.02 Departure of Directors\n\n"
+            "The board appointed a new chief financial officer.\n",
+        },
+    )
     out = _ask("What was the key agenda of Gizmo Works' 8-K dated 1st July 2022?")
     assert [d["name"] for d in out["documents"]] == ["july"]
     assert "period_end near ['2022-07-01']" in out["route_reason"]
@@ -77,13 +90,22 @@ def test_a_quarter_named_by_its_end_date_finds_its_filing_without_a_warning(
 def test_a_year_without_a_filing_falls_back_to_the_nearest_earlier_one(tmp_path: Path) -> None:
     """FY2023's outlook is in the FY2022 annual report, not in an older one whose words match
     the question better; the user is told that no FY2023 filing is stored."""
-    _ingest(tmp_path / "annual", {
-        "k2016.md": _annual(2016, "# Item 7. Outlook\n\nWe forecast production rate changes: "
-                            "the production rate of the G-7 line will rise, and the forecast "
-                            "production rate of the G-9 line falls.\n"),
-        "k2022.md": _annual(2022, "# Item 7. Outlook\n\nFor 2023 we expect to raise the G-7 "
-                            "line to 38 units a month.\n"),
-    })  # fmt: skip
+    _ingest(
+        tmp_path / "annual",
+        {
+            "k2016.md": _annual(
+                2016,
+                "# Item 7. Outlook\n\nWe forecast production rate changes: "
+                "the production rate of the G-7 line will rise, and the forecast "
+                "production rate of the G-9 line falls.\n",
+            ),
+            "k2022.md": _annual(
+                2022,
+                "# Item 7. Outlook\n\nFor 2023 we expect to raise the G-7 "
+                "line to 38 units a month.\n",
+            ),
+        },
+    )
     out = _ask("What production rate changes is Gizmo Works forecasting for FY2023?")
     assert [d["name"] for d in out["documents"]] == ["k2022"]
     assert "nearest earlier year [2022]" in out["route_reason"]
@@ -95,13 +117,20 @@ def test_a_period_named_without_a_company_weighs_the_whole_corpus_ranking(
 ) -> None:
     """No company named: the semantic route ranks every filing, and the one of the latest
     year and the quarter named comes first though an older one repeats the question's words."""
-    quarter = COVER.format(form="10-Q", kind="QUARTERLY REPORT",
-                           when="For the quarterly period ended March 31, 2024")  # fmt: skip
-    _ingest(tmp_path / "both", {
-        "k2023.md": _annual(2023, "# Liquidity\n\nCash and cash equivalents fell; a drop in "
-                            "cash and cash equivalents from 2022.\n"),
-        "q2024.md": quarter + "# Balance sheet\n\nCash was $2.1 billion at March 31, 2024.\n",
-    })  # fmt: skip
+    quarter = COVER.format(
+        form="10-Q", kind="QUARTERLY REPORT", when="For the quarterly period ended March 31, 2024"
+    )
+    _ingest(
+        tmp_path / "both",
+        {
+            "k2023.md": _annual(
+                2023,
+                "# Liquidity\n\nCash and cash equivalents fell; a drop in "
+                "cash and cash equivalents from 2022.\n",
+            ),
+            "q2024.md": quarter + "# Balance sheet\n\nCash was $2.1 billion at March 31, 2024.\n",
+        },
+    )
     out = _ask("Was there any drop in cash and cash equivalents between FY2023 and Q1 of FY2024?")
     assert out["route"] == "semantic"
     assert out["documents"][0]["name"] == "q2024"

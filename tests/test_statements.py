@@ -33,10 +33,14 @@ def test_statement_headings_are_recognised() -> None:
 def test_pages_that_only_mention_statements_are_not_statements() -> None:
     index = "\n".join(
         ["Index to Consolidated Financial Statements"]
-        + [f"Consolidated {name} 4{i}" for i, name in enumerate(
-            ["Statements of Operations", "Balance Sheets", "Statements of Cash Flows"])]
+        + [
+            f"Consolidated {name} 4{i}"
+            for i, name in enumerate(
+                ["Statements of Operations", "Balance Sheets", "Statements of Cash Flows"]
+            )
+        ]
         + [f"Note {i} 5{i}" for i in range(12)]
-    )  # fmt: skip
+    )
     assert detect_statement(index) is None
     prose = "Balance Sheet\n" + "\n".join(
         f"Cash at the end of quarter {i} was ${i}.5 million, up from ${i}.1 million."
@@ -55,8 +59,9 @@ def test_questions_map_to_the_statements_holding_their_figures() -> None:
     ]
     assert statements_for("Has the quick ratio of Corning improved?", facts) == [Statement.BALANCE]
     assert statements_for("Fixed asset turnover for FY2019?", facts) == [
-        Statement.INCOME, Statement.BALANCE
-    ]  # fmt: skip
+        Statement.INCOME,
+        Statement.BALANCE,
+    ]
     assert statements_for("Who are Boeing's primary customers?", facts) == []
 
 

@@ -37,15 +37,24 @@ def document(kind: str, body: str, description: str = "") -> str:
 def apple_submission(folder: Path) -> Path:
     path = folder / "0000320193-25-000073.txt"
     path.write_text(
-        HEADER.format(accession="0000320193-25-000073", kind="10-Q", period="20250628",
-                      company="Apple Inc.", cik="0000320193")
+        HEADER.format(
+            accession="0000320193-25-000073",
+            kind="10-Q",
+            period="20250628",
+            company="Apple Inc.",
+            cik="0000320193",
+        )
         + document("10-Q", f"<XBRL>\n{APPLE_10Q.read_text()}\n</XBRL>")
         + document("EX-31.1", "<html><body><p>CERTIFICATION I, the officer, certify</p></body>")
-        + document("EX-99.1", "<html><body><p>Apple reports third quarter results</p>"
-                   "<p>Services revenue reached an all-time high.</p></body>", "PRESS RELEASE")
+        + document(
+            "EX-99.1",
+            "<html><body><p>Apple reports third quarter results</p>"
+            "<p>Services revenue reached an all-time high.</p></body>",
+            "PRESS RELEASE",
+        )
         + document("GRAPHIC", "begin 644 logo.jpg\nM_]C_X``02D9)1@`!`0$`8`!@``#_VP!#``(!`0(!\nend")
         + "</SEC-DOCUMENT>\n"
-    )  # fmt: skip
+    )
     return path
 
 
@@ -70,11 +79,16 @@ def old_ascii_submission(folder: Path) -> Path:
     ]
     path = folder / "0000950123-98-000001.txt"
     path.write_text(
-        HEADER.format(accession="0000950123-98-000001", kind="10-K", period="19980630",
-                      company="WIDGETCO INDUSTRIES INC", cik="0000123987")
+        HEADER.format(
+            accession="0000950123-98-000001",
+            kind="10-K",
+            period="19980630",
+            company="WIDGETCO INDUSTRIES INC",
+            cik="0000123987",
+        )
         + document("10-K", "\n<PAGE>\n".join(pages))
         + "</SEC-DOCUMENT>\n"
-    )  # fmt: skip
+    )
     return path
 
 
@@ -84,13 +98,19 @@ def test_full_submission_is_the_filing_with_its_exhibits_and_header_facts(tmp_pa
     assert code == 0, err
     [doc] = run_json("docs", "list")
     assert (doc["company"], doc["doc_type"], doc["fiscal_year"], doc["fiscal_period"]) == (
-        "Apple Inc.", "10-Q", 2025, "Q3")  # fmt: skip
+        "Apple Inc.",
+        "10-Q",
+        2025,
+        "Q3",
+    )
     assert run_json("docs", "show", doc["name"])["cik"] == "0000320193"
     tree = run_json("docs", "tree", doc["name"])
     titles = [n["title"] for n in tree["nodes"]]
     assert "Exhibit 99.1: PRESS RELEASE" in titles
-    pages = [run_json("docs", "page", doc["name"], str(p))["text"]
-             for p in range(1, tree["page_count"] + 1)]  # fmt: skip
+    pages = [
+        run_json("docs", "page", doc["name"], str(p))["text"]
+        for p in range(1, tree["page_count"] + 1)
+    ]
     assert "Services revenue reached an all-time high." in pages[-1]
     assert not any("begin 644" in p or "CERTIFICATION I, the officer" in p for p in pages)
     out = run_json("ask", "Apple Q3 FY2025 revenue")
@@ -104,7 +124,10 @@ def test_old_plain_text_submission_pages_tree_and_metadata(tmp_path: Path) -> No
     assert code == 0, err
     [doc] = run_json("docs", "list")
     assert (doc["company"], doc["doc_type"], doc["fiscal_year"]) == (
-        "Widgetco Industries Inc", "10-K", 1998)  # fmt: skip
+        "Widgetco Industries Inc",
+        "10-K",
+        1998,
+    )
     tree = run_json("docs", "tree", doc["name"])
     assert tree["page_count"] == 6
     starts = {}
@@ -132,6 +155,7 @@ def test_plain_text_named_on_the_command_line_and_a_binary_txt(tmp_path: Path) -
     code, _, err = run_cli("ingest", str(notes), str(blob))  # named: read as plain text
     assert code == 1
     assert [line for line in err.splitlines() if "blob.txt" in line] == [
-        f"Error: {blob}: not a text file (binary content)"]  # fmt: skip
+        f"Error: {blob}: not a text file (binary content)"
+    ]
     assert sorted(d["name"] for d in run_json("docs", "list")) == ["0000320193-25-000073", "notes"]
     assert "Lead times doubled." in run_json("docs", "page", "notes", "1")["text"]

@@ -17,18 +17,25 @@ def _build(entries: list[FlatEntry], n: int, tokens: int = 100) -> list[TreeNode
 
 def test_preface_and_nesting() -> None:
     roots = _build(
-        [FlatEntry(1, "PART I", 3), FlatEntry(2, "Item 1. Business", 3),
-         FlatEntry(2, "Item 1A. Risk Factors", 6), FlatEntry(1, "PART II", 9),
-         FlatEntry(2, "Item 7. MD&A", 9)],
+        [
+            FlatEntry(1, "PART I", 3),
+            FlatEntry(2, "Item 1. Business", 3),
+            FlatEntry(2, "Item 1A. Risk Factors", 6),
+            FlatEntry(1, "PART II", 9),
+            FlatEntry(2, "Item 7. MD&A", 9),
+        ],
         12,
-    )  # fmt: skip
+    )
     assert check_tree(roots, 12) == []
     assert [(r.title, r.start_page, r.end_page) for r in roots] == [
-        ("Preface", 1, 2), ("PART I", 3, 8), ("PART II", 9, 12)
-    ]  # fmt: skip
+        ("Preface", 1, 2),
+        ("PART I", 3, 8),
+        ("PART II", 9, 12),
+    ]
     assert [(c.title, c.start_page, c.end_page) for c in roots[1].children] == [
-        ("Item 1. Business", 3, 5), ("Item 1A. Risk Factors", 6, 8)
-    ]  # fmt: skip
+        ("Item 1. Business", 3, 5),
+        ("Item 1A. Risk Factors", 6, 8),
+    ]
     assert [n.node_id for r in roots for n in r.walk()] == [f"{i:04d}" for i in range(6)]
 
 
@@ -36,8 +43,9 @@ def test_parent_opening_pages_get_a_leaf() -> None:
     roots = _build([FlatEntry(1, "PART I", 1), FlatEntry(2, "Item 1", 3)], 5)
     assert check_tree(roots, 5) == []
     assert [(c.title, c.start_page, c.end_page) for c in roots[0].children] == [
-        ("PART I", 1, 2), ("Item 1", 3, 5)
-    ]  # fmt: skip
+        ("PART I", 1, 2),
+        ("Item 1", 3, 5),
+    ]
 
 
 def test_sections_sharing_a_page() -> None:
@@ -47,8 +55,10 @@ def test_sections_sharing_a_page() -> None:
     )
     assert check_tree(roots, 4) == []
     assert [(r.title, r.start_page, r.end_page) for r in roots] == [
-        ("A", 1, 2), ("B", 2, 2), ("C", 2, 4)
-    ]  # fmt: skip
+        ("A", 1, 2),
+        ("B", 2, 2),
+        ("C", 2, 4),
+    ]
 
 
 def test_large_leaves_are_split_only_when_long_and_heavy() -> None:

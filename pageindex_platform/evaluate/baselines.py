@@ -35,10 +35,12 @@ def vector_top_k(*, session: Session, question: str, embedder: Embedder) -> Rank
     vector = embedder.embed([question])[0]
     tune_hnsw(session, filtered=False)
     rows = session.execute(
-        text("SELECT d.name, c.page FROM chunks c JOIN documents d ON d.id = c.document_id "
-             "ORDER BY c.embedding <=> CAST(:v AS vector) LIMIT :k"),
+        text(
+            "SELECT d.name, c.page FROM chunks c JOIN documents d ON d.id = c.document_id "
+            "ORDER BY c.embedding <=> CAST(:v AS vector) LIMIT :k"
+        ),
         {"v": vector_literal(vector), "k": VECTOR_CHUNKS},
-    ).all()  # fmt: skip
+    ).all()
     return _ranking([(name, page) for name, page in rows], started)
 
 
@@ -48,9 +50,11 @@ def full_text_top_k(*, session: Session, question: str) -> Ranking:
     counting distinct keywords first)."""
     started = time.perf_counter()
     rows = session.execute(
-        text("SELECT d.name, p.page FROM pages p JOIN documents d ON d.id = p.document_id, "
-             "to_tsquery('english', :q) q WHERE p.tsv @@ q "
-             "ORDER BY ts_rank(p.tsv, q) DESC LIMIT :k"),
+        text(
+            "SELECT d.name, p.page FROM pages p JOIN documents d ON d.id = p.document_id, "
+            "to_tsquery('english', :q) q WHERE p.tsv @@ q "
+            "ORDER BY ts_rank(p.tsv, q) DESC LIMIT :k"
+        ),
         {"q": tsquery(question), "k": RANK_LIMIT},
-    ).all()  # fmt: skip
+    ).all()
     return _ranking([(name, page) for name, page in rows], started)

@@ -41,17 +41,24 @@ def load_questions(path: Path) -> list[Question]:
     for number, row in enumerate(read_jsonl(path), 1):
         evidence = row.get("evidence") or []
         try:
-            pages = frozenset((str(e["doc_name"]), int(e["evidence_page_num"]) + 1)
-                              for e in evidence)  # fmt: skip
+            pages = frozenset(
+                (str(e["doc_name"]), int(e["evidence_page_num"]) + 1) for e in evidence
+            )
             question = str(row["question"])
         except (KeyError, TypeError, ValueError) as exc:
-            raise InputError(path, f"row {number}: needs question and evidence "
-                             f"[{{doc_name, evidence_page_num}}] ({exc})") from exc  # fmt: skip
+            raise InputError(
+                path,
+                f"row {number}: needs question and evidence "
+                f"[{{doc_name, evidence_page_num}}] ({exc})",
+            ) from exc
         if not pages:
             raise InputError(path, f"row {number}: no evidence")
         gold = Gold(frozenset(d for d, _ in pages), pages)
-        out.append(Question(str(row.get("financebench_id", number)), question,
-                            str(row.get("answer", "")), gold))  # fmt: skip
+        out.append(
+            Question(
+                str(row.get("financebench_id", number)), question, str(row.get("answer", "")), gold
+            )
+        )
     return out
 
 
@@ -95,12 +102,10 @@ class EvalResult:
         return out
 
 
-def _ours(question: str, embedder: Embedder, chat: StructuredChat | None, route: Route
-          ) -> Ranking:  # fmt: skip
+def _ours(question: str, embedder: Embedder, chat: StructuredChat | None, route: Route) -> Ranking:
     started = time.perf_counter()
     with session_scope() as session:
-        answer = ask(session=session, question=question, embedder=embedder, chat=chat,
-                     route=route)  # fmt: skip
+        answer = ask(session=session, question=question, embedder=embedder, chat=chat, route=route)
     return Ranking(
         documents=[d.name for d in answer.documents][:RANK_LIMIT],
         pages=[(c.document, c.page) for c in answer.citations][:RANK_LIMIT],
@@ -142,8 +147,9 @@ def run_eval(
         ours = _ours(q.question, embedder, chat, route)
         if score_answers:
             try:
-                ours.answer_correct = score_answer(q.question, q.answer, ours.answer,
-                                                   chat=chat if judge else None)  # fmt: skip
+                ours.answer_correct = score_answer(
+                    q.question, q.answer, ours.answer, chat=chat if judge else None
+                )
             except LLMError:
                 ours.answer_correct = None
         with session_scope() as session:
@@ -153,26 +159,32 @@ def run_eval(
         found = {OURS: ours, Baseline.VECTOR: vector, Baseline.FULL_TEXT: lexical}
         for name, ranking in found.items():
             runs[name].append(ranking)
-        rows.append({
-            "id": q.id,
-            "question": q.question,
-            "gold_documents": sorted(q.gold.documents),
-            "gold_pages": [list(p) for p in sorted(q.gold.pages)],
-            "route": ours.route,
-            "answer_correct": ours.answer_correct,
-            "systems": {
-                str(name): {
-                    "documents": r.documents[:3],
-                    "pages": [list(p) for p in r.pages],
-                    "first_gold_rank": first_gold_rank(r.pages, q.gold),
-                    "seconds": round(r.seconds, 4),
-                }
-                for name, r in found.items()
-            },
-        })  # fmt: skip
+        rows.append(
+            {
+                "id": q.id,
+                "question": q.question,
+                "gold_documents": sorted(q.gold.documents),
+                "gold_pages": [list(p) for p in sorted(q.gold.pages)],
+                "route": ours.route,
+                "answer_correct": ours.answer_correct,
+                "systems": {
+                    str(name): {
+                        "documents": r.documents[:3],
+                        "pages": [list(p) for p in r.pages],
+                        "first_gold_rank": first_gold_rank(r.pages, q.gold),
+                        "seconds": round(r.seconds, 4),
+                    }
+                    for name, r in found.items()
+                },
+            }
+        )
         if progress:
             progress(number, len(kept))
     golds = [q.gold for q in kept]
     summaries = [summarize(str(name), r, golds, ks) for name, r in runs.items()] if kept else []
-    return EvalResult(summaries=summaries, questions=rows, skipped=skipped,
-                      settings={"ks": list(ks), "questions": len(kept)})  # fmt: skip
+    return EvalResult(
+        summaries=summaries,
+        questions=rows,
+        skipped=skipped,
+        settings={"ks": list(ks), "questions": len(kept)},
+    )

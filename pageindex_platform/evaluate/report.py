@@ -15,18 +15,26 @@ logger = logging.getLogger(__name__)
 
 def table(summaries: list[Summary], ks: list[int]) -> str:
     """One row per system: doc_acc@1, doc_recall@k, page_recall@k, MRR, latency, LLM use."""
-    head = (["system", "doc_acc@1"] + [f"doc_recall@{k}" for k in ks]
-            + [f"page_recall@{k}" for k in ks]
-            + ["MRR", "p50 ms", "p95 ms", "LLM calls", "tokens"])  # fmt: skip
+    head = (
+        ["system", "doc_acc@1"]
+        + [f"doc_recall@{k}" for k in ks]
+        + [f"page_recall@{k}" for k in ks]
+        + ["MRR", "p50 ms", "p95 ms", "LLM calls", "tokens"]
+    )
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for s in summaries:
         cells = (
             [s.system, f"{s.doc_acc_at_1:.3f}"]
             + [f"{s.doc_recall[k]:.3f}" for k in ks]
             + [f"{s.page_recall[k]:.3f}" for k in ks]
-            + [f"{s.mrr:.3f}", f"{s.latency_p50_ms:.0f}", f"{s.latency_p95_ms:.0f}",
-               str(s.calls), str(s.prompt_tokens + s.completion_tokens)]
-        )  # fmt: skip
+            + [
+                f"{s.mrr:.3f}",
+                f"{s.latency_p50_ms:.0f}",
+                f"{s.latency_p95_ms:.0f}",
+                str(s.calls),
+                str(s.prompt_tokens + s.completion_tokens),
+            ]
+        )
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -56,8 +64,9 @@ def markdown(result: EvalResult) -> str:
     if ours.answer_accuracy is not None:
         parts.append(f"Answer accuracy (numbers / judge): {ours.answer_accuracy:.3f}")
     if result.skipped:
-        parts.append(f"Left out (evidence documents not in the database): "
-                     f"{', '.join(result.skipped)}")  # fmt: skip
+        parts.append(
+            f"Left out (evidence documents not in the database): {', '.join(result.skipped)}"
+        )
     misses = result.misses()
     parts += [
         "",
@@ -70,8 +79,10 @@ def markdown(result: EvalResult) -> str:
         mine = q["systems"][OURS]
         rank = mine["first_gold_rank"]
         gold = _pages(q["gold_pages"], 2)
-        parts.append(f"| {_cell(q['question'][:160])} | {gold} | {_pages(mine['pages'])} "
-                     f"| {rank if rank else f'> {RANK_LIMIT}'} |")  # fmt: skip
+        parts.append(
+            f"| {_cell(q['question'][:160])} | {gold} | {_pages(mine['pages'])} "
+            f"| {rank if rank else f'> {RANK_LIMIT}'} |"
+        )
     return "\n".join(parts) + "\n"
 
 
@@ -91,8 +102,9 @@ def chart(result: EvalResult, path: Path) -> None:
     ax.set_ylim(0, 1)
     ax.set_xticks(ks)
     ax.grid(alpha=0.3)
-    ax.set_title(f"Gold evidence page among the first k ({result.settings.get('questions')} "
-                 "questions)")  # fmt: skip
+    ax.set_title(
+        f"Gold evidence page among the first k ({result.settings.get('questions')} questions)"
+    )
     ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(path)
@@ -105,8 +117,9 @@ def write_report(result: EvalResult, out: Path) -> dict[str, Path]:
     out.mkdir(parents=True, exist_ok=True)
     paths = {"markdown": out / "report.md", "json": out / "report.json"}
     paths["markdown"].write_text(markdown(result), encoding="utf-8")
-    paths["json"].write_text(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n",
-                             encoding="utf-8")  # fmt: skip
+    paths["json"].write_text(
+        json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     try:
         chart(result, out / "page_recall.png")
     except ModuleNotFoundError as exc:

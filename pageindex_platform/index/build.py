@@ -62,8 +62,9 @@ def prepare_document(path: Path, options: BuildOptions) -> PreparedDocument:
             pages, layouts = parsed_pdf.pages, parsed_pdf.layouts
             source, entries = TreeSource.OUTLINE, outline_entries(parsed_pdf.outline, len(pages))
         else:
-            parsed = parse_html(path, data) if suffix in HTML_SUFFIXES else parse_submission(
-                path, data)  # fmt: skip
+            parsed = (
+                parse_html(path, data) if suffix in HTML_SUFFIXES else parse_submission(path, data)
+            )
             pages, layouts = parsed.pages, parsed.layouts
             source, entries = TreeSource.TOC, parsed.toc
             cover_facts, facts, appendices = parsed.dei, parsed.facts, parsed.appendices
@@ -101,9 +102,13 @@ def prepare_document(path: Path, options: BuildOptions) -> PreparedDocument:
 
     max_pages, max_tokens = options.split_max_pages, options.split_max_tokens
     tree = finish_tree(
-        entries, pages, page_tokens, max_pages=max_pages, max_tokens=max_tokens,
+        entries,
+        pages,
+        page_tokens,
+        max_pages=max_pages,
+        max_tokens=max_tokens,
         find_sections=splitter,
-    )  # fmt: skip
+    )
     problems = check_tree(tree, len(pages))
     if problems:  # never store an invalid tree: fall back to page windows
         warnings.append(f"section tree discarded ({problems[0]}); using page windows")

@@ -27,10 +27,34 @@ from .toc import FlatEntry
 
 _SKIP = {"head", "script", "style", "title", "meta", "link", "ix:header", "noscript"}
 _BLOCK = {
-    "p", "div", "br", "hr", "li", "ul", "ol", "table", "tbody", "thead", "tfoot", "h1", "h2",
-    "h3", "h4", "h5", "h6", "center", "blockquote", "section", "article", "body", "pre", "dl",
-    "dt", "dd", "page",
-}  # fmt: skip
+    "p",
+    "div",
+    "br",
+    "hr",
+    "li",
+    "ul",
+    "ol",
+    "table",
+    "tbody",
+    "thead",
+    "tfoot",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "center",
+    "blockquote",
+    "section",
+    "article",
+    "body",
+    "pre",
+    "dl",
+    "dt",
+    "dd",
+    "page",
+}
 _BREAK_BEFORE = re.compile(r"(?:page-)?break-before\s*:\s*(?:always|page)", re.I)
 _BREAK_AFTER = re.compile(r"(?:page-)?break-after\s*:\s*(?:always|page)", re.I)
 _HIDDEN = re.compile(r"display\s*:\s*none", re.I)
@@ -73,9 +97,15 @@ class _Walker:
     def flush(self, last: str | None = None) -> None:
         text = " ".join(" ".join(self.line).split())
         if text:
-            row = Row(text=text, x0=0.0, y0=float(len(self.rows[-1])), size=self.line_style.size,
-                      bold=self.line_style.bold, last_x0=400.0 if last else 0.0,
-                      last_text=last or text)  # fmt: skip
+            row = Row(
+                text=text,
+                x0=0.0,
+                y0=float(len(self.rows[-1])),
+                size=self.line_style.size,
+                bold=self.line_style.bold,
+                last_x0=400.0 if last else 0.0,
+                last_text=last or text,
+            )
             self.rows[-1].append(row)
             page = len(self.rows)
             for key in self.pending:
@@ -108,8 +138,9 @@ class _Walker:
         style = _Style(
             bold=style.bold or tag in ("b", "strong") or bool(_BOLD.search(css)),
             size=(float(size.group(1)) * (0.75 if size.group(2).lower() == "px" else 1.0))
-            if size else style.size,
-        )  # fmt: skip
+            if size
+            else style.size,
+        )
         if tag == "ix:nonfraction" and not el.get("id"):
             self.pending.append(fact_key(el))
         if tag == "tr":
@@ -141,15 +172,18 @@ class _Walker:
             for a in cell.iter("a"):
                 if (a.get("href") or "").startswith("#"):
                     self.line_links.append(a.get("href")[1:])
-            self.pending.extend(node.get("id") for node in cell.iter()
-                                if isinstance(node.tag, str) and node.get("id"))  # fmt: skip
-            self.pending.extend(fact_key(f) for f in cell.iter("ix:nonfraction")
-                                if not f.get("id"))  # fmt: skip
+            self.pending.extend(
+                node.get("id")
+                for node in cell.iter()
+                if isinstance(node.tag, str) and node.get("id")
+            )
+            self.pending.extend(fact_key(f) for f in cell.iter("ix:nonfraction") if not f.get("id"))
             text = " ".join(cell.text_content().split())
             if text:
                 cells.append(text)
-                if _BOLD.search(" ".join(n.get("style") or "" for n in cell.iter()
-                                         if isinstance(n.tag, str))):  # fmt: skip
+                if _BOLD.search(
+                    " ".join(n.get("style") or "" for n in cell.iter() if isinstance(n.tag, str))
+                ):
                     style = _Style(bold=True, size=style.size)
         if cells:
             self.line_style = style
@@ -236,12 +270,18 @@ def _facts(root: lxml.html.HtmlElement, pages: dict[str, int]) -> list[TaggedFac
         if context is None or value is None or not el.get("name"):
             continue
         decimals = el.get("decimals") or ""
-        out.append(TaggedFact(
-            concept=el.get("name"), value=value, unit=units.get(el.get("unitref") or "", ""),
-            decimals=int(decimals) if re.fullmatch(r"-?\d+", decimals) else None,
-            period_start=context[0], period_end=context[1], dimensions=context[2],
-            page=pages.get(fact_key(el)),
-        ))  # fmt: skip
+        out.append(
+            TaggedFact(
+                concept=el.get("name"),
+                value=value,
+                unit=units.get(el.get("unitref") or "", ""),
+                decimals=int(decimals) if re.fullmatch(r"-?\d+", decimals) else None,
+                period_start=context[0],
+                period_end=context[1],
+                dimensions=context[2],
+                page=pages.get(fact_key(el)),
+            )
+        )
     return out
 
 
@@ -257,14 +297,20 @@ def _toc_from_links(walker: _Walker, layouts: list[PageLayout]) -> list[FlatEntr
         start = max(1, walker.placed[target])
         if not title or (out and start < out[-1].start_page):
             continue
-        level = 2 if out and re.match(r"item\b", title, re.I) and any(
-            re.match(r"part\b", e.title, re.I) for e in out) else 1  # fmt: skip
+        level = (
+            2
+            if out
+            and re.match(r"item\b", title, re.I)
+            and any(re.match(r"part\b", e.title, re.I) for e in out)
+            else 1
+        )
         out.append(FlatEntry(level, title[:200], start))
     return out if len(out) >= 3 else []
 
 
-_TAG = re.compile(rb"<\s*(?:!doctype\s+html|html|head|body|div|p|table|span|font|center|pre)\b",
-                  re.IGNORECASE)  # fmt: skip
+_TAG = re.compile(
+    rb"<\s*(?:!doctype\s+html|html|head|body|div|p|table|span|font|center|pre)\b", re.IGNORECASE
+)
 
 
 def page_layouts(pages_rows: list[list[Row]], *, marked: bool) -> list[PageLayout]:
@@ -273,8 +319,10 @@ def page_layouts(pages_rows: list[list[Row]], *, marked: bool) -> list[PageLayou
     if not marked:
         flat = [row for page in pages_rows for row in page]
         pages_rows = [flat[i : i + ROWS_PER_PAGE] for i in range(0, len(flat), ROWS_PER_PAGE)]
-    return [PageLayout(page=i, width=612.0, height=792.0, rows=rows)
-            for i, rows in enumerate(pages_rows, 1)]  # fmt: skip
+    return [
+        PageLayout(page=i, width=612.0, height=792.0, rows=rows)
+        for i, rows in enumerate(pages_rows, 1)
+    ]
 
 
 def parse_html(path: Path, data: bytes) -> ParsedHtml:

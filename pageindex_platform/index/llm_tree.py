@@ -116,9 +116,14 @@ def _snippet(pages: Sequence[PageText], page: int, chars: int = 500) -> str:
 
 class _Builder:
     def __init__(
-        self, doc: PreparedDocument, chat: StructuredChat, usage: Usage, max_pages: int,
-        max_tokens: int, toc_check_pages: int,
-    ) -> None:  # fmt: skip
+        self,
+        doc: PreparedDocument,
+        chat: StructuredChat,
+        usage: Usage,
+        max_pages: int,
+        max_tokens: int,
+        toc_check_pages: int,
+    ) -> None:
         self.doc = doc
         self.pages = doc.pages
         self.chat = chat
@@ -156,21 +161,31 @@ class _Builder:
             for start in range(0, len(pending), SUMMARY_BATCH):
                 batch = pending[start : start + SUMMARY_BATCH]
                 payload = [
-                    {"index": i, "title": entries[i].title, "candidates": {
-                        str(p): _snippet(self.pages, p, 300)
-                        for p in range(entries[i].start_page - radius,
-                                       entries[i].start_page + radius + 1)
-                        if 1 <= p <= len(self.pages)}}
+                    {
+                        "index": i,
+                        "title": entries[i].title,
+                        "candidates": {
+                            str(p): _snippet(self.pages, p, 300)
+                            for p in range(
+                                entries[i].start_page - radius, entries[i].start_page + radius + 1
+                            )
+                            if 1 <= p <= len(self.pages)
+                        },
+                    }
                     for i in batch
-                ]  # fmt: skip
+                ]
                 try:
                     reply = await self.ask(
                         "verify",
-                        _task("locate_sections", "For each section title, say on which "
-                              "candidate page the section starts (its heading appears there), "
-                              "or null when none.", payload),
+                        _task(
+                            "locate_sections",
+                            "For each section title, say on which "
+                            "candidate page the section starts (its heading appears there), "
+                            "or null when none.",
+                            payload,
+                        ),
                         LocatedList,
-                    )  # fmt: skip
+                    )
                 except LLMError as exc:
                     self.warnings.append(f"llm: title verification failed ({exc})")
                     return entries, self._accuracy(entries)
@@ -207,10 +222,14 @@ class _Builder:
         payload = [{"page": p.page, "text": p.text[:900]} for p in first]
         reply = await self.ask(
             "toc_detect",
-            _task("detect_toc", "Which of these pages hold a table of contents (a list of "
-                  "section titles, usually with page numbers)? [] if none.", payload),
+            _task(
+                "detect_toc",
+                "Which of these pages hold a table of contents (a list of "
+                "section titles, usually with page numbers)? [] if none.",
+                payload,
+            ),
             TocPages,
-        )  # fmt: skip
+        )
         assert isinstance(reply, TocPages)
         return sorted({p for p in reply.toc_pages if 1 <= p <= len(first)})
 
@@ -218,11 +237,14 @@ class _Builder:
         text = "\n".join(self.pages[p - 1].text for p in toc_pages)
         reply = await self.ask(
             "toc_extract",
-            _task("extract_toc", "Turn this table of contents into items with a hierarchy "
-                  "index (structure), the title and the printed page number (null if none).",
-                  {"toc": text[:12_000]}),
+            _task(
+                "extract_toc",
+                "Turn this table of contents into items with a hierarchy "
+                "index (structure), the title and the printed page number (null if none).",
+                {"toc": text[:12_000]},
+            ),
             TocItems,
-        )  # fmt: skip
+        )
         assert isinstance(reply, TocItems)
         return [i for i in reply.items if i.title.strip()]
 
@@ -254,11 +276,14 @@ class _Builder:
                 break
             reply = await self.ask(
                 "toc_locate",
-                _task("locate_titles", "Which of these section titles start in these pages? "
-                      "Give the physical page for those that do, null for the others.",
-                      {"titles": missing, "pages": group}),
+                _task(
+                    "locate_titles",
+                    "Which of these section titles start in these pages? "
+                    "Give the physical page for those that do, null for the others.",
+                    {"titles": missing, "pages": group},
+                ),
                 LocatedList,
-            )  # fmt: skip
+            )
             assert isinstance(reply, LocatedList)
             pages = {g["page"] for g in group}
             for r in reply.results:
@@ -277,11 +302,14 @@ class _Builder:
             pages = {g["page"] for g in group}
             reply = await self.ask(
                 "generate",
-                _task("generate_structure", "List the sections that start in these pages: "
-                      "hierarchy index (structure), title as printed, physical page.",
-                      {"pages": group, "previous": [e.title for e in out[-5:]]}),
+                _task(
+                    "generate_structure",
+                    "List the sections that start in these pages: "
+                    "hierarchy index (structure), title as printed, physical page.",
+                    {"pages": group, "previous": [e.title for e in out[-5:]]},
+                ),
                 Sections,
-            )  # fmt: skip
+            )
             assert isinstance(reply, Sections)
             out.extend(
                 FlatEntry(_level(s.structure), s.title.strip(), s.page)
@@ -324,9 +352,11 @@ class _Builder:
                         continue
                     items = await self.extract_toc(toc_pages)
                     with_pages = sum(1 for i in items if i.page is not None)
-                    entries = (self.map_printed(items, toc_pages[-1])
-                               if items and with_pages >= 0.5 * len(items)
-                               else await self.locate_titles(items, toc_pages[-1]))  # fmt: skip
+                    entries = (
+                        self.map_printed(items, toc_pages[-1])
+                        if items and with_pages >= 0.5 * len(items)
+                        else await self.locate_titles(items, toc_pages[-1])
+                    )
                 else:
                     entries = await self.generate()
                 entries, accuracy = await self.verify_and_fix(entries)
@@ -347,17 +377,25 @@ class _Builder:
         for start in range(0, len(nodes), SUMMARY_BATCH):
             batch = nodes[start : start + SUMMARY_BATCH]
             payload = [
-                {"node_id": n.node_id, "title": n.title, "pages": [n.start_page, n.end_page],
-                 "text": _node_excerpt(self.pages, n)}
+                {
+                    "node_id": n.node_id,
+                    "title": n.title,
+                    "pages": [n.start_page, n.end_page],
+                    "text": _node_excerpt(self.pages, n),
+                }
                 for n in batch
-            ]  # fmt: skip
+            ]
             try:
                 reply = await self.ask(
                     "summary",
-                    _task("summarize_nodes", "Write a one- or two-sentence summary of each "
-                          "section from its text: what it covers, with key figures.", payload),
+                    _task(
+                        "summarize_nodes",
+                        "Write a one- or two-sentence summary of each "
+                        "section from its text: what it covers, with key figures.",
+                        payload,
+                    ),
                     Summaries,
-                )  # fmt: skip
+                )
             except LLMError as exc:
                 self.warnings.append(f"llm: summaries of {len(batch)} nodes failed ({exc})")
                 continue
@@ -375,18 +413,28 @@ class _Builder:
     async def describe(self, tree: list[TreeNode]) -> str | None:
         meta = self.doc.metadata
         payload = {
-            "name": self.doc.name, "company": meta.company, "doc_type": meta.doc_type,
-            "fiscal_year": meta.fiscal_year, "fiscal_period": meta.fiscal_period,
-            "sections": [{"title": n.title, "summary": n.summary[:200]} for n in tree
-                         if n.title not in (PREFACE, WHOLE_DOCUMENT)][:20],
-        }  # fmt: skip
+            "name": self.doc.name,
+            "company": meta.company,
+            "doc_type": meta.doc_type,
+            "fiscal_year": meta.fiscal_year,
+            "fiscal_period": meta.fiscal_period,
+            "sections": [
+                {"title": n.title, "summary": n.summary[:200]}
+                for n in tree
+                if n.title not in (PREFACE, WHOLE_DOCUMENT)
+            ][:20],
+        }
         try:
             reply = await self.ask(
                 "description",
-                _task("describe_document", "Describe this document in one to three sentences "
-                      "for someone choosing which filing to search.", payload),
+                _task(
+                    "describe_document",
+                    "Describe this document in one to three sentences "
+                    "for someone choosing which filing to search.",
+                    payload,
+                ),
                 Description,
-            )  # fmt: skip
+            )
         except LLMError as exc:
             self.warnings.append(f"llm: description failed ({exc})")
             return None

@@ -52,9 +52,26 @@ _RESULTS = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _SUFFIXES = {
-    "inc", "incorporated", "corp", "corporation", "co", "company", "plc", "ltd", "limited",
-    "llc", "lp", "sa", "nv", "ag", "the", "com", "holdings", "group", "international",
-}  # fmt: skip
+    "inc",
+    "incorporated",
+    "corp",
+    "corporation",
+    "co",
+    "company",
+    "plc",
+    "ltd",
+    "limited",
+    "llc",
+    "lp",
+    "sa",
+    "nv",
+    "ag",
+    "the",
+    "com",
+    "holdings",
+    "group",
+    "international",
+}
 # Rows of a cover page that are never the registrant's name.
 _NOT_A_NAME = re.compile(
     r"transition period|pursuant|commission|file number|securities|exchange act|washington|"

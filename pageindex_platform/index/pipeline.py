@@ -182,9 +182,12 @@ def _failed(path: Path, error: Exception, seconds: float = 0.0) -> FileResult:
         lines = str(cause).strip().splitlines() or [""]
         detail = f"{type(cause).__name__}: {lines[0][:300]}"
     return FileResult(
-        path=str(path), name=document_name(path), status=FileStatus.FAILED,
-        seconds=seconds, error=detail,
-    )  # fmt: skip
+        path=str(path),
+        name=document_name(path),
+        status=FileStatus.FAILED,
+        seconds=seconds,
+        error=detail,
+    )
 
 
 def _sha256(path: Path) -> str | None:
@@ -281,28 +284,33 @@ def claim(name: str) -> bool:
     lease = get_settings().ingest_lease_seconds
     with session_scope() as session:
         won = session.execute(
-            text("INSERT INTO ingest_claims (name, worker, expires_at) "
-                 "VALUES (:n, :w, now() + make_interval(secs => :lease)) "
-                 "ON CONFLICT (name) DO UPDATE SET worker = EXCLUDED.worker, "
-                 "expires_at = EXCLUDED.expires_at "
-                 "WHERE ingest_claims.expires_at < now() OR ingest_claims.worker = EXCLUDED.worker "
-                 "RETURNING worker"),
+            text(
+                "INSERT INTO ingest_claims (name, worker, expires_at) "
+                "VALUES (:n, :w, now() + make_interval(secs => :lease)) "
+                "ON CONFLICT (name) DO UPDATE SET worker = EXCLUDED.worker, "
+                "expires_at = EXCLUDED.expires_at "
+                "WHERE ingest_claims.expires_at < now() OR ingest_claims.worker = EXCLUDED.worker "
+                "RETURNING worker"
+            ),
             {"n": name, "w": WORKER, "lease": lease},
-        ).first()  # fmt: skip
+        ).first()
         if won is not None:
             return True
-        holder = session.scalar(text("SELECT worker FROM ingest_claims WHERE name = :n"),
-                                {"n": name})  # fmt: skip
+        holder = session.scalar(
+            text("SELECT worker FROM ingest_claims WHERE name = :n"), {"n": name}
+        )
         host, _, rest = (holder or "").partition(":")
         pid = rest.partition(":")[0]
         if host != socket.gethostname() or not pid.isdigit() or process_alive(int(pid)):
             return False
         taken = session.execute(
-            text("UPDATE ingest_claims SET worker = :w, "
-                 "expires_at = now() + make_interval(secs => :lease) "
-                 "WHERE name = :n AND worker = :holder RETURNING worker"),
+            text(
+                "UPDATE ingest_claims SET worker = :w, "
+                "expires_at = now() + make_interval(secs => :lease) "
+                "WHERE name = :n AND worker = :holder RETURNING worker"
+            ),
             {"n": name, "w": WORKER, "lease": lease, "holder": holder},
-        ).first()  # fmt: skip
+        ).first()
     return taken is not None
 
 
@@ -350,8 +358,9 @@ def _prepared_stream(
                 yield path, exc, time.perf_counter() - started
         return
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_die_with_parent,
-                             initargs=(os.getpid(),)) as pool:  # fmt: skip
+    with ProcessPoolExecutor(
+        max_workers=1, mp_context=context, initializer=_die_with_parent, initargs=(os.getpid(),)
+    ) as pool:
         pending: list[tuple[Path, Future[PreparedDocument | InputError], float]] = []
         queue = list(paths)
         try:
@@ -461,8 +470,9 @@ def ingest_paths(
         done.add(path)
         if isinstance(outcome, (ClaimedElsewhere, StoredMeanwhile)):  # another worker's
             why = CLAIMED_ELSEWHERE if isinstance(outcome, ClaimedElsewhere) else None
-            result = FileResult(path=str(path), name=document_name(path),
-                                status=FileStatus.SKIPPED, error=why)  # fmt: skip
+            result = FileResult(
+                path=str(path), name=document_name(path), status=FileStatus.SKIPPED, error=why
+            )
             finish(result)
             continue
         if isinstance(outcome, Exception):
@@ -472,8 +482,12 @@ def ingest_paths(
         _claimed(outcome.name)  # renew the lease for the embedding
         assert embedder is not None
         if progress:
-            working = FileResult(path=str(path), name=outcome.name, status=FileStatus.WORKING,
-                                 pages=len(outcome.pages))  # fmt: skip
+            working = FileResult(
+                path=str(path),
+                name=outcome.name,
+                status=FileStatus.WORKING,
+                pages=len(outcome.pages),
+            )
             progress("begin", working, 0)
         for attempt in (1, 2):  # a second time after the database came back
             try:
@@ -507,8 +521,13 @@ def ingest_paths(
 def _stored_meanwhile(path: Path, doc: PreparedDocument) -> FileResult:
     if _stored_sha(doc.name) == doc.sha256:
         return FileResult(path=str(path), name=doc.name, status=FileStatus.SKIPPED)
-    return _failed(path, InputError(path, f"another ingest stored a different '{doc.name}' "
-                                          "at the same time; run again to decide"))  # fmt: skip
+    return _failed(
+        path,
+        InputError(
+            path,
+            f"another ingest stored a different '{doc.name}' at the same time; run again to decide",
+        ),
+    )
 
 
 def _other_source(path: Path, stored_sha: str, stored_source: str, sha: str | None) -> bool:
@@ -557,17 +576,26 @@ def _embed_and_store(
     t1 = time.perf_counter()
     with session_scope() as session:
         store_document(
-            session=session, doc=doc, vectors=vectors, embedder_name=embedder.name,
+            session=session,
+            doc=doc,
+            vectors=vectors,
+            embedder_name=embedder.name,
             usage=usage.to_dict() if chat is not None else {},
-        )  # fmt: skip
+        )
     stages["database"] = time.perf_counter() - t1
     # Preparation overlaps the previous file's embedding; count its own time, not the wait.
     seconds = sum(stages.values())
     return FileResult(
-        path=doc.path, name=doc.name, status=FileStatus.STORED, pages=doc.page_count,
-        nodes=len(doc.all_nodes()), chunks=len(doc.chunks), seconds=seconds, stages=stages,
+        path=doc.path,
+        name=doc.name,
+        status=FileStatus.STORED,
+        pages=doc.page_count,
+        nodes=len(doc.all_nodes()),
+        chunks=len(doc.chunks),
+        seconds=seconds,
+        stages=stages,
         usage=usage.to_dict() if chat is not None else {},
-    )  # fmt: skip
+    )
 
 
 def refine_with_llm(doc: PreparedDocument, chat: StructuredChat, usage: Usage) -> None:
@@ -576,10 +604,14 @@ def refine_with_llm(doc: PreparedDocument, chat: StructuredChat, usage: Usage) -
     s = get_settings()
     result = chat.run(
         build_llm_tree(
-            doc, chat, usage=usage, max_pages=s.split_max_pages, max_tokens=s.split_max_tokens,
+            doc,
+            chat,
+            usage=usage,
+            max_pages=s.split_max_pages,
+            max_tokens=s.split_max_tokens,
             toc_check_pages=s.llm_toc_check_pages,
         )
-    )  # fmt: skip
+    )
     doc.tree, doc.tree_source, doc.sections = result.tree, result.source, result.sections
     doc.warnings.extend(result.warnings)
     if result.description:
@@ -630,12 +662,23 @@ def store_document(
     )
     session.execute(insert(Node), list(_node_rows(doc_id, doc.tree)))
     if doc.facts:
-        session.execute(insert(Fact), [
-            {"document_id": doc_id, "concept": f.concept, "value": f.value, "unit": f.unit,
-             "decimals": f.decimals, "period_start": f.period_start, "period_end": f.period_end,
-             "dimensions": [list(d) for d in f.dimensions], "page": f.page}
-            for f in doc.facts
-        ])  # fmt: skip
+        session.execute(
+            insert(Fact),
+            [
+                {
+                    "document_id": doc_id,
+                    "concept": f.concept,
+                    "value": f.value,
+                    "unit": f.unit,
+                    "decimals": f.decimals,
+                    "period_start": f.period_start,
+                    "period_end": f.period_end,
+                    "dimensions": [list(d) for d in f.dimensions],
+                    "page": f.page,
+                }
+                for f in doc.facts
+            ],
+        )
     if doc.chunks:
         session.execute(
             insert(Chunk),
@@ -650,8 +693,10 @@ def store_document(
                 for i, c in enumerate(doc.chunks)
             ],
         )
-        session.execute(text(f"UPDATE documents d SET lexemes = {DOCUMENT_LEXEMES} "
-                             "WHERE d.id = :id"), {"id": doc_id})  # fmt: skip
+        session.execute(
+            text(f"UPDATE documents d SET lexemes = {DOCUMENT_LEXEMES} WHERE d.id = :id"),
+            {"id": doc_id},
+        )
     return doc_id
 
 
@@ -672,10 +717,16 @@ def _node_rows(doc_id: int, roots: list[TreeNode]) -> Iterator[dict[str, Any]]:
     def visit(nodes: list[TreeNode], parent: str | None, depth: int) -> Iterator[dict[str, Any]]:
         for position, node in enumerate(nodes):
             yield {
-                "document_id": doc_id, "node_id": node.node_id, "parent_node_id": parent,
-                "title": node.title, "start_page": node.start_page, "end_page": node.end_page,
-                "depth": depth, "position": position, "summary": node.summary,
-            }  # fmt: skip
+                "document_id": doc_id,
+                "node_id": node.node_id,
+                "parent_node_id": parent,
+                "title": node.title,
+                "start_page": node.start_page,
+                "end_page": node.end_page,
+                "depth": depth,
+                "position": position,
+                "summary": node.summary,
+            }
             yield from visit(node.children, node.node_id, depth + 1)
 
     yield from visit(roots, None, 0)

@@ -145,10 +145,17 @@ def parse_plain_text(path: Path, text: str) -> ParsedHtml:
                 continue
             number = _TRAILING_NUMBER.search(line)
             rows = pages_rows[-1]
-            rows.append(Row(text=words, x0=float(len(line) - len(line.lstrip())),
-                            y0=float(len(rows)), size=10.0, bold=words.isupper(),
-                            last_x0=400.0 if number else 0.0,
-                            last_text=number.group(1) if number else words))  # fmt: skip
+            rows.append(
+                Row(
+                    text=words,
+                    x0=float(len(line) - len(line.lstrip())),
+                    y0=float(len(rows)),
+                    size=10.0,
+                    bold=words.isupper(),
+                    last_x0=400.0 if number else 0.0,
+                    last_text=number.group(1) if number else words,
+                )
+            )
     pages_rows = [rows for rows in pages_rows if rows]
     if not pages_rows:
         raise InputError(path, "no text in this file")
@@ -163,12 +170,22 @@ def _appended(first: ParsedHtml, second: ParsedHtml, title: str) -> ParsedHtml:
     shift = len(first.pages)
     return ParsedHtml(
         pages=[*first.pages, *(PageText(p.page + shift, p.text) for p in second.pages)],
-        layouts=[*first.layouts,
-                 *(dataclasses.replace(lay, page=lay.page + shift) for lay in second.layouts)],
+        layouts=[
+            *first.layouts,
+            *(dataclasses.replace(lay, page=lay.page + shift) for lay in second.layouts),
+        ],
         toc=first.toc,
         dei={**second.dei, **first.dei},
-        facts=[*first.facts, *(dataclasses.replace(f, page=f.page + shift if f.page else None)
-                               for f in second.facts)],
-        appendices=[*first.appendices, FlatEntry(1, title[:200], shift + 1),
-                    *(FlatEntry(e.level + 1, e.title, e.start_page + shift) for e in second.toc)],
-    )  # fmt: skip
+        facts=[
+            *first.facts,
+            *(
+                dataclasses.replace(f, page=f.page + shift if f.page else None)
+                for f in second.facts
+            ),
+        ],
+        appendices=[
+            *first.appendices,
+            FlatEntry(1, title[:200], shift + 1),
+            *(FlatEntry(e.level + 1, e.title, e.start_page + shift) for e in second.toc),
+        ],
+    )

@@ -54,8 +54,14 @@ def _work(job: _Job, events: Any) -> None:
                 from ..settings import get_settings
 
                 chat = stack.enter_context(open_chat(get_settings()))
-            report = ingest_paths(paths=job.paths, force=job.force, overrides=job.overrides,
-                                  progress=progress, chat=chat, replace=job.replace)  # fmt: skip
+            report = ingest_paths(
+                paths=job.paths,
+                force=job.force,
+                overrides=job.overrides,
+                progress=progress,
+                chat=chat,
+                replace=job.replace,
+            )
         events.put(("done", report, 0))
     except BaseException as exc:  # the parent reports it; a worker never dies silently
         events.put(("crashed", f"{type(exc).__name__}: {exc}", 0))
@@ -109,8 +115,7 @@ def ingest_with_workers(
     left = [p for p in files if merged.left(str(p))]
     if left:  # a worker's files when it died or ended early: this process finishes them
         for why in merged.crashes:
-            print(f"warning: {why}; its files are finished by the main process",
-                  file=sys.stderr)  # fmt: skip
+            print(f"warning: {why}; its files are finished by the main process", file=sys.stderr)
         again = ingest_paths(paths=left, force=force, overrides=overrides, replace=replace)
         for result in again.files:
             merged.decide(result)
@@ -182,8 +187,12 @@ class _Merge:
         for skips in list(self.seen.values()):  # workers that ended early never saw these
             self.decide(_shown_skip(skips))
         not_attempted = sorted(p for p in self.not_attempted if p not in self.final)
-        return IngestReport(files=list(self.final.values()), ignored=self.ignored,
-                            stopped=self.stopped, not_attempted=not_attempted)  # fmt: skip
+        return IngestReport(
+            files=list(self.final.values()),
+            ignored=self.ignored,
+            stopped=self.stopped,
+            not_attempted=not_attempted,
+        )
 
 
 def _shown_skip(skips: list[FileResult]) -> FileResult:

@@ -53,8 +53,7 @@ def extract_lines(
     return out
 
 
-_MONTHS = ("January|February|March|April|May|June|July|August|September|October|November|"
-           "December")  # fmt: skip
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 _DATE = re.compile(rf"(?:{_MONTHS})\s+\d{{1,2}},\s*\d{{4}}|(?<![\d,.$])(?:19|20)\d\d(?![\d,.%])")
 _SPAN = re.compile(
     r"(?:(?:three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|\d{1,2})[\s-]+"
@@ -104,8 +103,10 @@ def with_periods(line: str, above: Sequence[str]) -> str:
     label = line[: cells[0].start()].strip(" $:") or "value"
     values = [" ".join(c.group(0).replace("$", "").split()) for c in cells]
     money = "$" in line
-    shown = [f"{'$' if money and v[:1].isdigit() else ''}{v} ({p})" for v, p in
-             zip(values, periods, strict=True)]  # fmt: skip
+    shown = [
+        f"{'$' if money and v[:1].isdigit() else ''}{v} ({p})"
+        for v, p in zip(values, periods, strict=True)
+    ]
     return f"{label}: " + "; ".join(shown)
 
 

@@ -43,12 +43,20 @@ _DOC_TYPES = (
     (re.compile(r"\b10-?K\b|\bannual report\b", re.I), "10-K"),
     (re.compile(r"\b10-?Q\b|\bquarterly report\b", re.I), "10-Q"),
     (re.compile(r"\b8-?K\b|\bcurrent report\b", re.I), "8-K"),
-    (re.compile(r"\bearnings (?:release|report|call)\b|\bpress release\b", re.I),
-     "earnings release"),
-)  # fmt: skip
-_MONTHS = {m[:3]: i for i, m in enumerate(
-    "january february march april may june july august september october november december"
-    .split(), 1)}  # fmt: skip
+    (
+        re.compile(r"\bearnings (?:release|report|call)\b|\bpress release\b", re.I),
+        "earnings release",
+    ),
+)
+_MONTHS = {
+    m[:3]: i
+    for i, m in enumerate(
+        (
+            "january february march april may june july august september october november december"
+        ).split(),
+        1,
+    )
+}
 _MONTH = r"(?P<{}>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _DAY = r"(?P<{}>[0-3]?\d)(?:st|nd|rd|th)?"
 # A calendar date as written in questions: "July 1, 2022", "1st July 2022", "1 Jul. 2022",
@@ -78,9 +86,13 @@ class Constraints:
 
     def describe(self) -> str:
         parts = []
-        for label, values in (("company", self.companies), ("year", self.years),
-                              ("period", self.periods), ("type", self.doc_types),
-                              ("date", self.dates)):  # fmt: skip
+        for label, values in (
+            ("company", self.companies),
+            ("year", self.years),
+            ("period", self.periods),
+            ("type", self.doc_types),
+            ("date", self.dates),
+        ):
             if values:
                 parts.append(f"{label}={'|'.join(map(str, values))}")
         return ", ".join(parts) or "none"
@@ -106,8 +118,12 @@ def _quarters(question: str) -> list[tuple[str, int | None]]:
             continue
         number = m.group("q1") or m.group("q2") or m.group("q3")
         year = next((y for y in m.group("y1", "y2", "y3", "y4", "y5") if y), None)
-        out.append((f"Q{number}", None if year is None else
-                    int(year) + 2000 if len(year) == 2 else int(year)))  # fmt: skip
+        out.append(
+            (
+                f"Q{number}",
+                None if year is None else int(year) + 2000 if len(year) == 2 else int(year),
+            )
+        )
     return out
 
 
@@ -173,8 +189,7 @@ def same_entity(a: str, b: str) -> bool:
     """Whether two stored company names name one company: one is the other plus trailing
     words ("MGM Resorts" / "MGM Resorts International"), spacing aside ("MGM R Esorts I
     Nternational" from a letter-spaced PDF). "Block" and "Blockbuster" are not."""
-    (short, _), (long, long_ends) = sorted((_word_ends(a), _word_ends(b)),
-                                           key=lambda x: len(x[0]))  # fmt: skip
+    (short, _), (long, long_ends) = sorted((_word_ends(a), _word_ends(b)), key=lambda x: len(x[0]))
     if len(short) < 4 or not long.startswith(short):
         return False
     return len(short) == len(long) or len(short) in long_ends
@@ -205,8 +220,10 @@ def _spelled_by_beginnings(token: str, words: list[str]) -> bool:
         return not token
     word, rest = words[0], words[1:]
     if word == "&":
-        return any(token.startswith(x) and _spelled_by_beginnings(token[len(x):], rest)
-                   for x in ("&", "n", "")) or _spelled_by_beginnings(token, rest)  # fmt: skip
+        return any(
+            token.startswith(x) and _spelled_by_beginnings(token[len(x) :], rest)
+            for x in ("&", "n", "")
+        ) or _spelled_by_beginnings(token, rest)
     return any(
         token.startswith(word[:n]) and _spelled_by_beginnings(token[n:], rest)
         for n in range(min(len(word), len(token)), 0, -1)
@@ -247,8 +264,9 @@ def _misspelt(word: str, form: str) -> bool:
 
 def link_companies(question: str, *, session: Session) -> list[str]:
     """Stored company names the question mentions (exact forms first, then fuzzy)."""
-    rows = session.execute(text("SELECT DISTINCT company, company_aliases FROM documents "
-                                "WHERE company IS NOT NULL")).all()  # fmt: skip
+    rows = session.execute(
+        text("SELECT DISTINCT company, company_aliases FROM documents WHERE company IS NOT NULL")
+    ).all()
     groups = user_aliases()
     q_norm = f" {normalize(question)} "
     q_letters = letters(question)
@@ -276,8 +294,11 @@ def link_companies(question: str, *, session: Session) -> list[str]:
         for form in forms:
             norm = normalize(form)
             joined = norm.replace(" ", "")
-            if ((norm and f" {norm} " in q_norm) or (len(joined) >= 6 and joined in q_letters)
-                    or any(_initialism_of(t, form) for t in nicknames)):  # fmt: skip
+            if (
+                (norm and f" {norm} " in q_norm)
+                or (len(joined) >= 6 and joined in q_letters)
+                or any(_initialism_of(t, form) for t in nicknames)
+            ):
                 found.add(company)
                 break
     if found:

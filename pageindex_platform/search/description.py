@@ -23,8 +23,12 @@ def pick_by_description(
     *, session: Session, chat: StructuredChat, question: str, usage: Usage
 ) -> tuple[list[str], list[str]]:
     """(chosen document names, most relevant first; warnings). Raises LLMError."""
-    rows = session.execute(text("SELECT name, coalesce(description, title, name) FROM documents "
-                                "WHERE status = 'ready' ORDER BY name")).all()  # fmt: skip
+    rows = session.execute(
+        text(
+            "SELECT name, coalesce(description, title, name) FROM documents "
+            "WHERE status = 'ready' ORDER BY name"
+        )
+    ).all()
     batches: list[list[dict[str, str]]] = [[]]
     size = 0
     for name, description in rows:
@@ -39,11 +43,15 @@ def pick_by_description(
     chosen: list[str] = []
     warnings: list[str] = []
     for batch in batches:
-        prompt = ("TASK: pick_documents\nWhich of these documents are needed to answer the "
-                  "question? Reply with their names, most relevant first; [] if none.\nINPUT:\n"
-                  + json.dumps({"question": question, "documents": batch}))  # fmt: skip
-        messages = [{"role": "system", "content": "You choose documents. JSON only."},
-                    {"role": "user", "content": prompt}]  # fmt: skip
+        prompt = (
+            "TASK: pick_documents\nWhich of these documents are needed to answer the "
+            "question? Reply with their names, most relevant first; [] if none.\nINPUT:\n"
+            + json.dumps({"question": question, "documents": batch})
+        )
+        messages = [
+            {"role": "system", "content": "You choose documents. JSON only."},
+            {"role": "user", "content": prompt},
+        ]
         listed = {item["name"] for item in batch}
         reply = chat.ask_sync(
             messages,

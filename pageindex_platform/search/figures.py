@@ -96,23 +96,35 @@ def stated_figure(*, session: Session, question: str, document_id: int) -> State
     if row is None or row.period_end is None:
         return None
     facts = session.execute(
-        text("SELECT concept, value, unit, decimals, period_start, period_end, page FROM facts "
-             "WHERE document_id = :d AND page IS NOT NULL AND dimensions = '[]'::jsonb "
-             "AND period_end = :end AND split_part(concept, ':', 2) = ANY(:c)"),
+        text(
+            "SELECT concept, value, unit, decimals, period_start, period_end, page FROM facts "
+            "WHERE document_id = :d AND page IS NOT NULL AND dimensions = '[]'::jsonb "
+            "AND period_end = :end AND split_part(concept, ':', 2) = ANY(:c)"
+        ),
         {"d": document_id, "end": row.period_end, "c": wanted},
-    ).all()  # fmt: skip
+    ).all()
     if not facts:
         return None
     quarter = row.fiscal_period in ("Q1", "Q2", "Q3", "Q4")
 
     def rank(f: object) -> tuple[int, int, int]:
         concept, start, page = f.concept, f.period_start, f.page  # type: ignore[attr-defined]
-        days = 0 if start is None else (date.fromisoformat(row.period_end)
-                                        - date.fromisoformat(start)).days  # fmt: skip
+        days = (
+            0
+            if start is None
+            else (date.fromisoformat(row.period_end) - date.fromisoformat(start)).days
+        )
         # a quarter's own three months first; a year's twelve
         span = abs(days - (91 if quarter else 364)) if start is not None else 0
         return (wanted.index(concept.split(":")[-1]), span, page)
 
     best = min(facts, key=rank)
-    return StatedFigure(best.concept, best.value, best.unit, best.decimals, best.period_start,
-                        best.period_end, best.page)  # fmt: skip
+    return StatedFigure(
+        best.concept,
+        best.value,
+        best.unit,
+        best.decimals,
+        best.period_start,
+        best.period_end,
+        best.page,
+    )

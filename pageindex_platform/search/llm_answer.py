@@ -40,11 +40,17 @@ def llm_answer(
         "you used as {document, page}. If the pages do not hold the answer, say so.\nINPUT:\n"
         + json.dumps(payload, ensure_ascii=False)
     )
-    messages = [{"role": "system", "content": "You are a careful financial analyst. JSON only."},
-                {"role": "user", "content": prompt}]  # fmt: skip
+    messages = [
+        {"role": "system", "content": "You are a careful financial analyst. JSON only."},
+        {"role": "user", "content": prompt},
+    ]
     extracted = {(d, p) for d, p, _ in pages}
-    cited = some_known(lambda r: [(c.document, c.page) for c in r.citations], extracted,
-                       "citations", "one of the given pages")  # fmt: skip
+    cited = some_known(
+        lambda r: [(c.document, c.page) for c in r.citations],
+        extracted,
+        "citations",
+        "one of the given pages",
+    )
     reply = chat.ask_sync(messages, CitedAnswer, usage=usage, step="answer", check=cited)
     valid: list[tuple[str, int]] = []
     warnings = []

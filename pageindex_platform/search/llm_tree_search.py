@@ -59,8 +59,10 @@ def search_tree_llm(
             + "\nINPUT:\n"
             + json.dumps({"question": question, "tree": lines})
         )
-        messages = [{"role": "system", "content": "You search document trees. JSON only."},
-                    {"role": "user", "content": prompt}]  # fmt: skip
+        messages = [
+            {"role": "system", "content": "You search document trees. JSON only."},
+            {"role": "user", "content": prompt},
+        ]
         reply = chat.ask_sync(
             messages,
             NodeSelection,

@@ -55,11 +55,15 @@ def checked_question(question: str) -> str:
     if not question:
         raise QuestionError("the question is empty")
     if len(question) > MAX_QUESTION_CHARS:
-        raise QuestionError(f"the question is too long ({len(question):,} characters; "
-                            f"at most {MAX_QUESTION_CHARS:,})")  # fmt: skip
+        raise QuestionError(
+            f"the question is too long ({len(question):,} characters; "
+            f"at most {MAX_QUESTION_CHARS:,})"
+        )
     if not keywords(question):
-        raise QuestionError(f"nothing to search for in {question[:80]!r}: only punctuation or "
-                            "common words (name a company, a figure, a period...)")  # fmt: skip
+        raise QuestionError(
+            f"nothing to search for in {question[:80]!r}: only punctuation or "
+            "common words (name a company, a figure, a period...)"
+        )
     return question
 
 
@@ -68,16 +72,18 @@ def _require_documents(session: Session) -> None:
         return
     settings = get_settings()
     where = "the database at PI_DATABASE_URL" if settings.database_url else str(settings.home)
-    raise EmptyCorpusError(f"no filings are stored yet in {where}: run `pi ingest FOLDER` "
-                           "(PDF, HTML, EDGAR .txt, Markdown) first, then ask again")  # fmt: skip
+    raise EmptyCorpusError(
+        f"no filings are stored yet in {where}: run `pi ingest FOLDER` "
+        "(PDF, HTML, EDGAR .txt, Markdown) first, then ask again"
+    )
 
 
 def corpus_embedder(session: Session) -> Embedder:
     """The embedder most stored documents were embedded with (a question's vector must be
     comparable with theirs), whatever PI_EMBEDDER says now."""
-    stored = session.execute(text(
-        "SELECT embedder FROM documents GROUP BY embedder ORDER BY count(*) DESC LIMIT 1"
-    )).scalar()  # fmt: skip
+    stored = session.execute(
+        text("SELECT embedder FROM documents GROUP BY embedder ORDER BY count(*) DESC LIMIT 1")
+    ).scalar()
     return get_embedder(embedder_named(stored) if stored else None, queries=True)
 
 
@@ -101,8 +107,9 @@ class Answer:
     answer: str
     timings: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
-    usage: dict[str, int] = field(default_factory=lambda: {
-        "calls": 0, "prompt_tokens": 0, "completion_tokens": 0})  # fmt: skip
+    usage: dict[str, int] = field(
+        default_factory=lambda: {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
+    )
 
     def to_dict(self) -> dict[str, Any]:
         """The stable `pi ask --json` shape."""
@@ -140,11 +147,13 @@ class _Tree:
 
 def _tree(session: Session, document: str) -> _Tree:
     rows = session.execute(
-        text("SELECT n.node_id, n.parent_node_id, n.title, n.start_page, n.end_page, n.summary "
-             "FROM nodes n JOIN documents d ON d.id = n.document_id "
-             "WHERE d.name = :name ORDER BY n.id"),
+        text(
+            "SELECT n.node_id, n.parent_node_id, n.title, n.start_page, n.end_page, n.summary "
+            "FROM nodes n JOIN documents d ON d.id = n.document_id "
+            "WHERE d.name = :name ORDER BY n.id"
+        ),
         {"name": document},
-    ).all()  # fmt: skip
+    ).all()
     tree = _Tree([], {}, {})
     paths: dict[str, str] = {}
     for node_id, parent, title, start, end, summary in rows:
@@ -195,8 +204,10 @@ def _llm_nodes(
         return local
     warnings.extend(problems)
     info = {n.node_id: n for n in tree.nodes}
-    picked = [NodeHit(document, i, info[i].title, info[i].start_page, info[i].end_page,
-                      1.0 / (rank + 1)) for rank, i in enumerate(chosen)]  # fmt: skip
+    picked = [
+        NodeHit(document, i, info[i].title, info[i].start_page, info[i].end_page, 1.0 / (rank + 1))
+        for rank, i in enumerate(chosen)
+    ]
     if not picked:
         warnings.append(f"{document}: llm tree search chose no node; local search instead")
     return picked or local
@@ -240,9 +251,16 @@ def ask(
     transformer = embedder.name == SentenceTransformerEmbedder.name
     rescorer = embedder if transformer and approximate_stored(session) else None
     constraints = parse_constraints(question, session=session)
-    decision = select_documents(session=session, question=query, vector=vector,
-                                constraints=constraints, route=route, chat=chat, usage=usage,
-                                rescorer=rescorer)  # fmt: skip
+    decision = select_documents(
+        session=session,
+        question=query,
+        vector=vector,
+        constraints=constraints,
+        route=route,
+        chat=chat,
+        usage=usage,
+        rescorer=rescorer,
+    )
     lap("route")
     warnings.extend(decision.warnings)
     ranked = decision.documents
@@ -270,16 +288,24 @@ def ask(
     lexical = " ".join([query, *phrases])
     trees: dict[str, _Tree] = {}
     for doc in selected:
-        hits = chunk_hits(session=session, question=query, vector=vector,
-                          document_ids=[ids[doc.name]], phrases=phrases,
-                          rescorer=rescorer)  # fmt: skip
+        hits = chunk_hits(
+            session=session,
+            question=query,
+            vector=vector,
+            document_ids=[ids[doc.name]],
+            phrases=phrases,
+            rescorer=rescorer,
+        )
         tree = trees[doc.name] = _tree(session, doc.name)
         found = statement_pages(session=session, document_id=ids[doc.name]) if needed else {}
         statements = {kind: found[kind] for kind in needed if kind in found}
         best, doc_pages = search_tree(
-            question=lexical, document=doc.name, nodes=tree.nodes, hits=hits,
+            question=lexical,
+            document=doc.name,
+            nodes=tree.nodes,
+            hits=hits,
             statement_pages=list(statements.values()),
-        )  # fmt: skip
+        )
         if chat is not None:
             knowledge = _knowledge(user_knowledge, hint, statements)
             best = _llm_nodes(chat, question, doc.name, tree, usage, knowledge, best, warnings)
@@ -293,23 +319,28 @@ def ask(
     pages.sort(key=lambda x: -x[1])
     citations = [Citation(p.document, p.page, p.node_id) for p, _ in pages[:max_citations]]
     # the figure asked for, as the filing tags it (inline XBRL), with its page cited first
-    figure = (stated_figure(session=session, question=question, document_id=ids[selected[0].name])
-              if selected and selected[0].name in ids else None)  # fmt: skip
+    figure = (
+        stated_figure(session=session, question=question, document_id=ids[selected[0].name])
+        if selected and selected[0].name in ids
+        else None
+    )
     stated = ""
     if figure is not None:
         document = selected[0].name
         others = [c for c in citations if (c.document, c.page) != (document, figure.page)]
         shown_on = Citation(document, figure.page, leaf_of(trees[document].nodes, figure.page))
         citations = [shown_on, *others[: max_citations - 1]]
-        stated = (f"{figure.shown} — {figure.period} ({figure.concept}) "
-                  f"[{document}, p. {figure.page}]")  # fmt: skip
+        stated = (
+            f"{figure.shown} — {figure.period} ({figure.concept}) [{document}, p. {figure.page}]"
+        )
     lap("tree_search")
     texts = _page_texts(session, citations[:5])
     answer = ""
     if chat is not None and texts:
         try:
-            answer, cited, dropped = llm_answer(chat=chat, question=question, pages=texts,
-                                                usage=usage)  # fmt: skip
+            answer, cited, dropped = llm_answer(
+                chat=chat, question=question, pages=texts, usage=usage
+            )
             warnings.extend(dropped)
             by_key = {(c.document, c.page): c for c in citations}
             first = [by_key[k] for k in cited]
@@ -326,18 +357,35 @@ def ask(
     lap("answer")
     timings["total"] = time.perf_counter() - started
     result = Answer(
-        question=question, mode=str(Mode.LLM if chat else Mode.LOCAL), route=str(decision.route),
-        route_reason=decision.reason, sql=decision.sql, documents=ranked[:10], nodes=nodes,
-        citations=citations, answer=answer, timings=timings, warnings=warnings,
-        usage={"calls": usage.calls, "prompt_tokens": usage.prompt_tokens,
-               "completion_tokens": usage.completion_tokens},
-    )  # fmt: skip
-    session.add(QueryLog(
-        question=question, mode=result.mode, route=result.route, route_reason=result.route_reason,
-        documents=[{"name": d.name, "score": d.score} for d in ranked[:10]],
-        citations=[asdict(c) for c in citations], latency_ms=timings["total"] * 1000,
-        usage=result.usage,
-    ))  # fmt: skip
+        question=question,
+        mode=str(Mode.LLM if chat else Mode.LOCAL),
+        route=str(decision.route),
+        route_reason=decision.reason,
+        sql=decision.sql,
+        documents=ranked[:10],
+        nodes=nodes,
+        citations=citations,
+        answer=answer,
+        timings=timings,
+        warnings=warnings,
+        usage={
+            "calls": usage.calls,
+            "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens,
+        },
+    )
+    session.add(
+        QueryLog(
+            question=question,
+            mode=result.mode,
+            route=result.route,
+            route_reason=result.route_reason,
+            documents=[{"name": d.name, "score": d.score} for d in ranked[:10]],
+            citations=[asdict(c) for c in citations],
+            latency_ms=timings["total"] * 1000,
+            usage=result.usage,
+        )
+    )
     return result
 
 
@@ -389,10 +437,12 @@ def _page_texts(session: Session, citations: list[Citation]) -> list[tuple[str, 
     out = []
     for c in citations:
         body = session.execute(
-            text("SELECT p.text FROM pages p JOIN documents d ON d.id = p.document_id "
-                 "WHERE d.name = :n AND p.page = :p"),
+            text(
+                "SELECT p.text FROM pages p JOIN documents d ON d.id = p.document_id "
+                "WHERE d.name = :n AND p.page = :p"
+            ),
             {"n": c.document, "p": c.page},
-        ).scalar()  # fmt: skip
+        ).scalar()
         if body:
             out.append((c.document, c.page, body))
     return out

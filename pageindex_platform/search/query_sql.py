@@ -43,10 +43,11 @@ def query_to_sql(
         f"{view_documentation()}\nINPUT:\n"
         + json.dumps({"question": question, "catalog": _catalog(engine)}, ensure_ascii=False)
     )
-    messages = [{"role": "system", "content": "You write safe, read-only SQL. JSON only."},
-                {"role": "user", "content": prompt}]  # fmt: skip
-    reply = chat.ask_sync(messages, GeneratedSQL, usage=usage, step="query_to_sql",
-                          check=_safe)  # fmt: skip
+    messages = [
+        {"role": "system", "content": "You write safe, read-only SQL. JSON only."},
+        {"role": "user", "content": prompt},
+    ]
+    reply = chat.ask_sync(messages, GeneratedSQL, usage=usage, step="query_to_sql", check=_safe)
     return reply.sql, run_readonly(engine, reply.sql)
 
 

@@ -70,10 +70,12 @@ def _filter_one(
     session: Session, companies: list[str], constraints: Constraints
 ) -> tuple[list[int], str]:
     rows = session.execute(
-        text("SELECT id, fiscal_year, fiscal_period, doc_type, period_end FROM documents "
-             "WHERE company = ANY(:c) AND status = 'ready'"),
+        text(
+            "SELECT id, fiscal_year, fiscal_period, doc_type, period_end FROM documents "
+            "WHERE company = ANY(:c) AND status = 'ready'"
+        ),
         {"c": companies},
-    ).all()  # fmt: skip
+    ).all()
     applied = [f"company in {companies}"]
     dated = of_dates(rows, constraints.dates)
     if dated:
@@ -85,11 +87,13 @@ def _filter_one(
         # so "FY2021 vs FY2022" is answered from the FY2022 filing alone; a wider span needs
         # the filings of each year.
         latest = {max(stated)} if max(stated) - min(stated) <= COMPARATIVE_YEARS else stated
-        before = {y for r in rows for y in years_of(r.fiscal_year, r.period_end)
-                  if y < min(latest)}  # fmt: skip
-        choices = ((latest, "fiscal_year in"), (stated, "fiscal_year in"),
-                   ({y + 1 for y in latest}, "next year"),
-                   ({max(before)} if before else set(), "nearest earlier year"))  # fmt: skip
+        before = {y for r in rows for y in years_of(r.fiscal_year, r.period_end) if y < min(latest)}
+        choices = (
+            (latest, "fiscal_year in"),
+            (stated, "fiscal_year in"),
+            ({y + 1 for y in latest}, "next year"),
+            ({max(before)} if before else set(), "nearest earlier year"),
+        )
         for years, label in choices:
             kept = [r for r in rows if years_of(r.fiscal_year, r.period_end) & years]
             if kept:
@@ -103,8 +107,10 @@ def _filter_one(
         # periodic filings describe (8-Ks report events of their own and all stay).
         rows = _latest_periodic(rows)
         applied.append("latest filing of each periodic type (no period named)")
-    for column, wanted in (("doc_type", constraints.doc_types),
-                           ("fiscal_period", constraints.periods)):  # fmt: skip
+    for column, wanted in (
+        ("doc_type", constraints.doc_types),
+        ("fiscal_period", constraints.periods),
+    ):
         kept = [r for r in rows if getattr(r, column) in wanted]
         if wanted and kept:
             rows = kept
@@ -152,11 +158,23 @@ PRIOR = 1.3  # weight of a document that matches the question's period exactly
 # else about a period's financials is answered by the periodic report: the 10-Q for a
 # quarter, the 10-K for a year.
 _TYPE_CUES = (
-    (re.compile(r"\b(?:guidance|outlook|adjusted|non-gaap|ebitdar?|press release|"
-                r"announce[sd]?|earnings (?:release|call))\b", re.I), "earnings release"),
-    (re.compile(r"\b(?:vote[sd]?|voting|shareholders?'? meeting|stockholders?'? meeting|annual "
-                r"meeting|elected|resign(?:ed|ation)|appointed|departure)\b", re.I), "8-K"),
-)  # fmt: skip
+    (
+        re.compile(
+            r"\b(?:guidance|outlook|adjusted|non-gaap|ebitdar?|press release|"
+            r"announce[sd]?|earnings (?:release|call))\b",
+            re.I,
+        ),
+        "earnings release",
+    ),
+    (
+        re.compile(
+            r"\b(?:vote[sd]?|voting|shareholders?'? meeting|stockholders?'? meeting|annual "
+            r"meeting|elected|resign(?:ed|ation)|appointed|departure)\b",
+            re.I,
+        ),
+        "8-K",
+    ),
+)
 
 
 def cue_type(question: str) -> str | None:
@@ -202,21 +220,25 @@ def _ranked_within(
     filing of the latest year named reports the earlier ones as comparatives (with no year
     named, the latest filing), and a question about a fiscal year ("FY2022") is best answered
     by an annual document."""
-    ranked = rank_documents(session=session, question=question, vector=vector, document_ids=ids,
-                            rescorer=rescorer)  # fmt: skip
+    ranked = rank_documents(
+        session=session, question=question, vector=vector, document_ids=ids, rescorer=rescorer
+    )
     info = {
         name: (years_of(year, end), period, kind)
         for name, year, period, kind, end in session.execute(
-            text("SELECT name, fiscal_year, fiscal_period, doc_type, period_end FROM documents "
-                 "WHERE id = ANY(:ids)"),
+            text(
+                "SELECT name, fiscal_year, fiscal_period, doc_type, period_end FROM documents "
+                "WHERE id = ANY(:ids)"
+            ),
             {"ids": list(ids)},
         )
-    }  # fmt: skip
+    }
     kind_wanted = preferred_type(question, constraints)
     # Without a year, the most recent filing (of the type wanted) describes the company as
     # it is now.
     known = [max(y) for y, _, kind in info.values() if y and kind == kind_wanted] or [
-        max(y) for y, _, _ in info.values() if y]  # fmt: skip
+        max(y) for y, _, _ in info.values() if y
+    ]
     latest = max(constraints.years) if constraints.years else max(known, default=None)
     annual = bool(constraints.fiscal_year_mentioned) and not constraints.periods
 
@@ -228,21 +250,25 @@ def _ranked_within(
         covers_year = period == "FY" or (period == "Q4" and kind == "earnings release")
         return weight * (PRIOR if annual and covers_year else 1.0)
 
-    ranked = sorted((DocumentHit(h.name, h.score * prior(h.name)) for h in ranked),
-                    key=lambda h: -h.score)  # fmt: skip
+    ranked = sorted(
+        (DocumentHit(h.name, h.score * prior(h.name)) for h in ranked), key=lambda h: -h.score
+    )
     names = {h.name for h in ranked}
-    rest = session.execute(text("SELECT name FROM documents WHERE id = ANY(:ids) ORDER BY name"),
-                           {"ids": list(ids)}).scalars()  # fmt: skip
+    rest = session.execute(
+        text("SELECT name FROM documents WHERE id = ANY(:ids) ORDER BY name"), {"ids": list(ids)}
+    ).scalars()
     return ranked + [DocumentHit(n, 0.0) for n in rest if n not in names]
 
 
 def by_description(session: Session, vector: np.ndarray, limit: int = 10) -> list[DocumentHit]:
     rows = session.execute(
-        text("SELECT name, 1 - (description_embedding <=> CAST(:v AS vector)) FROM documents "
-             "WHERE description_embedding IS NOT NULL "
-             "ORDER BY description_embedding <=> CAST(:v AS vector) LIMIT :n"),
+        text(
+            "SELECT name, 1 - (description_embedding <=> CAST(:v AS vector)) FROM documents "
+            "WHERE description_embedding IS NOT NULL "
+            "ORDER BY description_embedding <=> CAST(:v AS vector) LIMIT :n"
+        ),
         {"v": vector_literal(vector), "n": limit},
-    )  # fmt: skip
+    )
     return [DocumentHit(name, float(score)) for name, score in rows]
 
 
@@ -263,8 +289,11 @@ def _by_sql(
         why = f"Query-to-SQL failed ({type(exc).__name__}: {problem})"
         warned.append(f"llm {why}; local entity linking instead")
         return sql, [], why
-    ids = session.execute(text("SELECT id FROM documents WHERE name = ANY(:n)"),
-                          {"n": names}).scalars().all()  # fmt: skip
+    ids = (
+        session.execute(text("SELECT id FROM documents WHERE name = ANY(:n)"), {"n": names})
+        .scalars()
+        .all()
+    )
     if not ids:
         return sql, [], "Query-to-SQL selected no document"
     return sql, list(ids), f"Query-to-SQL selected {len(ids)} document(s)"
@@ -288,22 +317,33 @@ def select_documents(
     if route == Route.DESCRIPTION:
         if chat is not None:
             try:
-                names, _ = pick_by_description(session=session, chat=chat, question=question,
-                                               usage=usage or Usage())  # fmt: skip
+                names, _ = pick_by_description(
+                    session=session, chat=chat, question=question, usage=usage or Usage()
+                )
                 if names:
                     docs = [DocumentHit(n, 1.0 / (i + 1)) for i, n in enumerate(names)]
-                    return RouteDecision(route, "the model chose from document descriptions",
-                                         docs, constraints=constraints)  # fmt: skip
+                    return RouteDecision(
+                        route,
+                        "the model chose from document descriptions",
+                        docs,
+                        constraints=constraints,
+                    )
                 why = "the model chose no document"
             except LLMError as exc:
                 why = f"description choice failed ({exc})"
                 warned.append(f"llm {why}; embedding similarity to descriptions instead")
             docs = by_description(session, vector)
-            return RouteDecision(route, f"{why}; embedding similarity to descriptions", docs,
-                                 constraints=constraints, warnings=warned)  # fmt: skip
+            return RouteDecision(
+                route,
+                f"{why}; embedding similarity to descriptions",
+                docs,
+                constraints=constraints,
+                warnings=warned,
+            )
         docs = by_description(session, vector)
-        return RouteDecision(route, "question vs document descriptions", docs,
-                             constraints=constraints)  # fmt: skip
+        return RouteDecision(
+            route, "question vs document descriptions", docs, constraints=constraints
+        )
     if route in (Route.AUTO, Route.METADATA):
         sql: str | None = None
         if chat is not None:
@@ -318,12 +358,17 @@ def select_documents(
         if ids:
             docs = _ranked_within(session, question, vector, ids, constraints, rescorer)
             reason = f"constraints {constraints.describe()} → {len(ids)} document(s) ({applied})"
-            return RouteDecision(Route.METADATA, reason, docs, sql=sql, constraints=constraints,
-                                 warnings=warned)  # fmt: skip
+            return RouteDecision(
+                Route.METADATA, reason, docs, sql=sql, constraints=constraints, warnings=warned
+            )
         if route == Route.METADATA:
-            return RouteDecision(route, f"no document matches constraints "
-                                 f"({constraints.describe()}; {applied})", [],
-                                 constraints=constraints, warnings=warned)  # fmt: skip
+            return RouteDecision(
+                route,
+                f"no document matches constraints ({constraints.describe()}; {applied})",
+                [],
+                constraints=constraints,
+                warnings=warned,
+            )
         reason = f"no metadata match ({applied}); semantic search over the whole corpus"
     else:
         reason, sql = "semantic search over the whole corpus (requested)", None
@@ -337,9 +382,12 @@ def select_documents(
 def documents_by_name(session: Session, names: Sequence[str]) -> dict[str, Any]:
     """The named documents' ids, periods and types, by name (one query)."""
     rows = session.execute(
-        text("SELECT name, id, fiscal_year, fiscal_period, doc_type, period_end "
-             "FROM documents WHERE name = ANY(:n)"), {"n": list(names)},
-    )  # fmt: skip
+        text(
+            "SELECT name, id, fiscal_year, fiscal_period, doc_type, period_end "
+            "FROM documents WHERE name = ANY(:n)"
+        ),
+        {"n": list(names)},
+    )
     return {row.name: row for row in rows}
 
 
@@ -368,9 +416,12 @@ def _weighted(
     def prior(row: Any) -> float:
         if row is None:
             return 1.0
-        cues = (row.doc_type in types, latest in years_of(row.fiscal_year, row.period_end),
-                row.fiscal_period in constraints.periods,
-                bool(of_dates([row], constraints.dates)))  # fmt: skip
+        cues = (
+            row.doc_type in types,
+            latest in years_of(row.fiscal_year, row.period_end),
+            row.fiscal_period in constraints.periods,
+            bool(of_dates([row], constraints.dates)),
+        )
         return float(PRIOR ** sum(cues))
 
     weighted = [DocumentHit(d.name, d.score * prior(rows.get(d.name))) for d in docs]

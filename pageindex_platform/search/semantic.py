@@ -91,8 +91,9 @@ def _coverage(n_terms: int, tsv: str = "c.tsv") -> str:
     return " + ".join(parts) or "0"
 
 
-def term_weights(session: Session, question: str, document_ids: Sequence[int] | None,
-                 phrases: Sequence[str] = ()) -> list[float]:  # fmt: skip
+def term_weights(
+    session: Session, question: str, document_ids: Sequence[int] | None, phrases: Sequence[str] = ()
+) -> list[float]:
     """Inverse document frequency of each term among the chunks of `document_ids` (all
     chunks when None): ln((N + 1) / (n + 0.5))."""
     terms = _terms(question, phrases)
@@ -105,26 +106,30 @@ def term_weights(session: Session, question: str, document_ids: Sequence[int] | 
     return _rarity(session, len(terms), rows=f"chunks {where}", tsv="tsv", params=params)
 
 
-def _rarity(session: Session, n_terms: int, *, rows: str, tsv: str,
-            params: dict[str, Any]) -> list[float]:  # fmt: skip
+def _rarity(
+    session: Session, n_terms: int, *, rows: str, tsv: str, params: dict[str, Any]
+) -> list[float]:
     """ln((N + 1) / (n + 0.5)) of terms `:t0`... over the N rows of `rows` (a FROM clause),
     n of which contain the term in their `tsv` column."""
-    counts = ", ".join(f"count(*) FILTER (WHERE {tsv} @@ to_tsquery('english', :t{i}))"
-                       for i in range(n_terms))  # fmt: skip
+    counts = ", ".join(
+        f"count(*) FILTER (WHERE {tsv} @@ to_tsquery('english', :t{i}))" for i in range(n_terms)
+    )
     row = session.execute(text(f"SELECT count(*), {counts} FROM {rows}"), params).one()
     return [math.log((row[0] + 1) / (n + 0.5)) for n in row[1:]]
 
 
-def _fused_sql(document_ids: Sequence[int] | None, n_terms: int, titles: bool = False,
-               nearest: bool = False) -> str:  # fmt: skip
+def _fused_sql(
+    document_ids: Sequence[int] | None, n_terms: int, titles: bool = False, nearest: bool = False
+) -> str:
     """Vector and lexical top-k fused by reciprocal rank (ties by chunk id, not by where rows
     happen to lie on disk). With `titles`, a chunk's lexical
     match also counts the words of its section's title (the context the chunk sits in). With
     `nearest`, the vector side is the chunk ids `:near`, nearest first, already found."""
     where = _filter(document_ids)
     tsv = "(c.tsv || n.title_tsv)" if titles else "c.tsv"
-    join = ("JOIN nodes n ON n.document_id = c.document_id AND n.node_id = c.node_id"
-            if titles else "")  # fmt: skip
+    join = (
+        "JOIN nodes n ON n.document_id = c.document_id AND n.node_id = c.node_id" if titles else ""
+    )
     vec = (
         "SELECT id, rank FROM unnest(CAST(:near AS int[])) WITH ORDINALITY AS v(id, rank)"
         if nearest
@@ -148,11 +153,20 @@ def _fused_sql(document_ids: Sequence[int] | None, n_terms: int, titles: bool = 
     )"""
 
 
-def _params(question: str, vector: np.ndarray, k: int, ids: Sequence[int] | None,
-            weights: Sequence[float] | None = None, phrases: Sequence[str] = ()
-            ) -> dict[str, Any]:  # fmt: skip
-    params: dict[str, Any] = {"v": vector_literal(vector), "tsq": tsquery(question, phrases),
-                              "k": k, "rrf": RRF_K}  # fmt: skip
+def _params(
+    question: str,
+    vector: np.ndarray,
+    k: int,
+    ids: Sequence[int] | None,
+    weights: Sequence[float] | None = None,
+    phrases: Sequence[str] = (),
+) -> dict[str, Any]:
+    params: dict[str, Any] = {
+        "v": vector_literal(vector),
+        "tsq": tsquery(question, phrases),
+        "k": k,
+        "rrf": RRF_K,
+    }
     terms = _terms(question, phrases)
     params.update({f"t{i}": term for i, term in enumerate(terms)})
     params.update({f"w{i}": 1.0 if weights is None else weights[i] for i in range(len(terms))})
@@ -173,20 +187,25 @@ def document_rarity(session: Session, terms: Sequence[str]) -> list[float] | Non
     planner's statistics of `documents.lexemes` (its most common words and their shares), a
     word not among them counting as half as common as the least common listed; None when
     the table has not been analyzed yet. No document's words are read."""
-    row = session.execute(text("""
+    row = session.execute(
+        text("""
         SELECT c.reltuples, s.most_common_elems::text::text[], s.most_common_elem_freqs,
                ARRAY(SELECT array_to_string(tsvector_to_array(to_tsvector('english', t)), ' ')
                      FROM unnest(CAST(:terms AS text[])) WITH ORDINALITY u(t, i) ORDER BY i)
         FROM pg_class c JOIN pg_stats s ON s.tablename = c.relname AND s.attname = 'lexemes'
              AND s.schemaname = current_schema()
-        WHERE c.oid = to_regclass('documents')"""), {"terms": list(terms)}).first()  # fmt: skip
+        WHERE c.oid = to_regclass('documents')"""),
+        {"terms": list(terms)},
+    ).first()
     if row is None or row[1] is None or row[0] <= 0:
         return None
     documents, common, shares, lexemes = row
     share = dict(zip(common, shares, strict=False))  # the shares end with min, max, nulls
     floor = shares[len(common)] / 2 if len(shares) > len(common) else 1.0 / documents
-    return [math.log((documents + 1) / (share.get(lexeme, floor) * documents + 0.5))
-            for lexeme in lexemes]  # fmt: skip
+    return [
+        math.log((documents + 1) / (share.get(lexeme, floor) * documents + 0.5))
+        for lexeme in lexemes
+    ]
 
 
 @dataclass(frozen=True)
@@ -205,8 +224,9 @@ def candidate_documents(
     whose words (documents.lexemes) hold the question's rarest terms. Runs in
     rank_documents' transaction, whose HNSW settings (iterative scan) let the vector side
     return CANDIDATE_CHUNKS rows."""
-    nearest = nearest_chunks(session=session, vector=vector, document_ids=document_ids,
-                             k=CANDIDATE_CHUNKS)  # fmt: skip
+    nearest = nearest_chunks(
+        session=session, vector=vector, document_ids=document_ids, k=CANDIDATE_CHUNKS
+    )
     lexical = rare_term_documents(session=session, question=question, document_ids=document_ids)
     documents = list(dict.fromkeys([*(doc for _, doc in nearest), *lexical]))
     return Candidates(documents, [chunk for chunk, _ in nearest])
@@ -220,9 +240,12 @@ def nearest_chunks(
     params: dict[str, Any] = {"v": vector_literal(vector), "k": k}
     if document_ids is not None:
         params["ids"] = list(document_ids)
-    rows = session.execute(text(f"""
+    rows = session.execute(
+        text(f"""
         SELECT c.id, c.document_id FROM chunks c WHERE TRUE {_filter(document_ids)}
-        ORDER BY c.embedding <=> CAST(:v AS vector) LIMIT :k"""), params)  # fmt: skip
+        ORDER BY c.embedding <=> CAST(:v AS vector) LIMIT :k"""),
+        params,
+    )
     return [(int(chunk), int(doc)) for chunk, doc in rows]
 
 
@@ -246,8 +269,9 @@ def rare_term_documents(
     if not terms or not weights:
         return []
     floor = math.log(1 / COMMON_SHARE)
-    rare = sorted((i for i, w in enumerate(weights) if w >= floor),
-                  key=lambda i: -weights[i])[:RARE_TERMS]  # fmt: skip
+    rare = sorted((i for i, w in enumerate(weights) if w >= floor), key=lambda i: -weights[i])[
+        :RARE_TERMS
+    ]
     if not rare:
         return []
     params.update({f"t{i}": terms[i] for i in rare})
@@ -290,19 +314,22 @@ def rank_documents(
     tune_hnsw(session, document_ids is not None or size > BROAD)
     nearest: list[int] | None = None
     if size > BROAD:
-        found = candidate_documents(session=session, question=question, vector=vector,
-                                    document_ids=document_ids)  # fmt: skip
+        found = candidate_documents(
+            session=session, question=question, vector=vector, document_ids=document_ids
+        )
         document_ids = found.documents
         # The k nearest chunks inside the candidates are the k nearest found: every chunk's
         # document among those is a candidate. No second (filtered) vector search.
         nearest = found.nearest
         if rescorer is not None:
-            nearest = rescored(session=session, chunk_ids=nearest[:RESCORED], vector=vector,
-                               rescorer=rescorer)  # fmt: skip
+            nearest = rescored(
+                session=session, chunk_ids=nearest[:RESCORED], vector=vector, rescorer=rescorer
+            )
         nearest = nearest[:k] if len(nearest) >= k else None
     elif rescorer is not None:
-        nearest = rescored_nearest(session=session, vector=vector, document_ids=document_ids,
-                                   k=RESCORED, rescorer=rescorer)[:k]  # fmt: skip
+        nearest = rescored_nearest(
+            session=session, vector=vector, document_ids=document_ids, k=RESCORED, rescorer=rescorer
+        )[:k]
     sql = (
         _fused_sql(document_ids, len(_terms(question)), nearest=nearest is not None)
         + """
@@ -320,8 +347,9 @@ def rank_documents(
 def approximate_stored(session: Session) -> bool:
     """Whether any stored document's chunk vectors approximate all-MiniLM-L6-v2's
     (PI_EMBEDDER=fast): questions over them are ordered by the transformer's own."""
-    found = session.execute(text("SELECT EXISTS (SELECT 1 FROM documents WHERE embedder = :n)"),
-                            {"n": FastMiniLM.name})  # fmt: skip
+    found = session.execute(
+        text("SELECT EXISTS (SELECT 1 FROM documents WHERE embedder = :n)"), {"n": FastMiniLM.name}
+    )
     return bool(found.scalar())
 
 
@@ -336,8 +364,9 @@ def rescored_nearest(
     """The k chunks of `document_ids` (all when None) nearest `vector` by their stored vectors,
     ordered by `rescorer`'s (all-MiniLM-L6-v2's) own vectors (`rescored`)."""
     nearest = nearest_chunks(session=session, vector=vector, document_ids=document_ids, k=k)
-    return rescored(session=session, chunk_ids=[chunk for chunk, _ in nearest], vector=vector,
-                    rescorer=rescorer)  # fmt: skip
+    return rescored(
+        session=session, chunk_ids=[chunk for chunk, _ in nearest], vector=vector, rescorer=rescorer
+    )
 
 
 def rescored(
@@ -348,17 +377,21 @@ def rescored(
     transformer's vector of a chunk is made once and stored beside the approximate one,
     which keeps finding the candidates: every chunk is found in one space. Ties keep the
     order found."""
-    rows = session.execute(text("""
+    rows = session.execute(
+        text("""
         SELECT c.id, c.text, c.exact_embedding IS NULL AND d.embedder = :approximate AS pending,
                1 - (coalesce(c.exact_embedding, c.embedding) <=> CAST(:v AS vector)) AS score
         FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ANY(:ids)"""),
-        {"v": vector_literal(vector), "ids": list(chunk_ids),
-         "approximate": FastMiniLM.name}).all()  # fmt: skip
+        {"v": vector_literal(vector), "ids": list(chunk_ids), "approximate": FastMiniLM.name},
+    ).all()
     score = {int(r.id): float(r.score) for r in rows}
     pending = [r for r in rows if r.pending]
     if pending:
-        fresh = dict(zip((int(r.id) for r in pending),
-                         rescorer.embed([r.text for r in pending]), strict=True))  # fmt: skip
+        fresh = dict(
+            zip(
+                (int(r.id) for r in pending), rescorer.embed([r.text for r in pending]), strict=True
+            )
+        )
         _store_exact(session, fresh)
         score.update({i: float(v @ vector) for i, v in fresh.items()})
     found = {chunk: n for n, chunk in enumerate(chunk_ids)}
@@ -369,15 +402,16 @@ def _store_exact(session: Session, vectors: dict[int, np.ndarray]) -> None:
     """Store the transformer's vectors of chunks whose stored ones are approximate. Rows another
     question is storing right now are left to it (no waiting, no deadlock); a database that
     refuses the write (a read-only replica) keeps none, and the question is answered alike."""
-    unlocked = text("SELECT id FROM chunks WHERE id = ANY(:ids) AND exact_embedding IS NULL "
-                    "ORDER BY id FOR UPDATE SKIP LOCKED")  # fmt: skip
+    unlocked = text(
+        "SELECT id FROM chunks WHERE id = ANY(:ids) AND exact_embedding IS NULL "
+        "ORDER BY id FOR UPDATE SKIP LOCKED"
+    )
     store = text("UPDATE chunks SET exact_embedding = CAST(:v AS vector) WHERE id = :id")
     try:
         with session.begin_nested():
             locked = session.execute(unlocked, {"ids": list(vectors)}).scalars().all()
             if locked:
-                session.execute(store, [{"id": i, "v": vector_literal(vectors[i])}
-                                        for i in locked])  # fmt: skip
+                session.execute(store, [{"id": i, "v": vector_literal(vectors[i])} for i in locked])
     except SQLAlchemyError:
         pass
 
@@ -397,8 +431,13 @@ def chunk_hits(
     documents. `rescorer`: the transformer some stored vectors approximate (PI_EMBEDDER=fast);
     the vector side is then ordered by its own (`rescored_nearest`)."""
     tune_hnsw(session, True)
-    nearest = (rescored_nearest(session=session, vector=vector, document_ids=document_ids, k=k,
-                                rescorer=rescorer) if rescorer is not None else None)  # fmt: skip
+    nearest = (
+        rescored_nearest(
+            session=session, vector=vector, document_ids=document_ids, k=k, rescorer=rescorer
+        )
+        if rescorer is not None
+        else None
+    )
     sql = (
         _fused_sql(
             document_ids, len(_terms(question, phrases)), titles=True, nearest=nearest is not None
@@ -413,5 +452,7 @@ def chunk_hits(
     if nearest is not None:
         params["near"] = nearest
     rows = session.execute(text(sql), params)
-    return [ChunkHit(name, node_id, page, float(score), body)
-            for name, node_id, page, score, body in rows]  # fmt: skip
+    return [
+        ChunkHit(name, node_id, page, float(score), body)
+        for name, node_id, page, score, body in rows
+    ]

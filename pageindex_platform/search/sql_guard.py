@@ -31,15 +31,48 @@ VIEW_COLUMNS = {
     "description": "text, one to three sentences",
     "page_count": "integer",
 }
-ALLOWED_FUNCTIONS = frozenset({
-    "lower", "upper", "trim", "length", "coalesce", "nullif", "greatest", "least", "abs",
-    "similarity", "word_similarity", "strpos", "position", "any", "array_to_string",
-    "count", "max", "min", "unnest",
-})  # fmt: skip
-ALLOWED_TYPES = frozenset({
-    "text", "varchar", "bpchar", "int2", "int4", "int8", "integer", "smallint", "bigint",
-    "numeric", "float4", "float8", "bool", "boolean", "date",
-})  # fmt: skip
+ALLOWED_FUNCTIONS = frozenset(
+    {
+        "lower",
+        "upper",
+        "trim",
+        "length",
+        "coalesce",
+        "nullif",
+        "greatest",
+        "least",
+        "abs",
+        "similarity",
+        "word_similarity",
+        "strpos",
+        "position",
+        "any",
+        "array_to_string",
+        "count",
+        "max",
+        "min",
+        "unnest",
+    }
+)
+ALLOWED_TYPES = frozenset(
+    {
+        "text",
+        "varchar",
+        "bpchar",
+        "int2",
+        "int4",
+        "int8",
+        "integer",
+        "smallint",
+        "bigint",
+        "numeric",
+        "float4",
+        "float8",
+        "bool",
+        "boolean",
+        "date",
+    }
+)
 STATEMENT_TIMEOUT_MS = 2000
 ROW_LIMIT = 50
 READER_ROLE = "pageindex_sql_reader"  # migration 0006, where the database user may create it

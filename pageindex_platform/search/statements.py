@@ -63,8 +63,9 @@ def parse_knowledge(body: str) -> list[Fact]:
         if line.lstrip().startswith("#") or ":" not in line:
             continue
         left, right = line.rsplit(":", 1)
-        statements = tuple(known[s] for s in (x.strip().lower() for x in right.split(","))
-                           if s in known)  # fmt: skip
+        statements = tuple(
+            known[s] for s in (x.strip().lower() for x in right.split(",")) if s in known
+        )
         concepts = tuple(_words(c) for c in left.split(",") if c.strip())
         if statements and concepts:
             facts.append(Fact(concepts, statements))
@@ -123,10 +124,12 @@ def statement_pages(*, session: Session, document_id: int) -> dict[Statement, in
     statements are the first compact cluster holding the most kinds. A statement's
     continuation pages are one block with its first page."""
     rows = session.execute(
-        text("SELECT page, text FROM pages WHERE document_id = :d "
-             "AND regexp_replace(lower(left(text, 600)), '[^a-z]', '', 'g') ~ :pre ORDER BY page"),
+        text(
+            "SELECT page, text FROM pages WHERE document_id = :d "
+            "AND regexp_replace(lower(left(text, 600)), '[^a-z]', '', 'g') ~ :pre ORDER BY page"
+        ),
         {"d": document_id, "pre": _PREFILTER},
-    ).all()  # fmt: skip
+    ).all()
     blocks: list[tuple[Statement, int]] = []  # (kind, first page) of consecutive pages
     previous: tuple[Statement | None, int] = (None, -1)
     for page, body in rows:

@@ -120,8 +120,9 @@ def leaf_of(nodes: Sequence[NodeInfo], page: int) -> str:
     return best.node_id if best else ""
 
 
-def pages_in_nodes(nodes: Sequence[NodeHit], pages: Sequence[PageHit], budget: int = 8
-                   ) -> list[PageHit]:  # fmt: skip
+def pages_in_nodes(
+    nodes: Sequence[NodeHit], pages: Sequence[PageHit], budget: int = 8
+) -> list[PageHit]:
     """Pages of the chosen nodes, in the nodes' order: pages with chunk hits first (best
     first), then each node's opening pages; at most `budget` pages."""
     out: list[PageHit] = []
