@@ -25,7 +25,7 @@ def main() -> int:
     args = parser.parse_args()
     questions = [json.loads(x)["question"] for x in args.questions.read_text().splitlines() if x]
 
-    from pageindex_platform.database import session_scope
+    from pageindex_platform.db import session_scope
     from pageindex_platform.embeddings import get_embedder
     from pageindex_platform.search.pipeline import ask
 

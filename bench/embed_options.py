@@ -34,7 +34,7 @@ def _sample(documents: int) -> tuple[list[list[str]], dict[str, float]]:
     document), and corpus-wide counts of repeated texts."""
     from sqlalchemy import text
 
-    from pageindex_platform.database import session_scope
+    from pageindex_platform.db import session_scope
 
     with session_scope() as session:
         names = list(session.execute(text("SELECT name FROM documents ORDER BY name")).scalars())
@@ -72,7 +72,7 @@ def _store(embedder: Any) -> None:
     """Every chunk's vector replaced by `embedder`'s, one transaction per document."""
     from sqlalchemy import text
 
-    from pageindex_platform.database import session_scope
+    from pageindex_platform.db import session_scope
     from pageindex_platform.search.semantic import vector_literal
 
     with session_scope() as session:
@@ -128,7 +128,7 @@ _WORKER: Any = None
 
 def _init_worker(path: str) -> None:
     global _WORKER
-    from pageindex_platform.onnx_minilm import OnnxMiniLM
+    from pageindex_platform.embeddings.onnx import OnnxMiniLM
 
     _WORKER = OnnxMiniLM(Path(path), threads=1)
 
@@ -147,7 +147,7 @@ def main() -> int:
         help="re-embed this database's chunks with int8 (a copy!)",
     )
     args = parser.parse_args()
-    from pageindex_platform.onnx_minilm import OnnxMiniLM, export, onnx_path
+    from pageindex_platform.embeddings.onnx import OnnxMiniLM, export, onnx_path
     from pageindex_platform.settings import get_settings
 
     fp32 = onnx_path(get_settings().home)

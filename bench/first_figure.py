@@ -51,7 +51,7 @@ def main() -> int:
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
 
-    from pageindex_platform.database import session_scope
+    from pageindex_platform.db import session_scope
     from pageindex_platform.embeddings import get_embedder
     from pageindex_platform.search.pipeline import ask
 

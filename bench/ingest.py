@@ -42,7 +42,7 @@ def main() -> int:
         os.environ.pop("PI_DATABASE_URL", None)
     os.environ["PI_EMBEDDER"] = args.embedder
 
-    from pageindex_platform.database import get_engine, stop_embedded
+    from pageindex_platform.db import get_engine, stop_embedded
     from pageindex_platform.index.pipeline import FileStatus, ingest_paths
     from pageindex_platform.settings import get_settings
 

@@ -40,7 +40,7 @@ def main() -> int:
     parser.add_argument("--window", type=float, default=30.0, help="kill within these seconds")
     args = parser.parse_args()
 
-    from pageindex_platform.database import process_alive
+    from pageindex_platform.db import process_alive
 
     rng = random.Random(args.seed)
     work = Path(tempfile.mkdtemp(prefix="pi-kill-"))
@@ -97,7 +97,7 @@ def main() -> int:
     os.environ.pop("PI_DATABASE_URL", None)
     from sqlalchemy import text
 
-    from pageindex_platform.database import session_scope, stop_embedded
+    from pageindex_platform.db import session_scope, stop_embedded
     from pageindex_platform.settings import get_settings
 
     with session_scope() as session:
@@ -125,7 +125,7 @@ def main() -> int:
 
 def _postgres(work: Path) -> set[int]:
     """The embedded server's processes (started by `pi db upgrade`, meant to stay)."""
-    from pageindex_platform.database import postmaster_pid
+    from pageindex_platform.db import postmaster_pid
 
     pid = postmaster_pid(work / "home" / "pgdata")
     assert pid is not None, "pi db upgrade started no server"

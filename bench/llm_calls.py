@@ -41,7 +41,7 @@ def main() -> int:
         from pageindex_platform.index.llm_tree import build_llm_tree
         from pageindex_platform.index.tree import check_tree
         from pageindex_platform.llm import StructuredChat, Usage
-        from pageindex_platform.llm_openai import OpenAICompatible
+        from pageindex_platform.llm.openai_compatible import OpenAICompatible
         from pageindex_platform.records import TreeSource
         from pageindex_platform.settings import get_settings
 

@@ -55,7 +55,7 @@ def main() -> int:
     os.environ["PI_HOME"] = home
     os.environ.pop("PI_DATABASE_URL", None)
     from pageindex_platform import catalog
-    from pageindex_platform.database import session_scope, stop_embedded
+    from pageindex_platform.db import session_scope, stop_embedded
     from pageindex_platform.settings import get_settings
 
     get_settings.cache_clear()  # PI_HOME changed after the settings were first read

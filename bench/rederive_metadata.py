@@ -16,11 +16,11 @@ import sys
 
 from sqlalchemy import select, update
 
-from pageindex_platform.database import session_scope
+from pageindex_platform.db import session_scope
+from pageindex_platform.db.tables import Document, Node, Page
 from pageindex_platform.embeddings import get_embedder
 from pageindex_platform.index.metadata import extract_metadata
 from pageindex_platform.index.pipeline import stored_spelling
-from pageindex_platform.models import Document, Node, Page
 from pageindex_platform.records import PageText, TreeNode
 
 FIELDS = (

@@ -174,7 +174,7 @@ def _time_queries(corpus: Corpus, n: int) -> dict[str, tuple[float, float, float
     """p50/p95 ms and mean documents returned for each query kind, through the product's
     router filter and SQL."""
 
-    from pageindex_platform.database import session_scope
+    from pageindex_platform.db import session_scope
     from pageindex_platform.search import semantic
     from pageindex_platform.search.constraints import Constraints
     from pageindex_platform.search.router import filter_documents
@@ -246,7 +246,7 @@ def _steps(corpus: Corpus, n: int) -> None:
     from sqlalchemy import create_engine
     from sqlalchemy.orm import Session
 
-    from pageindex_platform.database import database_url, get_engine, session_scope
+    from pageindex_platform.db import database_url, get_engine, session_scope
     from pageindex_platform.search import semantic
 
     steps: dict[str, list[float]] = {}
@@ -314,7 +314,7 @@ def _agreement(
 ) -> tuple[bool, float]:
     """Whether the candidate-first ranking's top document is the exact ranking's (every
     chunk of the documents ranked), and how much of the top 10 they share (untimed)."""
-    from pageindex_platform.database import session_scope
+    from pageindex_platform.db import session_scope
     from pageindex_platform.search import semantic
 
     broad, semantic.BROAD = semantic.BROAD, 10**9
@@ -346,7 +346,7 @@ def main() -> int:
     home = args.keep or Path(tempfile.mkdtemp(prefix="pi-scale-"))
     os.environ["PI_HOME"] = str(home)
     os.environ.pop("PI_DATABASE_URL", None)
-    from pageindex_platform.database import get_engine, stop_embedded
+    from pageindex_platform.db import get_engine, stop_embedded
     from pageindex_platform.settings import get_settings
 
     engine = get_engine()

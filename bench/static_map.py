@@ -33,7 +33,7 @@ def _corpus() -> tuple[list[int], list[str], list[str], np.ndarray]:
     """Chunk ids, their documents' companies, texts and stored (transformer) vectors."""
     from sqlalchemy import text
 
-    from pageindex_platform.database import session_scope
+    from pageindex_platform.db import session_scope
     from pageindex_platform.embeddings import SentenceTransformerEmbedder
 
     with session_scope() as session:
@@ -95,8 +95,13 @@ def main() -> int:
 
     from model2vec import StaticModel
 
+    from pageindex_platform.embeddings.static import (
+        MAP_PATH,
+        distill_static,
+        table_means,
+        table_path,
+    )
     from pageindex_platform.settings import get_settings
-    from pageindex_platform.static_minilm import MAP_PATH, distill_static, table_means, table_path
 
     path = table_path(get_settings().home)
     if not (path / "model.safetensors").exists():
@@ -196,9 +201,9 @@ def _trained_table(
 def _store(ids: list[int], vectors: np.ndarray) -> None:
     from sqlalchemy import text
 
-    from pageindex_platform.database import session_scope
+    from pageindex_platform.db import session_scope
+    from pageindex_platform.embeddings.static import FastMiniLM
     from pageindex_platform.search.semantic import vector_literal
-    from pageindex_platform.static_minilm import FastMiniLM
 
     started = time.perf_counter()
     with session_scope() as session:

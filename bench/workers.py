@@ -28,7 +28,7 @@ def main() -> int:
     parser.add_argument("--workers", default="1,2,4")
     args = parser.parse_args()
     files = sorted(args.folder.glob("*.pdf"), key=lambda p: p.stat().st_size)[: args.files]
-    pi = [sys.executable, "-m", "cli.main"]
+    pi = [sys.executable, "-m", "pageindex_platform.cli.main"]
     for count in (int(x) for x in args.workers.split(",")):
         home = Path(tempfile.mkdtemp(prefix="pi-workers-"))
         folder = home / "filings"

@@ -7,8 +7,8 @@ from typing import Any
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
+from .db.tables import Chunk, Document, Node, Page
 from .errors import DocumentNotFoundError, PageNotFoundError
-from .models import Chunk, Document, Node, Page
 
 
 def list_documents(*, session: Session) -> list[dict[str, Any]]:

@@ -38,7 +38,7 @@ def database_url() -> Iterator[str]:
 
     get_settings.cache_clear()
     yield url
-    from pageindex_platform.database import get_engine, stop_embedded
+    from pageindex_platform.db import get_engine, stop_embedded
 
     get_engine(migrate=False).dispose()
     if server is not None:
@@ -48,7 +48,7 @@ def database_url() -> Iterator[str]:
 
 @pytest.fixture(autouse=True)
 def empty_database(database_url: str) -> Iterator[None]:
-    from pageindex_platform.database import get_engine
+    from pageindex_platform.db import get_engine
 
     engine = get_engine()
     with engine.begin() as conn:

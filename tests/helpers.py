@@ -9,7 +9,7 @@ from typing import Any
 import pymupdf
 from typer.testing import CliRunner
 
-from cli.main import app
+from pageindex_platform.cli.main import app
 
 
 def run_cli(*args: str) -> tuple[int, str, str]:

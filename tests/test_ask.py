@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from pageindex_platform.database import session_scope
-from pageindex_platform.models import QueryLog
+from pageindex_platform.db import session_scope
+from pageindex_platform.db.tables import QueryLog
 from pageindex_platform.search.constraints import (
     parse_doc_types,
     parse_periods,

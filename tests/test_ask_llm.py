@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from pageindex_platform.database import get_engine, session_scope
+from pageindex_platform.db import get_engine, session_scope
 from pageindex_platform.errors import UnsafeSQLError
 from pageindex_platform.search.sql_guard import READER_ROLE, run_readonly, validate_sql
 from pageindex_platform.settings import get_settings

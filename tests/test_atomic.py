@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 from sqlalchemy import func, select
 
-from pageindex_platform.database import session_scope
+from pageindex_platform.db import session_scope
+from pageindex_platform.db.tables import Chunk, Document, Node, Page
 from pageindex_platform.embeddings import HashEmbedder
 from pageindex_platform.index import pipeline
-from pageindex_platform.models import Chunk, Document, Node, Page
 
 from .helpers import run_json
 
@@ -71,7 +71,7 @@ def test_embedder_returning_wrong_rows_fails_the_file_not_the_batch(
 def test_kill_9_mid_run_then_rerun_finishes(samples: Path, database_url: str) -> None:
     env = {**os.environ, "PI_EMBEDDER": "hash", "PI_DATABASE_URL": database_url}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cli.main", "ingest", str(samples)],
+        [sys.executable, "-m", "pageindex_platform.cli.main", "ingest", str(samples)],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         env=env,

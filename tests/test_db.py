@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pageindex_platform import database
+from pageindex_platform.db import embedded, engine
+from pageindex_platform.db.migrate import head_revision
 from pageindex_platform.errors import ConfigurationError
-from pageindex_platform.migrate import head_revision
 from pageindex_platform.settings import get_settings
 
 from .conftest import REPO
@@ -44,12 +44,12 @@ def test_embedded_server_starts_on_demand_and_stops(
         status = run_json("db", "status")
         assert status["embedded"] and status["running"] and status["revision"] == head_revision()
         assert status["data_dir"] == str(pgdata)
-        database.get_engine().dispose()
+        engine.get_engine().dispose()
         code, out, _ = run_cli("db", "stop")
         assert code == 0 and out.strip() == "stopped"
         assert run_json("db", "status")["running"] is False
     finally:
-        database.stop_embedded(tmp_path / "home" / "pgdata")
+        embedded.stop_embedded(tmp_path / "home" / "pgdata")
         get_settings.cache_clear()
         assert os.environ["PI_HOME"] == str(tmp_path / "home")
 
@@ -57,7 +57,7 @@ def test_embedded_server_starts_on_demand_and_stops(
 def test_head_revision_agrees_with_alembic() -> None:
     from alembic.script import ScriptDirectory
 
-    from pageindex_platform.migrate import alembic_config
+    from pageindex_platform.db.migrate import alembic_config
 
     assert head_revision() == ScriptDirectory.from_config(alembic_config()).get_current_head()
 
@@ -74,7 +74,7 @@ def test_embedded_server_has_the_configured_shared_buffers_from_its_next_start(
         run = {**env, "PI_HOME": str(home), "PI_DB_SHARED_BUFFERS_MB": str(buffers)}
         for args in (["docs", "list"], ["db", "status", "--json"]):
             done = subprocess.run(
-                [sys.executable, "-m", "cli.main", *args],
+                [sys.executable, "-m", "pageindex_platform.cli.main", *args],
                 env=run,
                 cwd=REPO,
                 capture_output=True,
@@ -88,12 +88,12 @@ def test_embedded_server_has_the_configured_shared_buffers_from_its_next_start(
     try:
         assert status(160)["shared_buffers"] == "160MB"
         assert status(192)["shared_buffers"] == "160MB"  # a running server keeps its own
-        database.stop_embedded(home / "pgdata")
+        embedded.stop_embedded(home / "pgdata")
         assert status(192)["shared_buffers"] == "192MB"
         conf = (home / "pgdata" / "postgresql.conf").read_text()
-        assert conf.count(database.SERVER_SETTINGS_MARK) == 1  # replaced, not appended again
+        assert conf.count(embedded.SERVER_SETTINGS_MARK) == 1  # replaced, not appended again
     finally:
-        database.stop_embedded(home / "pgdata")
+        embedded.stop_embedded(home / "pgdata")
 
 
 def test_default_shared_buffers_are_a_quarter_of_memory_within_bounds(
@@ -101,9 +101,9 @@ def test_default_shared_buffers_are_a_quarter_of_memory_within_bounds(
 ) -> None:
     settings = get_settings()
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**20
-    assert database.shared_buffers_mb(settings) == max(128, min(8192, memory // 4))
+    assert embedded.shared_buffers_mb(settings) == max(128, min(8192, memory // 4))
     chosen = settings.model_copy(update={"db_shared_buffers_mb": 300})
-    assert database.shared_buffers_mb(chosen) == 300
+    assert embedded.shared_buffers_mb(chosen) == 300
     monkeypatch.setenv("PI_DB_SHARED_BUFFERS_MB", "0")
     get_settings.cache_clear()
     try:
@@ -120,7 +120,7 @@ def test_statements_are_planned_for_their_values_however_often_they_run(corpus: 
     filter (measured 0.5 s against 30 ms at 1M chunks)."""
     from sqlalchemy import text
 
-    from pageindex_platform.database import session_scope
+    from pageindex_platform.db import session_scope
     from pageindex_platform.embeddings import get_embedder
     from pageindex_platform.search.semantic import rank_documents
 

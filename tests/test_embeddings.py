@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import text as text_of
 
 from pageindex_platform.embeddings import HashEmbedder, SentenceTransformerEmbedder
-from pageindex_platform.onnx_minilm import OnnxMiniLM, export
+from pageindex_platform.embeddings.onnx import OnnxMiniLM, export
 
 TEXTS = [
     "What is the FY2018 capital expenditure amount (in USD millions) for 3M?",
@@ -41,8 +41,8 @@ def test_static_embedder_is_distilled_once_and_questions_use_the_corpus_embedder
 ) -> None:
     """PI_EMBEDDER=static distils all-MiniLM-L6-v2 into a token table under PI_HOME once;
     a question is embedded with what the stored documents used, whatever is set now."""
+    from pageindex_platform.embeddings.static import StaticMiniLM, distill_static
     from pageindex_platform.settings import get_settings
-    from pageindex_platform.static_minilm import StaticMiniLM, distill_static
 
     from .helpers import run_cli, run_json
 
@@ -66,7 +66,7 @@ def test_static_embedder_is_distilled_once_and_questions_use_the_corpus_embedder
         get_settings.cache_clear()
     names = [d["name"] for d in run_json("docs", "list")]
     assert {run_json("docs", "show", n)["embedder"] for n in names} == {"all-MiniLM-L6-v2-static"}
-    from pageindex_platform.database import session_scope
+    from pageindex_platform.db import session_scope
     from pageindex_platform.search.pipeline import corpus_embedder
 
     with session_scope() as session:  # PI_EMBEDDER=hash now; the corpus says static
@@ -82,7 +82,7 @@ def test_fast_embedder_puts_chunks_in_the_transformers_space_and_asks_through_it
     vectors of the same texts (much nearer than the table's raw means), so that a question
     embedded by the transformer finds them; the documents record the fast embedder, and
     questions are embedded by MiniLM."""
-    from pageindex_platform.database import session_scope
+    from pageindex_platform.db import session_scope
     from pageindex_platform.embeddings import get_embedder
     from pageindex_platform.search.pipeline import corpus_embedder
     from pageindex_platform.settings import EmbedderName
@@ -122,9 +122,9 @@ def test_fast_embedder_puts_chunks_in_the_transformers_space_and_asks_through_it
 
 def test_fast_embedder_refuses_a_table_its_map_was_not_fitted_on(tmp_path: Path) -> None:
     from pageindex_platform.embeddings import get_embedder
+    from pageindex_platform.embeddings.static import MAP_PATH, FastMiniLM, table_path
     from pageindex_platform.errors import ConfigurationError
     from pageindex_platform.settings import EmbedderName, get_settings
-    from pageindex_platform.static_minilm import MAP_PATH, FastMiniLM, table_path
 
     get_embedder(EmbedderName.FAST)  # the table exists
     with np.load(MAP_PATH) as shipped:
@@ -157,10 +157,10 @@ def test_with_no_setting_filings_are_embedded_by_fast_and_questions_by_the_trans
     """The default embedder is `fast`: a user who sets nothing gets the token table's vectors
     mapped into all-MiniLM-L6-v2's space (`pi docs show` says which), and a question over them
     is embedded by the transformer and answered with a cited page."""
-    from pageindex_platform.database import session_scope
+    from pageindex_platform.db import session_scope
+    from pageindex_platform.embeddings.static import FastMiniLM
     from pageindex_platform.search.pipeline import corpus_embedder
     from pageindex_platform.settings import get_settings
-    from pageindex_platform.static_minilm import FastMiniLM
 
     from .helpers import run_cli, run_json
 
@@ -183,7 +183,7 @@ def test_with_no_setting_filings_are_embedded_by_fast_and_questions_by_the_trans
 def _exact_rows() -> list[tuple[int, str, str, str, str]]:
     from sqlalchemy import text
 
-    from pageindex_platform.database import session_scope
+    from pageindex_platform.db import session_scope
 
     with session_scope() as session:
         return [
@@ -208,7 +208,7 @@ def test_fast_chunks_a_question_ranks_are_ordered_by_the_transformers_own_vector
     approximate vectors, which find candidates, stay as they were."""
     import json
 
-    from pageindex_platform.database import session_scope
+    from pageindex_platform.db import session_scope
     from pageindex_platform.embeddings import get_embedder
     from pageindex_platform.search.semantic import rescored_nearest
     from pageindex_platform.settings import EmbedderName
@@ -252,7 +252,7 @@ def test_fast_chunks_are_ranked_alike_where_the_database_refuses_writes(
 ) -> None:
     """A read-only transaction (a replica, a read-only role) cannot keep the transformer's
     vectors; the question is answered from the ones just made all the same."""
-    from pageindex_platform.database import session_scope
+    from pageindex_platform.db import session_scope
     from pageindex_platform.embeddings import get_embedder
     from pageindex_platform.search.semantic import chunk_hits
     from pageindex_platform.settings import EmbedderName
@@ -302,7 +302,7 @@ def test_whole_corpus_ranking_orders_fast_chunks_by_the_transformer_and_leaves_o
     description is embedded by the transformer itself at ingest."""
     import json
 
-    from pageindex_platform.database import session_scope
+    from pageindex_platform.db import session_scope
     from pageindex_platform.embeddings import get_embedder
     from pageindex_platform.settings import EmbedderName
 

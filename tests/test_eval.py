@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from pageindex_platform.database import session_scope
+from pageindex_platform.db import session_scope
 from pageindex_platform.evaluate.answers import numbers, numbers_match
 from pageindex_platform.evaluate.metrics import Gold, Ranking, first_gold_rank, summarize
 

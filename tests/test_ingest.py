@@ -8,9 +8,9 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from pageindex_platform.database import session_scope
+from pageindex_platform.db import session_scope
+from pageindex_platform.db.tables import Chunk, Document, Node, Page
 from pageindex_platform.index.tree import check_tree
-from pageindex_platform.models import Chunk, Document, Node, Page
 from pageindex_platform.records import TreeNode
 
 from .helpers import run_cli, run_json

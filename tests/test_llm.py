@@ -14,8 +14,9 @@ import pytest
 from pydantic import BaseModel
 
 from pageindex_platform.errors import LLMOutputError, LLMRequestError, LLMUnavailableError
-from pageindex_platform.llm import DatabaseCache, StructuredChat, Usage, extract_json
-from pageindex_platform.llm_openai import OpenAICompatible
+from pageindex_platform.llm import StructuredChat, Usage, extract_json
+from pageindex_platform.llm.cache import DatabaseCache
+from pageindex_platform.llm.openai_compatible import OpenAICompatible
 from pageindex_platform.settings import Settings
 
 from .fake_llm import FakeLLM, Response

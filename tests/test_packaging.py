@@ -5,21 +5,19 @@ scripts/check_wheel.sh (a fresh virtual env, the README's run command)."""
 from __future__ import annotations
 
 import ast
-import contextlib
 import importlib.metadata
+import json
 import re
 import shutil
 import subprocess
 import sys
 import tomllib
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from .conftest import REPO
-from .helpers import run_cli
 
 PACKAGE = REPO / "pageindex_platform"
 # Declared though no module imports them by name, each for a reason:
@@ -98,48 +96,49 @@ def test_every_file_of_the_package_is_in_the_wheel(wheel_files: set[str]) -> Non
     assert not missing, f"not in the wheel: {missing}"
 
 
-class _OpenedFiles:
-    """Records the files under the package folder that this process opens (an audit hook:
-    hooks cannot be removed, so it records only inside `recording()`)."""
-
-    def __init__(self) -> None:
-        self.active = False
-        self.paths: set[Path] = set()
-        sys.addaudithook(self._hook)
-
-    def _hook(self, event: str, args: tuple[object, ...]) -> None:
-        if self.active and event == "open" and isinstance(args[0], (str, Path)):
-            path = Path(args[0]).resolve()
-            if path.is_relative_to(PACKAGE) and "__pycache__" not in path.parts:
-                self.paths.add(path)
-
-    @contextlib.contextmanager
-    def recording(self) -> Iterator[set[Path]]:
-        self.paths.clear()
-        self.active = True
-        try:
-            yield self.paths
-        finally:
-            self.active = False
+# A `pi` run that records the files under the package folder it opens (an audit hook), for
+# a fresh process: nothing read earlier in this test session is cached there.
+_RECORDING_PI = """
+import atexit, json, sys
+from pathlib import Path
+package, log = Path(sys.argv[1]), sys.argv[2]
+opened = set()
+def hook(event, args):
+    if event == "open" and isinstance(args[0], (str, Path)):
+        path = Path(args[0]).resolve()
+        if path.is_relative_to(package) and "__pycache__" not in path.parts:
+            opened.add(str(path.relative_to(package.parent)))
+sys.addaudithook(hook)
+atexit.register(lambda: Path(log).write_text(json.dumps(sorted(opened))))
+sys.argv = ["pi", *sys.argv[3:]]
+from pageindex_platform.cli.main import main
+main()
+"""
 
 
-_opened_files = _OpenedFiles()
+def _opened_by_pi(tmp_path: Path, *args: str) -> set[str]:
+    log = tmp_path / "opened.json"
+    done = subprocess.run(
+        [sys.executable, "-c", _RECORDING_PI, str(PACKAGE), str(log), *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(log.read_text()))
 
 
 def test_every_file_the_package_opens_at_run_time_is_in_the_wheel(
-    wheel_files: set[str], samples: Path
+    wheel_files: set[str], samples: Path, tmp_path: Path
 ) -> None:
-    with _opened_files.recording() as opened:
-        assert run_cli("ingest", str(samples))[0] == 0
-        for question in (
-            "Best Buy Q2 FY2024 comparable sales",  # a company and a period: the metadata route
-            "Amcor capital expenditure FY2023",  # a statement (knowledge.txt) and a concept
-            "lawsuits and legal proceedings",  # a subject that sections.txt maps to sections
-        ):
-            code, _, err = run_cli("ask", question, "--json")
-            assert code == 0, err
-        assert run_cli("docs", "tree", "BESTBUY_2024Q2_10Q")[0] == 0
-    read = {path.relative_to(PACKAGE.parent).as_posix() for path in opened}
+    read = _opened_by_pi(tmp_path, "ingest", str(samples))
+    for question in (
+        "Best Buy Q2 FY2024 comparable sales",  # a company and a period: the metadata route
+        "Amcor capital expenditure FY2023",  # a statement (knowledge.txt) and a concept
+        "lawsuits and legal proceedings",  # a subject that sections.txt maps to sections
+    ):
+        read |= _opened_by_pi(tmp_path, "ask", question, "--json")
+    read |= _opened_by_pi(tmp_path, "docs", "tree", "BESTBUY_2024Q2_10Q")
     data = {name for name in read if not name.endswith(".py")}
     assert {
         "pageindex_platform/search/sections.txt",
@@ -154,7 +153,7 @@ def _imported_distributions() -> dict[str, set[str]]:
     """Distribution name -> the package's modules that import it (absolute imports only)."""
     owners = importlib.metadata.packages_distributions()
     found: dict[str, set[str]] = {}
-    for path in [*PACKAGE.rglob("*.py"), *(REPO / "cli").rglob("*.py")]:
+    for path in PACKAGE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]

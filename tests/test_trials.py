@@ -24,7 +24,7 @@ import pytest
 from sqlalchemy import URL, create_engine, make_url, text
 from sqlalchemy.exc import OperationalError
 
-from pageindex_platform.database import dispose_engines, explain_failure, postmaster_pid
+from pageindex_platform.db import dispose_engines, explain_failure, postmaster_pid
 from pageindex_platform.settings import get_settings
 
 from .conftest import SAMPLES

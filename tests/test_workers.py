@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from pageindex_platform.database import session_scope
+from pageindex_platform.db import session_scope
 from pageindex_platform.index import pipeline
 
 from .conftest import REPO
@@ -34,7 +34,7 @@ def test_concurrent_ingests_store_every_file_exactly_once(
     env = {**os.environ, "PI_EMBEDDER": "hash", "PI_DATABASE_URL": database_url}
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "cli.main", "ingest", str(samples), "--json"],
+            [sys.executable, "-m", "pageindex_platform.cli.main", "ingest", str(samples), "--json"],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=env,
@@ -128,7 +128,7 @@ def _kill_when_claimed(name: str, proc: subprocess.Popen[str], timeout: float = 
 def _pi(*args: str, database_url: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PI_EMBEDDER": "hash", "PI_DATABASE_URL": database_url}
     return subprocess.Popen(
-        [sys.executable, "-m", "cli.main", *args],
+        [sys.executable, "-m", "pageindex_platform.cli.main", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,

@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import text
 
-from ..database import session_scope
+from ..db.engine import session_scope
 from ..embeddings import Embedder
 from ..errors import InputError, LLMError
 from ..jsonl import read_jsonl

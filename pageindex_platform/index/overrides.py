@@ -6,9 +6,9 @@ import csv
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..db.tables import Document
 from ..errors import InputError
 from ..jsonl import parse_jsonl, read_text
-from ..models import Document
 from ..records import DocMetadata
 
 M = TypeVar("M", DocMetadata, Document)

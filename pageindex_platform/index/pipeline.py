@@ -29,18 +29,18 @@ from sqlalchemy import delete, insert, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ..database import (
+from ..db.embedded import process_alive
+from ..db.engine import (
     connection_lost,
     disk_full,
     explain_failure,
-    process_alive,
     reconnect,
     session_scope,
 )
+from ..db.tables import Chunk, Document, Fact, Node, Page
 from ..embeddings import Embedder, description_embedder, get_embedder
 from ..errors import InputError, UnreadableFileError
 from ..llm import StructuredChat, Usage
-from ..models import Chunk, Document, Fact, Node, Page
 from ..records import PreparedDocument, TreeNode
 from ..settings import get_settings
 from .build import (

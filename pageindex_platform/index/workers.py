@@ -50,7 +50,7 @@ def _work(job: _Job, events: Any) -> None:
         with contextlib.ExitStack() as stack:
             chat = None
             if job.llm:
-                from ..llm import open_chat
+                from ..llm.openai_compatible import open_chat
                 from ..settings import get_settings
 
                 chat = stack.enter_context(open_chat(get_settings()))

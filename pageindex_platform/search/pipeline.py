@@ -11,10 +11,10 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from ..db.tables import QueryLog
 from ..embeddings import Embedder, SentenceTransformerEmbedder, embedder_named, get_embedder
 from ..errors import EmptyCorpusError, LLMError, QuestionError
 from ..llm import StructuredChat, Usage
-from ..models import QueryLog
 from ..settings import Mode, get_settings
 from .answer import extract_lines, extractive_answer
 from .constraints import Constraints, entity_groups, parse_constraints

@@ -17,7 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from ..embeddings import Embedder
-from ..static_minilm import FastMiniLM
+from ..embeddings.static import FastMiniLM
 
 DOC_K = 10  # top-K chunks per list behind DocScore
 BROAD = 300  # more documents than this: rank chunks inside candidate documents only

@@ -6,9 +6,8 @@ from typing import Annotated, Any
 
 import typer
 
-from pageindex_platform import catalog
-from pageindex_platform.database import session_scope
-
+from .. import catalog
+from ..db import session_scope
 from .common import DocName, JsonFlag, handle_errors, print_json
 
 app = typer.Typer(

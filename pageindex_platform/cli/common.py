@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, ParamSpec, TypeVar
 
 import typer
 
-from pageindex_platform.errors import PageIndexError
-from pageindex_platform.settings import Mode, get_settings, redact_url
+from ..errors import PageIndexError
+from ..settings import Mode, get_settings, redact_url
 
 if TYPE_CHECKING:
-    from pageindex_platform.llm import StructuredChat
+    from ..llm import StructuredChat
 
 P = ParamSpec("P")
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON (a stable shape, see README).")]
@@ -53,7 +53,7 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
             from sqlalchemy.exc import DBAPIError
 
             if isinstance(exc, DBAPIError):
-                from pageindex_platform.database import explain_failure
+                from ..db import explain_failure
 
                 _fail("DatabaseError", explain_failure(exc), 1, as_json)
             problem = str(exc).splitlines()[0][:300] if str(exc) else ""
@@ -84,7 +84,7 @@ def _fail(kind: str, message: str, code: int, as_json: bool) -> NoReturn:
 def open_mode(mode: Mode | None) -> Iterator[StructuredChat | None]:
     """The chat model for llm mode (None for local), after saying on stderr which mode runs;
     closed (its event loop and HTTP connections) when the block ends."""
-    from pageindex_platform.llm import open_chat
+    from ..llm.openai_compatible import open_chat
 
     settings = get_settings()
     mode = mode or settings.default_mode

@@ -6,8 +6,7 @@ from typing import Annotated
 
 import typer
 
-from pageindex_platform.search.router import Route
-
+from ..search.router import Route
 from .common import JsonFlag, ModeFlag, handle_errors, open_mode, print_json
 
 RouteFlag = Annotated[
@@ -40,8 +39,8 @@ def ask(
 ) -> None:
     """Select the right filings, search their trees, and answer with (document, page)
     citations. Local mode answers with the best-matching extracted lines."""
-    from pageindex_platform.database import session_scope
-    from pageindex_platform.search.pipeline import ask as ask_question
+    from ..db import session_scope
+    from ..search.pipeline import ask as ask_question
 
     with open_mode(mode) as chat, session_scope() as session:
         result = ask_question(session=session, question=question, route=route, hint=hint, chat=chat)

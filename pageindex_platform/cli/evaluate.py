@@ -7,10 +7,9 @@ from typing import Annotated
 
 import typer
 
-from pageindex_platform.errors import ConfigurationError, InputError
-from pageindex_platform.search.router import Route
-from pageindex_platform.settings import Mode
-
+from ..errors import ConfigurationError, InputError
+from ..search.router import Route
+from ..settings import Mode
 from .ask import RouteFlag
 from .common import JsonFlag, ModeFlag, handle_errors, open_mode, print_json
 
@@ -74,17 +73,16 @@ def financebench(
     question through the `pi ask` pipeline and through two baselines — pgvector top-k chunks
     over all documents, and Postgres full-text top-k pages — and report doc_acc@1,
     doc_recall@k, page_recall@k, MRR, routes, latency and LLM use side by side."""
-    from pageindex_platform.database import session_scope
-    from pageindex_platform.evaluate.financebench import (
+    from ..db import session_scope
+    from ..evaluate.financebench import (
         gold_metadata as load_gold,
     )
-    from pageindex_platform.evaluate.financebench import (
+    from ..evaluate.financebench import (
         load_questions,
         run_eval,
     )
-    from pageindex_platform.evaluate.report import table, write_report
-    from pageindex_platform.search.pipeline import corpus_embedder
-
+    from ..evaluate.report import table, write_report
+    from ..search.pipeline import corpus_embedder
     from .ingest import run_ingest
 
     ks = _ks(k)

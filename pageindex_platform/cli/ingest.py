@@ -10,13 +10,12 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from pageindex_platform.settings import Mode
-
+from ..settings import Mode
 from .common import handle_errors, open_mode, print_json
 
 if TYPE_CHECKING:
-    from pageindex_platform.index.pipeline import FileResult, IngestReport
-    from pageindex_platform.llm import StructuredChat
+    from ..index.pipeline import FileResult, IngestReport
+    from ..llm import StructuredChat
 
 
 @handle_errors
@@ -73,8 +72,8 @@ def ingest(
     transaction. Unchanged files are skipped; a bad file is reported and the rest go on.
     Exits 1 when any file failed."""
     # Imported here: PDF parsing and the LLM client are slow to import for other commands.
-    from pageindex_platform.index.overrides import load_overrides
-    from pageindex_platform.index.pipeline import FileStatus
+    from ..index.overrides import load_overrides
+    from ..index.pipeline import FileStatus
 
     overrides = load_overrides(metadata) if metadata else None
     with open_mode(mode) as chat:
@@ -128,7 +127,7 @@ def run_ingest(
     """`ingest_paths` (or `workers` processes dividing the batch) with a progress bar on a
     terminal and one line per file (failures on stderr; the others on stdout, or stderr with
     `lines_to_stderr`; none when `quiet`)."""
-    from pageindex_platform.index.pipeline import ingest_paths
+    from ..index.pipeline import ingest_paths
 
     err = Console(stderr=True)
     bar = Progress(
@@ -160,7 +159,7 @@ def run_ingest(
 
     with bar:
         if workers > 1:
-            from pageindex_platform.index.workers import ingest_with_workers
+            from ..index.workers import ingest_with_workers
 
             return ingest_with_workers(
                 paths=paths,

@@ -1,0 +1,78 @@
+"""Run Alembic migrations from code (the CLI and tests use this; never `create_all`).
+
+Checking that a database is current happens on every command, so it avoids importing Alembic:
+the head revision is read from the revision files' syntax trees (their `revision` and
+`down_revision` assignments) and the current one with one query. Alembic is imported only to
+upgrade. The migrations live in this package (`migrations/`, revision files in `versions/`).
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sqlalchemy import Engine, text
+from sqlalchemy.exc import ProgrammingError
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def alembic_config(url: str | None = None) -> Config:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("path_separator", "os")
+    config.set_main_option("script_location", str(MIGRATIONS))
+    if url:
+        config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+def _assigned(path: Path, names: tuple[str, ...]) -> dict[str, object]:
+    """The constant values a revision file assigns at module level to `names`."""
+    found: dict[str, object] = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.AnnAssign) and node.value is not None:
+            target: ast.expr = node.target
+            value: ast.expr = node.value
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id in names:
+            found[target.id] = ast.literal_eval(value)
+    return found
+
+
+@lru_cache(maxsize=1)
+def head_revision() -> str | None:
+    """The revision no other revision builds on (read from the revision files)."""
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        assigned = _assigned(path, ("revision", "down_revision"))
+        if isinstance(assigned.get("revision"), str):
+            revisions.add(str(assigned["revision"]))
+        if isinstance(assigned.get("down_revision"), str):
+            parents.add(str(assigned["down_revision"]))
+    heads = sorted(revisions - parents)
+    return heads[0] if len(heads) == 1 else None
+
+
+def current_revision(engine: Engine) -> str | None:
+    with engine.connect() as conn:
+        try:
+            return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+        except ProgrammingError:  # no alembic_version table: an empty database
+            return None
+
+
+def upgrade(url: str, revision: str = "head") -> None:
+    from alembic import command
+
+    command.upgrade(alembic_config(url), revision)
