@@ -26,16 +26,17 @@ def main() -> int:
     questions = [json.loads(x)["question"] for x in args.questions.read_text().splitlines() if x]
 
     from pageindex_platform.db import session_scope
-    from pageindex_platform.embeddings import get_embedder
+    from pageindex_platform.embeddings.space import EmbeddingSpace
     from pageindex_platform.search.pipeline import ask
 
-    embedder = get_embedder(queries=True)
-    embedder.embed(["warm up"])
+    with session_scope() as session:
+        space = EmbeddingSpace.of_corpus(session)
+    space.embed_question("warm up")
     times = []
     for q in questions:
         started = time.perf_counter()
         with session_scope() as session:
-            ask(session=session, question=q, embedder=embedder)
+            ask(session=session, question=q, space=space)
         times.append(time.perf_counter() - started)
     times.sort()
     print(

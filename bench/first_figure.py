@@ -52,17 +52,18 @@ def main() -> int:
     args = parser.parse_args()
 
     from pageindex_platform.db import session_scope
-    from pageindex_platform.embeddings import get_embedder
+    from pageindex_platform.embeddings.space import EmbeddingSpace
     from pageindex_platform.search.pipeline import ask
 
     rows = [json.loads(x) for x in args.questions.read_text().splitlines() if x.strip()]
     numeric = [r for r in rows if numbers(str(r.get("answer", "")))]
-    embedder = get_embedder(queries=True)
+    with session_scope() as session:
+        space = EmbeddingSpace.of_corpus(session)
     first_ok = anywhere = 0
     for r in numeric:
         gold = numbers(str(r["answer"]))[0]
         with session_scope() as session:
-            answer = ask(session=session, question=r["question"], embedder=embedder).answer
+            answer = ask(session=session, question=r["question"], space=space).answer
         figure = first_figure(answer)
         hit = figure is not None and same(figure, gold)
         first_ok += hit

@@ -64,7 +64,8 @@ def main() -> int:
         docs = catalog.list_documents(session=session)
         invalid = len(catalog.invalid_trees(session=session))
         warned = sum(
-            bool(catalog.show_document(session=session, name=d["name"])["warnings"]) for d in docs
+            bool(catalog.show_document(session=session, name=d.document.name).document.warnings)
+            for d in docs
         )
     print(f"stored documents {len(docs)}, invalid trees {invalid}, with warnings {warned}")
     stop_embedded(get_settings().pgdata)

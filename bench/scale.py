@@ -177,8 +177,7 @@ def _time_queries(corpus: Corpus, n: int) -> dict[str, tuple[float, float, float
     from pageindex_platform.db import session_scope
     from pageindex_platform.search import semantic
     from pageindex_platform.search.constraints import Constraints
-    from pageindex_platform.search.router import filter_documents
-    from pageindex_platform.search.semantic import rank_documents
+    from pageindex_platform.search.filters import filter_documents
 
     kinds: dict[str, list[float]] = {
         "whole corpus": [],
@@ -191,6 +190,7 @@ def _time_queries(corpus: Corpus, n: int) -> dict[str, tuple[float, float, float
     for i in range(n):
         vector = corpus.query()
         question = corpus.question()
+        query = _query(question)
         company = f"Company {int(corpus.company[i * 7 % len(corpus.company)]):04d}"
         year = int(corpus.year[i * 7 % len(corpus.year)])
         for kind in kinds:
@@ -199,15 +199,13 @@ def _time_queries(corpus: Corpus, n: int) -> dict[str, tuple[float, float, float
                 ids: list[int] | None = None
                 if kind == "company + year":
                     wanted = Constraints(companies=[company], years=[year])
-                    ids, _ = filter_documents(session=session, constraints=wanted)
+                    ids = filter_documents(session=session, constraints=wanted).ids
                 elif kind == "company":
                     wanted = Constraints(companies=[company])
-                    ids, _ = filter_documents(session=session, constraints=wanted)
+                    ids = filter_documents(session=session, constraints=wanted).ids
                 elif kind.startswith("one fiscal year"):
                     ids = _year_ids(session, year)
-                hits = rank_documents(
-                    session=session, question=question, vector=vector, document_ids=ids
-                )
+                hits = _search(session, query, vector).rank_documents(ids)
             kinds[kind].append(1000 * (time.perf_counter() - began))
             found[kind].append(len(hits))
             if i < EXACT_CHECKS and (ids is None or len(ids) > semantic.BROAD):
@@ -230,6 +228,24 @@ def _time_queries(corpus: Corpus, n: int) -> dict[str, tuple[float, float, float
     }
 
 
+def _query(question: str) -> Any:
+    """A synthetic question as the product reads it (no hint, the packaged vocabulary)."""
+    from pageindex_platform.search.query import Query
+    from pageindex_platform.search.vocabulary import Vocabulary
+
+    return Query.parse(question, None, Vocabulary.packaged())
+
+
+def _search(session: Any, query: Any, vector: np.ndarray) -> Any:
+    """The product's hybrid search of a question over the synthetic corpus (whose vectors
+    are the bench's own: nothing is re-ordered)."""
+    from pageindex_platform.embeddings import HashEmbedder
+    from pageindex_platform.embeddings.space import EmbeddingSpace
+    from pageindex_platform.search.semantic import ChunkSearch
+
+    return ChunkSearch(session, query, vector, EmbeddingSpace(HashEmbedder()))
+
+
 def _year_ids(session: Any, year: int) -> list[int]:
     """The documents of one fiscal year: the broad filter the bench times."""
     from sqlalchemy import text
@@ -247,11 +263,11 @@ def _steps(corpus: Corpus, n: int) -> None:
     from sqlalchemy.orm import Session
 
     from pageindex_platform.db import database_url, get_engine, session_scope
-    from pageindex_platform.search import semantic
+    from pageindex_platform.search import candidates, semantic
 
     steps: dict[str, list[float]] = {}
     questions = [
-        (corpus.query(), corpus.question(), int(corpus.year[i * 7 % len(corpus.year)]))
+        (corpus.query(), _query(corpus.question()), int(corpus.year[i * 7 % len(corpus.year)]))
         for i in range(n)
     ]
 
@@ -261,7 +277,7 @@ def _steps(corpus: Corpus, n: int) -> None:
 
     for _ in range(2):  # the second pass is the one reported
         steps.clear()
-        for vector, question, year in questions:
+        for vector, query, year in questions:
             for kind in ("whole", "one year"):
                 with session_scope() as session:
                     began = time.perf_counter()
@@ -270,20 +286,18 @@ def _steps(corpus: Corpus, n: int) -> None:
                         ids = _year_ids(session, year)
                         began = timed(f"{kind}: filter ids", began)
                     semantic.tune_hnsw(session, True)
-                    semantic.nearest_chunks(
+                    candidates.nearest_chunks(
                         session=session,
                         vector=vector,
                         document_ids=ids,
-                        k=semantic.CANDIDATE_CHUNKS,
+                        k=candidates.CANDIDATE_CHUNKS,
                     )
                     began = timed(f"{kind}: 200 nearest chunks", began)
-                    semantic.rare_term_documents(
-                        session=session, question=question, document_ids=ids
+                    candidates.rare_term_documents(
+                        session=session, question=query.text, document_ids=ids
                     )
                     began = timed(f"{kind}: documents with the rarest terms", began)
-                    semantic.rank_documents(
-                        session=session, question=question, vector=vector, document_ids=ids
-                    )
+                    _search(session, query, vector).rank_documents(ids)
                     timed(f"{kind}: rank_documents (all of it)", began)
     for name, values in steps.items():
         print(f"  {name}: {statistics.median(values):.1f} / {percentile(values, 0.95):.1f} ms")
@@ -298,8 +312,8 @@ def _steps(corpus: Corpus, n: int) -> None:
             for vector, _, year in questions[:20]:
                 ids = _year_ids(session, year)
                 began = time.perf_counter()
-                semantic.nearest_chunks(
-                    session=session, vector=vector, document_ids=ids, k=semantic.CANDIDATE_CHUNKS
+                candidates.nearest_chunks(
+                    session=session, vector=vector, document_ids=ids, k=candidates.CANDIDATE_CHUNKS
                 )
                 runs.append(1000 * (time.perf_counter() - began))
         print(
@@ -320,9 +334,7 @@ def _agreement(
     broad, semantic.BROAD = semantic.BROAD, 10**9
     try:
         with session_scope() as session:
-            exact = semantic.rank_documents(
-                session=session, question=question, vector=vector, document_ids=ids
-            )
+            exact = _search(session, _query(question), vector).rank_documents(ids)
     finally:
         semantic.BROAD = broad
     top = {h.name for h in hits[:10]}

@@ -202,8 +202,8 @@ def _store(ids: list[int], vectors: np.ndarray) -> None:
     from sqlalchemy import text
 
     from pageindex_platform.db import session_scope
+    from pageindex_platform.db.queries import vector_literal
     from pageindex_platform.embeddings.static import FastMiniLM
-    from pageindex_platform.search.semantic import vector_literal
 
     started = time.perf_counter()
     with session_scope() as session:

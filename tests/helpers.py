@@ -6,10 +6,17 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pymupdf
+from sqlalchemy.orm import Session
 from typer.testing import CliRunner
 
 from pageindex_platform.cli.main import app
+from pageindex_platform.embeddings import HashEmbedder
+from pageindex_platform.embeddings.space import EmbeddingSpace
+from pageindex_platform.search.query import Query
+from pageindex_platform.search.semantic import ChunkSearch
+from pageindex_platform.search.vocabulary import Vocabulary
 
 
 def run_cli(*args: str) -> tuple[int, str, str]:
@@ -23,6 +30,15 @@ def run_json(*args: str) -> Any:
     code, out, err = run_cli(*args, "--json")
     assert code == 0, err
     return json.loads(out)
+
+
+def chunk_search(
+    session: Session, question: str, vector: np.ndarray, space: EmbeddingSpace | None = None
+) -> ChunkSearch:
+    """The hybrid search of a question as written (no hint, the packaged vocabulary) with a
+    given vector; by default in the hash embedder's space (no re-ordering)."""
+    query = Query.parse(question, None, Vocabulary.packaged())
+    return ChunkSearch(session, query, vector, space or EmbeddingSpace(HashEmbedder()))
 
 
 def encrypted_pdf(path: Path) -> Path:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pageindex_platform.search.answer import column_periods, with_periods
+from pageindex_platform.search.extract import column_periods, with_periods
 
 from .helpers import run_json
 

@@ -17,7 +17,7 @@ from pageindex_platform.search.constraints import (
     same_entity,
 )
 
-from .helpers import run_cli, run_json
+from .helpers import chunk_search, run_cli, run_json
 
 KEYS = {
     "question",
@@ -242,7 +242,7 @@ def test_one_company_is_stored_under_one_spelling(tmp_path: Path) -> None:
 def test_a_fiscal_year_ending_in_january_is_found_by_either_year(corpus: Path) -> None:
     """Ulta's fiscal 2022 ended on January 28, 2023: "FY2023" finds it too, and its
     fourth-quarter release (which reports the full year) comes first."""
-    from pageindex_platform.search.router import years_of
+    from pageindex_platform.search.calendar import years_of
 
     assert years_of(2022, "2023-01-28") == {2022, 2023}
     assert years_of(2023, "2023-07-29") == {2023}
@@ -254,7 +254,7 @@ def test_a_fiscal_year_ending_in_january_is_found_by_either_year(corpus: Path) -
 
 def test_filing_type_preferred_by_what_the_question_asks() -> None:
     from pageindex_platform.search.constraints import Constraints
-    from pageindex_platform.search.router import preferred_type
+    from pageindex_platform.search.priors import preferred_type
 
     year = Constraints(companies=["X"], years=[2023])
     quarter = Constraints(companies=["X"], years=[2023], periods=["Q2"])
@@ -328,7 +328,7 @@ def test_broad_questions_rank_chunks_inside_candidate_documents(
     from sqlalchemy import text
 
     from pageindex_platform.embeddings import get_embedder
-    from pageindex_platform.search import semantic
+    from pageindex_platform.search import candidates, semantic
 
     question = "comparable sales decline in the second quarter"
     vector = get_embedder().embed([question])[0]
@@ -337,12 +337,12 @@ def test_broad_questions_rank_chunks_inside_candidate_documents(
             text("SELECT count(*) FROM documents WHERE lexemes IS NULL OR length(lexemes) = 0")
         ).scalar()
         assert empty == 0  # every stored document has its words
-        exact = semantic.rank_documents(session=session, question=question, vector=vector)
+        exact = chunk_search(session, question, vector).rank_documents()
     monkeypatch.setattr(semantic, "BROAD", 0)
-    monkeypatch.setattr(semantic, "CANDIDATE_CHUNKS", 5)
-    monkeypatch.setattr(semantic, "CANDIDATE_DOCUMENTS", 2)
+    monkeypatch.setattr(candidates, "CANDIDATE_CHUNKS", 5)
+    monkeypatch.setattr(candidates, "CANDIDATE_DOCUMENTS", 2)
     with session_scope() as session:
-        ids = semantic.candidate_documents(
+        ids = candidates.candidate_documents(
             session=session, question=question, vector=vector, document_ids=None
         ).documents
         names = set(
@@ -350,7 +350,7 @@ def test_broad_questions_rank_chunks_inside_candidate_documents(
                 text("SELECT name FROM documents WHERE id = ANY(:i)"), {"i": ids}
             ).scalars()
         )
-        broad = semantic.rank_documents(session=session, question=question, vector=vector)
+        broad = chunk_search(session, question, vector).rank_documents()
     assert 0 < len(ids) < len(exact)  # fewer documents than the whole corpus...
     assert {h.name for h in broad} <= names
     assert broad[0].name == exact[0].name == "BESTBUY_2024Q2_10Q"  # ...the same best one
@@ -362,21 +362,19 @@ def test_broad_ranking_uses_the_nearest_chunks_it_found_for_its_vector_side(
     """The nearest chunks that named the candidate documents are the vector side of their
     ranking: the documents come out as a fresh vector search inside the candidates ranks them."""
     from pageindex_platform.embeddings import get_embedder
-    from pageindex_platform.search import semantic
+    from pageindex_platform.search import candidates, semantic
 
     question = "comparable sales decline in the second quarter"
     vector = get_embedder().embed([question])[0]
     monkeypatch.setattr(semantic, "BROAD", 0)
     with session_scope() as session:
-        found = semantic.candidate_documents(
+        found = candidates.candidate_documents(
             session=session, question=question, vector=vector, document_ids=None
         )
-        broad = semantic.rank_documents(session=session, question=question, vector=vector)
+        broad = chunk_search(session, question, vector).rank_documents()
     monkeypatch.setattr(semantic, "BROAD", 10**9)
     with session_scope() as session:
-        inside = semantic.rank_documents(
-            session=session, question=question, vector=vector, document_ids=found.documents
-        )
+        inside = chunk_search(session, question, vector).rank_documents(found.documents)
     assert len(found.nearest) >= semantic.DOC_K
     assert [(h.name, round(h.score, 6)) for h in broad] == [
         (h.name, round(h.score, 6)) for h in inside
@@ -389,17 +387,16 @@ def test_document_rarity_comes_from_the_planners_statistics(corpus: Path) -> Non
     weighs what counting documents gives; a word in no filing weighs more than any listed."""
     from sqlalchemy import text
 
-    from pageindex_platform.search import semantic
+    from pageindex_platform.search.candidates import document_rarity
+    from pageindex_platform.search.terms import rarity
 
     terms = ["revenue", "sales", "zzyzx"]
     with session_scope() as session:
         session.execute(text("ANALYZE documents"))
     with session_scope() as session:
-        stats = semantic.document_rarity(session, terms)
+        stats = document_rarity(session, terms)
         params = {f"t{i}": t for i, t in enumerate(terms)}
-        counted = semantic._rarity(
-            session, len(terms), rows="documents", tsv="lexemes", params=params
-        )
+        counted = rarity(session, len(terms), rows="documents", tsv="lexemes", params=params)
     assert stats is not None
     assert stats[:2] == pytest.approx(counted[:2], abs=0.01)
     assert stats[2] > max(stats[:2])

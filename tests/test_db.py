@@ -122,14 +122,14 @@ def test_statements_are_planned_for_their_values_however_often_they_run(corpus: 
 
     from pageindex_platform.db import session_scope
     from pageindex_platform.embeddings import get_embedder
-    from pageindex_platform.search.semantic import rank_documents
+
+    from .helpers import chunk_search
 
     vector = get_embedder().embed(["revenue growth"])[0]
     with session_scope() as session:
         ids = list(session.execute(text("SELECT id FROM documents")).scalars())
+        search = chunk_search(session, "revenue growth", vector)
         for _ in range(12):  # psycopg prepares after 5 runs, PostgreSQL goes generic after 5
-            hits = rank_documents(
-                session=session, question="revenue growth", vector=vector, document_ids=ids
-            )
+            hits = search.rank_documents(ids)
         prepared = session.execute(text("SELECT count(*) FROM pg_prepared_statements")).scalar()
     assert hits and prepared == 0

@@ -67,10 +67,10 @@ def test_static_embedder_is_distilled_once_and_questions_use_the_corpus_embedder
     names = [d["name"] for d in run_json("docs", "list")]
     assert {run_json("docs", "show", n)["embedder"] for n in names} == {"all-MiniLM-L6-v2-static"}
     from pageindex_platform.db import session_scope
-    from pageindex_platform.search.pipeline import corpus_embedder
+    from pageindex_platform.embeddings.space import EmbeddingSpace
 
     with session_scope() as session:  # PI_EMBEDDER=hash now; the corpus says static
-        assert corpus_embedder(session).name == "all-MiniLM-L6-v2-static"
+        assert EmbeddingSpace.of_corpus(session).questions.name == "all-MiniLM-L6-v2-static"
     out = run_json("ask", "Best Buy Q2 FY2024 comparable sales")
     assert out["citations"][0]["document"] == "BESTBUY_2024Q2_10Q"
 
@@ -84,7 +84,7 @@ def test_fast_embedder_puts_chunks_in_the_transformers_space_and_asks_through_it
     questions are embedded by MiniLM."""
     from pageindex_platform.db import session_scope
     from pageindex_platform.embeddings import get_embedder
-    from pageindex_platform.search.pipeline import corpus_embedder
+    from pageindex_platform.embeddings.space import EmbeddingSpace
     from pageindex_platform.settings import EmbedderName
 
     from .helpers import run_json
@@ -115,7 +115,7 @@ def test_fast_embedder_puts_chunks_in_the_transformers_space_and_asks_through_it
     names = [d["name"] for d in run_json("docs", "list")]
     assert {run_json("docs", "show", n)["embedder"] for n in names} == {"all-MiniLM-L6-v2-fast"}
     with session_scope() as session:
-        assert corpus_embedder(session).name == "all-MiniLM-L6-v2"
+        assert EmbeddingSpace.of_corpus(session).questions.name == "all-MiniLM-L6-v2"
     out = run_json("ask", "Best Buy Q2 FY2024 comparable sales")
     assert out["citations"][0]["document"] == "BESTBUY_2024Q2_10Q"
 
@@ -158,8 +158,8 @@ def test_with_no_setting_filings_are_embedded_by_fast_and_questions_by_the_trans
     mapped into all-MiniLM-L6-v2's space (`pi docs show` says which), and a question over them
     is embedded by the transformer and answered with a cited page."""
     from pageindex_platform.db import session_scope
+    from pageindex_platform.embeddings.space import EmbeddingSpace
     from pageindex_platform.embeddings.static import FastMiniLM
-    from pageindex_platform.search.pipeline import corpus_embedder
     from pageindex_platform.settings import get_settings
 
     from .helpers import run_cli, run_json
@@ -172,7 +172,9 @@ def test_with_no_setting_filings_are_embedded_by_fast_and_questions_by_the_trans
         shown = run_json("docs", "show", small_pdf.stem)
         assert shown["embedder"] == FastMiniLM.name and shown["chunks"] > 0
         with session_scope() as session:
-            assert corpus_embedder(session).name == SentenceTransformerEmbedder.name
+            assert (
+                EmbeddingSpace.of_corpus(session).questions.name == SentenceTransformerEmbedder.name
+            )
         answer = run_json("ask", "Ulta Beauty 8-K September 2023")
         assert answer["citations"] and answer["citations"][0]["document"] == small_pdf.stem
     finally:
@@ -210,10 +212,10 @@ def test_fast_chunks_a_question_ranks_are_ordered_by_the_transformers_own_vector
 
     from pageindex_platform.db import session_scope
     from pageindex_platform.embeddings import get_embedder
-    from pageindex_platform.search.semantic import rescored_nearest
+    from pageindex_platform.embeddings.space import EmbeddingSpace
     from pageindex_platform.settings import EmbedderName
 
-    from .helpers import run_json
+    from .helpers import chunk_search, run_json
 
     _ingest_as(samples, monkeypatch)
     assert _exact_rows() == []
@@ -234,9 +236,8 @@ def test_fast_chunks_a_question_ranks_are_ordered_by_the_transformers_own_vector
         document = session.execute(
             text_of("SELECT id FROM documents WHERE name = :n"), {"n": "BESTBUY_2024Q2_10Q"}
         ).scalar_one()
-        order = rescored_nearest(
-            session=session, vector=vector, document_ids=[document], k=10, rescorer=transformer
-        )
+        space = EmbeddingSpace(transformer, rescores=True)
+        order = chunk_search(session, question, vector, space).nearest([document], 10)
     assert order is not None and len(order) == 10
     own = dict(zip((r[0] for r in stored), exact @ vector, strict=True))
     assert set(order) <= set(own)  # the first question's candidates, from the stored vectors
@@ -254,8 +255,10 @@ def test_fast_chunks_are_ranked_alike_where_the_database_refuses_writes(
     vectors; the question is answered from the ones just made all the same."""
     from pageindex_platform.db import session_scope
     from pageindex_platform.embeddings import get_embedder
-    from pageindex_platform.search.semantic import chunk_hits
+    from pageindex_platform.embeddings.space import EmbeddingSpace
     from pageindex_platform.settings import EmbedderName
+
+    from .helpers import chunk_search
 
     _ingest_as(samples, monkeypatch)
     transformer = get_embedder(EmbedderName.MINILM, queries=True)
@@ -269,22 +272,11 @@ def test_fast_chunks_are_ranked_alike_where_the_database_refuses_writes(
         )
     with session_scope() as session:
         session.execute(text_of("SET TRANSACTION READ ONLY"))
-        refused = chunk_hits(
-            session=session,
-            question=question,
-            vector=vector,
-            document_ids=ids,
-            rescorer=transformer,
-        )
+        space = EmbeddingSpace(transformer, rescores=True)
+        refused = chunk_search(session, question, vector, space).chunk_hits(ids)
     assert _exact_rows() == []
     with session_scope() as session:
-        written = chunk_hits(
-            session=session,
-            question=question,
-            vector=vector,
-            document_ids=ids,
-            rescorer=transformer,
-        )
+        written = chunk_search(session, question, vector, space).chunk_hits(ids)
     assert _exact_rows()
 
     def ranked(hits: list[Any]) -> list[tuple[float, str, int]]:  # ties in either order

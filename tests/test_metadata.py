@@ -133,8 +133,12 @@ def test_letter_spaced_registrant_name_is_joined_again() -> None:
 
 
 def test_full_text_terms_split_hyphens_and_keep_phrases() -> None:
-    from pageindex_platform.search.semantic import _terms
-    from pageindex_platform.search.subjects import section_phrases
+    from pageindex_platform.search.subjects import section_phrases as phrases_in
+    from pageindex_platform.search.terms import terms as _terms
+    from pageindex_platform.search.vocabulary import Vocabulary
+
+    def section_phrases(question: str) -> list[str]:
+        return phrases_in(question, Vocabulary.packaged().subjects)
 
     assert _terms("full-time employees") == ["full", "time", "employees"]
     phrases = section_phrases("What lawsuits is Boeing facing?")

@@ -9,10 +9,10 @@ from pathlib import Path
 from pageindex_platform.search.statements import (
     Statement,
     detect_statement,
-    knowledge_facts,
     parse_knowledge,
     statements_for,
 )
+from pageindex_platform.search.vocabulary import Vocabulary
 
 from .helpers import run_json
 
@@ -53,7 +53,7 @@ def test_pages_that_only_mention_statements_are_not_statements() -> None:
 
 
 def test_questions_map_to_the_statements_holding_their_figures() -> None:
-    facts = knowledge_facts()
+    facts = Vocabulary.packaged().statement_facts
     assert statements_for("What is 3M's FY2018 capital expenditure?", facts) == [
         Statement.CASH_FLOW
     ]

@@ -22,7 +22,7 @@ app = typer.Typer(
 def list_cmd(as_json: JsonFlag = False) -> None:
     """List stored documents with their metadata."""
     with session_scope() as session:
-        rows = catalog.list_documents(session=session)
+        rows = [listed.to_dict() for listed in catalog.list_documents(session=session)]
     if as_json:
         print_json(rows)
         return
@@ -51,7 +51,7 @@ def list_cmd(as_json: JsonFlag = False) -> None:
 def show(name: DocName, as_json: JsonFlag = False) -> None:
     """Show one document's metadata, sizes and warnings."""
     with session_scope() as session:
-        info = catalog.show_document(session=session, name=name)
+        info = catalog.show_document(session=session, name=name).to_dict()
     if as_json:
         print_json(info)
         return
@@ -97,7 +97,7 @@ def _print_tree(nodes: list[dict[str, Any]], depth: int = 0) -> None:
 def tree(name: DocName, as_json: JsonFlag = False) -> None:
     """Print a document's tree: an indented outline with page ranges."""
     with session_scope() as session:
-        data = catalog.document_tree(session=session, name=name)
+        data = catalog.document_tree(session=session, name=name).to_dict()
     if as_json:
         print_json(data)
         return
@@ -114,7 +114,7 @@ def page(
 ) -> None:
     """Print one page's text as stored, to check a citation without opening the file."""
     with session_scope() as session:
-        info = catalog.document_page(session=session, name=name, page=number)
+        info = catalog.document_page(session=session, name=name, page=number).to_dict()
     if as_json:
         print_json(info)
         return

@@ -74,6 +74,7 @@ def financebench(
     over all documents, and Postgres full-text top-k pages — and report doc_acc@1,
     doc_recall@k, page_recall@k, MRR, routes, latency and LLM use side by side."""
     from ..db import session_scope
+    from ..embeddings.space import EmbeddingSpace
     from ..evaluate.financebench import (
         gold_metadata as load_gold,
     )
@@ -82,7 +83,6 @@ def financebench(
         run_eval,
     )
     from ..evaluate.report import table, write_report
-    from ..search.pipeline import corpus_embedder
     from .ingest import run_ingest
 
     ks = _ks(k)
@@ -102,7 +102,7 @@ def financebench(
             err=True,
         )
         with session_scope() as session:  # questions embedded as `pi ask` embeds them
-            embedder = corpus_embedder(session)
+            space = EmbeddingSpace.of_corpus(session)
 
         def progress(done: int, total: int) -> None:
             if done % 10 == 0 or done == total:
@@ -110,7 +110,7 @@ def financebench(
 
         result = run_eval(
             questions=items,
-            embedder=embedder,
+            space=space,
             ks=ks,
             chat=chat,
             route=route,
@@ -125,7 +125,7 @@ def financebench(
             "mode": str(Mode.LLM if chat else Mode.LOCAL),
             "route": str(route),
             "metadata": "gold" if gold_metadata else "extracted",
-            "embedder": embedder.name,
+            "embedder": space.questions.name,
             "documents": ingest["stored"] + ingest["skipped"],
             "ingest": {
                 key: ingest[key]

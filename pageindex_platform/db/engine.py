@@ -143,6 +143,12 @@ def reconnect(*, wait: float = 10.0) -> bool:
             pause = min(pause * 2, 2.0)
 
 
+def corpus_location(settings: Settings | None = None) -> str:
+    """Where the corpus is, in words: the database at PI_DATABASE_URL, or PI_HOME."""
+    settings = settings or get_settings()
+    return "the database at PI_DATABASE_URL" if settings.database_url else str(settings.home)
+
+
 def database_url(settings: Settings | None = None) -> str:
     """The SQLAlchemy URL: PI_DATABASE_URL, else the embedded server (started if needed)."""
     settings = settings or get_settings()

@@ -11,8 +11,10 @@ from enum import StrEnum
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from ..db.queries import vector_literal
 from ..embeddings import Embedder
-from ..search.semantic import tsquery, tune_hnsw, vector_literal
+from ..search.semantic import tune_hnsw
+from ..search.terms import tsquery
 from .metrics import RANK_LIMIT, PageKey, Ranking
 
 VECTOR_CHUNKS = 100  # chunks fetched so that RANK_LIMIT distinct pages remain after merging

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import text
 
 from ..db.engine import session_scope
-from ..embeddings import Embedder
+from ..embeddings.space import EmbeddingSpace
 from ..errors import InputError, LLMError
 from ..jsonl import read_jsonl
 from ..llm import StructuredChat
@@ -102,10 +102,12 @@ class EvalResult:
         return out
 
 
-def _ours(question: str, embedder: Embedder, chat: StructuredChat | None, route: Route) -> Ranking:
+def _ours(
+    question: str, space: EmbeddingSpace, chat: StructuredChat | None, route: Route
+) -> Ranking:
     started = time.perf_counter()
     with session_scope() as session:
-        answer = ask(session=session, question=question, embedder=embedder, chat=chat, route=route)
+        answer = ask(session=session, question=question, space=space, chat=chat, route=route)
     return Ranking(
         documents=[d.name for d in answer.documents][:RANK_LIMIT],
         pages=[(c.document, c.page) for c in answer.citations][:RANK_LIMIT],
@@ -126,7 +128,7 @@ def _stored_documents() -> set[str]:
 def run_eval(
     *,
     questions: Sequence[Question],
-    embedder: Embedder,
+    space: EmbeddingSpace,
     ks: Sequence[int],
     chat: StructuredChat | None = None,
     score_answers: bool = False,
@@ -144,7 +146,7 @@ def run_eval(
     runs: dict[str, list[Ranking]] = {OURS: [], Baseline.VECTOR: [], Baseline.FULL_TEXT: []}
     rows: list[dict[str, Any]] = []
     for number, q in enumerate(kept, 1):
-        ours = _ours(q.question, embedder, chat, route)
+        ours = _ours(q.question, space, chat, route)
         if score_answers:
             try:
                 ours.answer_correct = score_answer(
@@ -153,7 +155,7 @@ def run_eval(
             except LLMError:
                 ours.answer_correct = None
         with session_scope() as session:
-            vector = vector_top_k(session=session, question=q.question, embedder=embedder)
+            vector = vector_top_k(session=session, question=q.question, embedder=space.questions)
         with session_scope() as session:
             lexical = full_text_top_k(session=session, question=q.question)
         found = {OURS: ours, Baseline.VECTOR: vector, Baseline.FULL_TEXT: lexical}

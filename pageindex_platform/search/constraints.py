@@ -2,7 +2,7 @@
 
 Companies are linked against the stored metadata — registrant names, the names a filing
 goes by, trading symbols from the cover page — and the user's alias file
-(`$PI_HOME/aliases.txt`: one company per line, its names separated by commas, e.g.
+(aliases.txt, see vocabulary.py: one company per line, its names separated by commas, e.g.
 "Block, Square, SQ"). A name matches as written, as an initialism or nickname made of the
 beginnings of its words ("IBM", "AMEX", "JnJ"), and, when nothing matches exactly, misspelt
 ("Verizn"). Document file names are never consulted.
@@ -11,15 +11,16 @@ beginnings of its words ("IBM", "AMEX", "JnJ"), and, when nothing matches exactl
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from ..db import queries
+from ..db.queries import CompanyNames
 from ..index.metadata import SYMBOL, first_word, letters, short_company
 from ..index.text import normalize
-from ..settings import get_settings
 
 _FY = re.compile(r"\bFY\s?'?(\d{4}|\d{2})\b", re.IGNORECASE)
 _FISCAL = re.compile(r"\bfiscal(?:\s+year)?\s+(\d{4})\b", re.IGNORECASE)
@@ -155,20 +156,7 @@ def parse_doc_types(question: str) -> list[str]:
     return [kind for pattern, kind in _DOC_TYPES if pattern.search(question)]
 
 
-def user_aliases() -> list[set[str]]:
-    """The alias file's groups of names (one company per line; '#' starts a comment)."""
-    path = get_settings().home / "aliases.txt"
-    if not path.exists():
-        return []
-    groups = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        names = {n.strip() for n in line.split("#", 1)[0].split(",") if n.strip()}
-        if len(names) > 1:
-            groups.append(names)
-    return groups
-
-
-def _forms(company: str, aliases: list[str], groups: list[set[str]]) -> set[str]:
+def _forms(company: str, aliases: list[str], groups: Sequence[frozenset[str]]) -> set[str]:
     forms = {company, short_company(company), *aliases}
     for group in groups:
         if any(same_entity(f, g) or normalize(f) == normalize(g) for f in forms for g in group):
@@ -262,27 +250,26 @@ def _misspelt(word: str, form: str) -> bool:
     return 0 < _edit_distance(word, form, limit) <= limit
 
 
-def link_companies(question: str, *, session: Session) -> list[str]:
-    """Stored company names the question mentions (exact forms first, then fuzzy)."""
-    rows = session.execute(
-        text("SELECT DISTINCT company, company_aliases FROM documents WHERE company IS NOT NULL")
-    ).all()
-    groups = user_aliases()
+def _named(
+    question: str, stored: Sequence[CompanyNames], groups: Sequence[frozenset[str]]
+) -> tuple[set[str], dict[str, set[str]]]:
+    """The stored companies the question names as written (a symbol, a name, an initialism
+    or nickname), and every other company's forms (for the misspelling check)."""
     q_norm = f" {normalize(question)} "
     q_letters = letters(question)
     q_symbols = set(_CAPITALS.findall(question))
     nicknames = {t for t in _NICKNAME.findall(question) if len(t.replace("&", "")) >= 2}
     found: set[str] = set()
     forms_of: dict[str, set[str]] = {}
-    for company, aliases in rows:
+    for company, aliases in ((c.company, c.aliases) for c in stored):
         # A trading symbol is matched only as written, in capitals ("MMM", "GIS"), never as a
         # word ("gis", "ba", "all"); "JnJ" is read as JNJ.
-        symbols = {a for a in aliases or () if SYMBOL.fullmatch(a)}
+        symbols = {a for a in aliases if SYMBOL.fullmatch(a)}
         written = q_symbols | {t.upper() for t in nicknames if "&" not in t}
         if symbols & written:
             found.add(company)
             continue
-        forms = _forms(company, [a for a in aliases or () if a not in symbols], groups)
+        forms = _forms(company, [a for a in aliases if a not in symbols], groups)
         forms_of[company] = forms
         # "Verizon" for Verizon Communications: a first word alone counts capitalized only
         called = first_word(company)
@@ -301,9 +288,20 @@ def link_companies(question: str, *, session: Session) -> list[str]:
             ):
                 found.add(company)
                 break
+    return found, forms_of
+
+
+def link_companies(
+    question: str, *, session: Session, aliases: Sequence[frozenset[str]] = ()
+) -> list[str]:
+    """Stored company names the question mentions: as written (with every stored name of
+    the same company), else misspelt, else like a run of its words (trigram similarity).
+    `aliases`: the user's groups of names for one company (aliases.txt)."""
+    stored = queries.company_names(session)
+    found, forms_of = _named(question, stored, aliases)
     if found:
-        stored = {company for company, _ in rows}
-        return sorted(found | {c for c in stored if any(same_entity(c, f) for f in found)})
+        names = {c.company for c in stored}
+        return sorted(found | {c for c in names if any(same_entity(c, f) for f in found)})
     words = set(normalize(question).split())
     for company, forms in forms_of.items():
         names = {w for f in forms for w in normalize(short_company(f)).split()[:1]}
@@ -311,23 +309,20 @@ def link_companies(question: str, *, session: Session) -> list[str]:
             found.add(company)
     if found:
         return sorted(found)
-    fuzzy = session.execute(
-        text(
-            "SELECT DISTINCT d.company FROM documents d "
-            "CROSS JOIN LATERAL unnest(array_append(d.company_aliases, d.company)) AS f(form) "
-            "WHERE length(f.form) >= 4 AND word_similarity(lower(f.form), lower(:q)) >= :s"
-        ),
-        {"q": question, "s": FUZZY_SIMILARITY},
-    ).scalars()
-    return sorted(c for c in fuzzy if c)
+    return sorted(queries.companies_resembling(session, question, FUZZY_SIMILARITY))
 
 
 _ANNUAL = re.compile(r"\bFY\s?'?\d{2,4}\b|\bfiscal\b|\bannual\b|\bfull[\s-]year\b", re.I)
 
 
-def parse_constraints(question: str, *, session: Session) -> Constraints:
+def parse_constraints(
+    question: str, *, session: Session, aliases: Sequence[frozenset[str]] = ()
+) -> Constraints:
+    """What the question restricts: companies linked against the stored metadata (and the
+    user's `aliases`), years, quarters, filing types, dates, and whether it names a fiscal
+    year."""
     return Constraints(
-        companies=link_companies(question, session=session),
+        companies=link_companies(question, session=session, aliases=aliases),
         years=parse_years(question),
         periods=parse_periods(question),
         doc_types=parse_doc_types(question),

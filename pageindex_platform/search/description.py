@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 from pydantic import BaseModel
-from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from ..db import queries
 from ..llm import StructuredChat, Usage, some_known
 from ..tokens import count_tokens
 
@@ -23,12 +23,7 @@ def pick_by_description(
     *, session: Session, chat: StructuredChat, question: str, usage: Usage
 ) -> tuple[list[str], list[str]]:
     """(chosen document names, most relevant first; warnings). Raises LLMError."""
-    rows = session.execute(
-        text(
-            "SELECT name, coalesce(description, title, name) FROM documents "
-            "WHERE status = 'ready' ORDER BY name"
-        )
-    ).all()
+    rows = queries.descriptions(session)
     batches: list[list[dict[str, str]]] = [[]]
     size = 0
     for name, description in rows:

@@ -1,22 +1,21 @@
 """The figure a question asks for, stated from the filing's own tagged facts (inline XBRL):
 "Apple Q3 FY2025 revenue" → the revenue fact of the selected 10-Q for its own quarter, with
 its period, unit, concept and the page it is shown on. Concepts come from `concepts.txt`
-(packaged, plus `$PI_HOME/concepts.txt`); only facts of the whole company (no dimension) of
+(see vocabulary.py); only facts of the whole company (no dimension) of
 the filing's own period count."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from functools import cache
-from importlib import resources
 
-from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ..settings import get_settings
-from .statements import _words
-from .subjects import parse_subjects
+from ..db import queries
+from ..db.queries import DocumentInfo, FactInfo
+from .subjects import Subject
+from .terms import phrase_words
 
 _MONTHS = {3: "three", 6: "six", 9: "nine", 12: "twelve"}
 _SCALES = ((12, "trillion"), (9, "billion"), (6, "million"), (3, "thousand"))
@@ -63,60 +62,38 @@ class StatedFigure:
         return f"{sign}{'$' if money else ''}{amount}{unit}"
 
 
-@cache
-def _packaged() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
-    body = resources.files(__package__).joinpath("concepts.txt").read_text(encoding="utf-8")
-    return tuple(parse_subjects(body))
-
-
-def concepts_for(question: str) -> list[str]:
+def concepts_for(question: str, concepts: Sequence[Subject]) -> list[str]:
     """The concepts (local names) the question's figure may be tagged with, best first:
-    the longest matching name first ("net income" before "income")."""
-    words = _words(question)
-    path = get_settings().home / "concepts.txt"
-    user = parse_subjects(path.read_text(encoding="utf-8")) if path.exists() else []
+    the longest matching name first ("net income" before "income"), then in the order of
+    `concepts` (the user's lines before the packaged ones)."""
+    words = phrase_words(question)
     found: list[tuple[int, int, tuple[str, ...]]] = []
-    for order, (spoken, concepts) in enumerate((*user, *_packaged())):
+    for order, (spoken, named) in enumerate(concepts):
         hits = [len(s) for s in spoken if s in words]
         if hits:
-            found.append((-max(hits), order, concepts))
+            found.append((-max(hits), order, named))
     found.sort()
-    return list(dict.fromkeys(c for _, _, concepts in found for c in concepts))
+    return list(dict.fromkeys(c for _, _, named in found for c in named))
 
 
-def stated_figure(*, session: Session, question: str, document_id: int) -> StatedFigure | None:
-    """The document's own-period, whole-company fact for the question's concept, shown on a
-    page; None when the question names no known concept or the filing tags none."""
-    wanted = concepts_for(question)
-    if not wanted:
+def stated_figure(
+    *, session: Session, concepts: Sequence[str], document: DocumentInfo
+) -> StatedFigure | None:
+    """The document's own-period, whole-company fact for the first of `concepts` it tags,
+    shown on a page; None when no concept is wanted or the filing tags none of them."""
+    if not concepts or document.period_end is None:
         return None
-    row = session.execute(
-        text("SELECT period_end, fiscal_period FROM documents WHERE id = :d"), {"d": document_id}
-    ).one_or_none()
-    if row is None or row.period_end is None:
-        return None
-    facts = session.execute(
-        text(
-            "SELECT concept, value, unit, decimals, period_start, period_end, page FROM facts "
-            "WHERE document_id = :d AND page IS NOT NULL AND dimensions = '[]'::jsonb "
-            "AND period_end = :end AND split_part(concept, ':', 2) = ANY(:c)"
-        ),
-        {"d": document_id, "end": row.period_end, "c": wanted},
-    ).all()
+    facts = queries.whole_company_facts(session, document.id, document.period_end, concepts)
     if not facts:
         return None
-    quarter = row.fiscal_period in ("Q1", "Q2", "Q3", "Q4")
+    quarter = document.fiscal_period in ("Q1", "Q2", "Q3", "Q4")
+    end = date.fromisoformat(document.period_end)
 
-    def rank(f: object) -> tuple[int, int, int]:
-        concept, start, page = f.concept, f.period_start, f.page  # type: ignore[attr-defined]
-        days = (
-            0
-            if start is None
-            else (date.fromisoformat(row.period_end) - date.fromisoformat(start)).days
-        )
+    def rank(f: FactInfo) -> tuple[int, int, int]:
+        days = 0 if f.period_start is None else (end - date.fromisoformat(f.period_start)).days
         # a quarter's own three months first; a year's twelve
-        span = abs(days - (91 if quarter else 364)) if start is not None else 0
-        return (wanted.index(concept.split(":")[-1]), span, page)
+        span = abs(days - (91 if quarter else 364)) if f.period_start is not None else 0
+        return (list(concepts).index(f.concept.split(":")[-1]), span, f.page)
 
     best = min(facts, key=rank)
     return StatedFigure(

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
+from ..db.queries import PageInfo
 from ..llm import StructuredChat, Usage, some_known
 
 PAGE_CHARS = 3500  # per page, to keep the prompt within budget
@@ -27,13 +28,15 @@ def llm_answer(
     *,
     chat: StructuredChat,
     question: str,
-    pages: Sequence[tuple[str, int, str]],
+    pages: Sequence[PageInfo],
     usage: Usage,
 ) -> tuple[str, list[tuple[str, int]], list[str]]:
     """(answer, valid citations in the model's order, warnings about dropped citations)."""
     payload = {
         "question": question,
-        "pages": [{"document": d, "page": p, "text": t[:PAGE_CHARS]} for d, p, t in pages],
+        "pages": [
+            {"document": p.document, "page": p.page, "text": p.text[:PAGE_CHARS]} for p in pages
+        ],
     }
     prompt = (
         "TASK: answer_question\nAnswer the question from these pages only. Cite every page "
@@ -44,7 +47,7 @@ def llm_answer(
         {"role": "system", "content": "You are a careful financial analyst. JSON only."},
         {"role": "user", "content": prompt},
     ]
-    extracted = {(d, p) for d, p, _ in pages}
+    extracted = {(p.document, p.page) for p in pages}
     cited = some_known(
         lambda r: [(c.document, c.page) for c in r.citations],
         extracted,

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
+from ..db.queries import StoredNode, TreeInfo
 from ..llm import StructuredChat, Usage, some_known
 from ..tokens import count_tokens
-from .tree_search import NodeInfo
 
 TREE_TOKENS = 6_000
 MAX_ROUNDS = 3
@@ -22,7 +22,7 @@ class NodeSelection(BaseModel):
     node_list: list[str]
 
 
-def _line(n: NodeInfo, depth: int, summary: str) -> str:
+def _line(n: StoredNode, depth: int, summary: str) -> str:
     return f"{'  ' * depth}[{n.node_id}] {n.title} (pp. {n.start_page}-{n.end_page}) {summary}"
 
 
@@ -30,21 +30,19 @@ def search_tree_llm(
     *,
     chat: StructuredChat,
     question: str,
-    document: str,
-    nodes: Sequence[NodeInfo],
-    parents: dict[str, str | None],
-    summaries: dict[str, str],
+    tree: TreeInfo,
     usage: Usage,
     knowledge: str | None = None,
 ) -> tuple[list[str], list[str]]:
     """(selected node ids, warnings). Raises LLMError; the caller falls back to local search."""
-    children: dict[str | None, list[NodeInfo]] = {}
-    for n in nodes:
-        children.setdefault(parents.get(n.node_id), []).append(n)
+    document = tree.document
+    summaries = {n.node_id: n.summary for n in tree.nodes}
+    children: dict[str | None, list[StoredNode]] = {}
+    for n in tree.nodes:
+        children.setdefault(n.parent_id, []).append(n)
     depth_of: dict[str, int] = {}
-    for n in nodes:
-        parent = parents.get(n.node_id)
-        depth_of[n.node_id] = depth_of[parent] + 1 if parent else 0
+    for n in tree.nodes:
+        depth_of[n.node_id] = depth_of[n.parent_id] + 1 if n.parent_id else 0
     frontier = children.get(None, [])
     chosen: list[str] = []
     warnings: list[str] = []
@@ -83,8 +81,8 @@ def search_tree_llm(
 
 
 def _compact(
-    frontier: Sequence[NodeInfo],
-    children: dict[str | None, list[NodeInfo]],
+    frontier: Sequence[StoredNode],
+    children: dict[str | None, list[StoredNode]],
     depth_of: dict[str, int],
     summaries: dict[str, str],
 ) -> tuple[list[str], dict[str, str]]:

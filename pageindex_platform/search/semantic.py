@@ -1,41 +1,35 @@
 """Hybrid chunk search in SQL: pgvector (HNSW, cosine) fused with Postgres full text
 (tsvector) by reciprocal rank, and documents ranked by DocScore = Σ score / √(N+1) over
 each document's N hits. A metadata filter is a prefilter (pgvector 0.8 iterative scans keep
-recall under filtering)."""
+recall under filtering). `ChunkSearch` binds a question's text, vector and embedding space
+once; the router ranks documents with it and each selected document's search finds its
+chunks with it."""
 
 from __future__ import annotations
 
-import math
-import re
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from sqlalchemy import text
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from ..embeddings import Embedder
-from ..embeddings.static import FastMiniLM
+from ..db import queries
+from ..db.queries import vector_literal
+from ..embeddings.space import EmbeddingSpace
+from .candidates import candidate_documents, in_documents, nearest_chunks
+from .query import Query
+from .terms import term_weights, terms, tsquery
+
+logger = logging.getLogger(__name__)
 
 DOC_K = 10  # top-K chunks per list behind DocScore
 BROAD = 300  # more documents than this: rank chunks inside candidate documents only
-RESCORED = 60  # nearest chunks by stored approximate vectors, re-ordered by the transformer's
-CANDIDATE_CHUNKS = 200  # the vector side's nearest chunks name candidate documents...
-CANDIDATE_DOCUMENTS = 100  # ...and so do the documents whose words cover the question best
-RARE_TERMS = 8  # the question's rarest terms name those documents...
-COMMON_SHARE = 0.9  # ...when each is in at most this share of the documents
+RESCORED = 60  # nearest chunks by stored approximate vectors, re-ordered by the model's own
+CHUNK_K = 60  # chunks per list when searching inside selected documents
 RRF_K = 10  # small: the best-ranked chunks dominate (measured: 60 did worse)
-_WORD = re.compile(r"[a-z0-9]+(?:[.-][a-z0-9]+)*")
-_STOP = frozenset(
-    (
-        "a an and are as at be by can did do does for from had has have how in is it its of on "
-        "or our than that the their then there these this to was were what when where which "
-        "while who will with would you your please give answer question using based data shown "
-        "details response relying information provided calculate round decimal places"
-    ).split()
-)
 
 
 @dataclass(frozen=True)
@@ -53,69 +47,11 @@ class DocumentHit:
     score: float
 
 
-def keywords(question: str) -> list[str]:
-    words = [w for w in _WORD.findall(question.lower()) if w not in _STOP and len(w) > 1]
-    return list(dict.fromkeys(words))
-
-
-def _terms(question: str, phrases: Sequence[str] = ()) -> list[str]:
-    """The question's keywords as full-text terms ("full-time" is "full" and "time", as the
-    text search parser indexes it), then `phrases` as phrase terms ("human <-> capital")."""
-    words = (part for w in keywords(question) for part in re.split(r"[.-]", w))
-    terms = [t for t in (re.sub(r"[^a-z0-9]", "", w) for w in words) if t][:24]
-    for phrase in phrases:
-        parts = [t for t in (re.sub(r"[^a-z0-9]", "", w) for w in phrase.lower().split()) if t]
-        if parts:
-            terms.append(parts[0] if len(parts) == 1 else f"({' <-> '.join(parts)})")
-    return list(dict.fromkeys(terms))[:32]
-
-
-def tsquery(question: str, phrases: Sequence[str] = ()) -> str:
-    """An OR query of the question's keywords (to_tsquery syntax, injection-safe)."""
-    return " | ".join(_terms(question, phrases))  # "" matches nothing (no syntax error)
-
-
-def vector_literal(vector: np.ndarray) -> str:
-    """A vector as a pgvector text literal, for `CAST(:v AS vector)`."""
-    return "[" + ",".join(f"{x:.6f}" for x in vector.tolist()) + "]"
-
-
-def _filter(document_ids: Sequence[int] | None) -> str:
-    return "AND c.document_id = ANY(:ids)" if document_ids is not None else ""
-
-
 def _coverage(n_terms: int, tsv: str = "c.tsv") -> str:
     """How many distinct question keywords a chunk contains, each weighted by `:w{i}` (a
     word on every page of the filing — "fiscal", "end" — counts for little)."""
     parts = [f"({tsv} @@ to_tsquery('english', :t{i}))::int * :w{i}" for i in range(n_terms)]
     return " + ".join(parts) or "0"
-
-
-def term_weights(
-    session: Session, question: str, document_ids: Sequence[int] | None, phrases: Sequence[str] = ()
-) -> list[float]:
-    """Inverse document frequency of each term among the chunks of `document_ids` (all
-    chunks when None): ln((N + 1) / (n + 0.5))."""
-    terms = _terms(question, phrases)
-    if not terms:
-        return []
-    where = "WHERE document_id = ANY(:ids)" if document_ids is not None else ""
-    params: dict[str, Any] = {f"t{i}": t for i, t in enumerate(terms)}
-    if document_ids is not None:
-        params["ids"] = list(document_ids)
-    return _rarity(session, len(terms), rows=f"chunks {where}", tsv="tsv", params=params)
-
-
-def _rarity(
-    session: Session, n_terms: int, *, rows: str, tsv: str, params: dict[str, Any]
-) -> list[float]:
-    """ln((N + 1) / (n + 0.5)) of terms `:t0`... over the N rows of `rows` (a FROM clause),
-    n of which contain the term in their `tsv` column."""
-    counts = ", ".join(
-        f"count(*) FILTER (WHERE {tsv} @@ to_tsquery('english', :t{i}))" for i in range(n_terms)
-    )
-    row = session.execute(text(f"SELECT count(*), {counts} FROM {rows}"), params).one()
-    return [math.log((row[0] + 1) / (n + 0.5)) for n in row[1:]]
 
 
 def _fused_sql(
@@ -125,7 +61,7 @@ def _fused_sql(
     happen to lie on disk). With `titles`, a chunk's lexical
     match also counts the words of its section's title (the context the chunk sits in). With
     `nearest`, the vector side is the chunk ids `:near`, nearest first, already found."""
-    where = _filter(document_ids)
+    where = in_documents(document_ids)
     tsv = "(c.tsv || n.title_tsv)" if titles else "c.tsv"
     join = (
         "JOIN nodes n ON n.document_id = c.document_id AND n.node_id = c.node_id" if titles else ""
@@ -167,9 +103,9 @@ def _params(
         "k": k,
         "rrf": RRF_K,
     }
-    terms = _terms(question, phrases)
-    params.update({f"t{i}": term for i, term in enumerate(terms)})
-    params.update({f"w{i}": 1.0 if weights is None else weights[i] for i in range(len(terms))})
+    found = terms(question, phrases)
+    params.update({f"t{i}": term for i, term in enumerate(found)})
+    params.update({f"w{i}": 1.0 if weights is None else weights[i] for i in range(len(found))})
     if ids is not None:
         params["ids"] = list(ids)
     return params
@@ -182,277 +118,101 @@ def tune_hnsw(session: Session, filtered: bool) -> None:
         session.execute(text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
 
 
-def document_rarity(session: Session, terms: Sequence[str]) -> list[float] | None:
-    """ln((N + 1) / (n + 0.5)) of each term over the N stored documents, n read from the
-    planner's statistics of `documents.lexemes` (its most common words and their shares), a
-    word not among them counting as half as common as the least common listed; None when
-    the table has not been analyzed yet. No document's words are read."""
-    row = session.execute(
-        text("""
-        SELECT c.reltuples, s.most_common_elems::text::text[], s.most_common_elem_freqs,
-               ARRAY(SELECT array_to_string(tsvector_to_array(to_tsvector('english', t)), ' ')
-                     FROM unnest(CAST(:terms AS text[])) WITH ORDINALITY u(t, i) ORDER BY i)
-        FROM pg_class c JOIN pg_stats s ON s.tablename = c.relname AND s.attname = 'lexemes'
-             AND s.schemaname = current_schema()
-        WHERE c.oid = to_regclass('documents')"""),
-        {"terms": list(terms)},
-    ).first()
-    if row is None or row[1] is None or row[0] <= 0:
-        return None
-    documents, common, shares, lexemes = row
-    share = dict(zip(common, shares, strict=False))  # the shares end with min, max, nulls
-    floor = shares[len(common)] / 2 if len(shares) > len(common) else 1.0 / documents
-    return [
-        math.log((documents + 1) / (share.get(lexeme, floor) * documents + 0.5))
-        for lexeme in lexemes
-    ]
-
-
-@dataclass(frozen=True)
-class Candidates:
-    """A broad question's candidate documents, and the vector side's nearest chunks (ids,
-    nearest first) that named some of them."""
-
-    documents: list[int]
-    nearest: list[int]
-
-
-def candidate_documents(
-    *, session: Session, question: str, vector: np.ndarray, document_ids: Sequence[int] | None
-) -> Candidates:
-    """For a broad question: the documents of the vector side's nearest chunks, and those
-    whose words (documents.lexemes) hold the question's rarest terms. Runs in
-    rank_documents' transaction, whose HNSW settings (iterative scan) let the vector side
-    return CANDIDATE_CHUNKS rows."""
-    nearest = nearest_chunks(
-        session=session, vector=vector, document_ids=document_ids, k=CANDIDATE_CHUNKS
-    )
-    lexical = rare_term_documents(session=session, question=question, document_ids=document_ids)
-    documents = list(dict.fromkeys([*(doc for _, doc in nearest), *lexical]))
-    return Candidates(documents, [chunk for chunk, _ in nearest])
-
-
-def nearest_chunks(
-    *, session: Session, vector: np.ndarray, document_ids: Sequence[int] | None, k: int
-) -> list[tuple[int, int]]:
-    """(chunk id, document id) of the k chunks nearest `vector`, nearest first, among those of
-    `document_ids` (all when None)."""
-    params: dict[str, Any] = {"v": vector_literal(vector), "k": k}
-    if document_ids is not None:
-        params["ids"] = list(document_ids)
+def by_description(session: Session, vector: np.ndarray, limit: int = 10) -> list[DocumentHit]:
+    """Documents by the similarity of their description's vector to the question's."""
     rows = session.execute(
-        text(f"""
-        SELECT c.id, c.document_id FROM chunks c WHERE TRUE {_filter(document_ids)}
-        ORDER BY c.embedding <=> CAST(:v AS vector) LIMIT :k"""),
-        params,
+        text(
+            "SELECT name, 1 - (description_embedding <=> CAST(:v AS vector)) FROM documents "
+            "WHERE description_embedding IS NOT NULL "
+            "ORDER BY description_embedding <=> CAST(:v AS vector) LIMIT :n"
+        ),
+        {"v": vector_literal(vector), "n": limit},
     )
-    return [(int(chunk), int(doc)) for chunk, doc in rows]
-
-
-def rare_term_documents(
-    *, session: Session, question: str, document_ids: Sequence[int] | None
-) -> list[int]:
-    """The CANDIDATE_DOCUMENTS documents (of `document_ids`, all when None) whose words hold
-    the question's rarest terms (at most RARE_TERMS of them, each in at most COMMON_SHARE of
-    the documents), rarest counting most. Each term is looked up in the GIN index on its
-    own: no document's words are read."""
-    params: dict[str, Any] = {}
-    doc_where = ""
-    if document_ids is not None:
-        params["ids"], doc_where = list(document_ids), "AND d.id = ANY(:ids)"
-    terms = _terms(question)
-    weights = document_rarity(session, terms) if terms else None
-    if terms and weights is None:  # never analyzed: count each term's documents
-        matching = f"documents d WHERE TRUE {doc_where}"
-        params.update({f"t{i}": t for i, t in enumerate(terms)})
-        weights = _rarity(session, len(terms), rows=matching, tsv="lexemes", params=params)
-    if not terms or not weights:
-        return []
-    floor = math.log(1 / COMMON_SHARE)
-    rare = sorted((i for i, w in enumerate(weights) if w >= floor), key=lambda i: -weights[i])[
-        :RARE_TERMS
-    ]
-    if not rare:
-        return []
-    params.update({f"t{i}": terms[i] for i in rare})
-    params.update({f"w{i}": weights[i] for i in rare})
-    params["kl"] = CANDIDATE_DOCUMENTS
-    lookups = " UNION ALL ".join(
-        f"SELECT d.id, CAST(:w{i} AS float8) AS w FROM documents d "
-        f"WHERE d.lexemes @@ to_tsquery('english', :t{i}) {doc_where}"
-        for i in rare
-    )
-    sql = f"SELECT id FROM ({lookups}) h GROUP BY id ORDER BY sum(w) DESC, id LIMIT :kl"
-    # The planner prices reading a document's words like any column, but they are stored
-    # out of line (TOAST): a scan of every document costs ~40 ms at 10k documents against
-    # ~3 ms for the index's list of the documents holding a term (bench/scale.py).
-    session.execute(text("SET LOCAL enable_seqscan = off"))
-    found = [int(i) for i in session.execute(text(sql), params).scalars()]
-    session.execute(text("SET LOCAL enable_seqscan = on"))
-    return found
-
-
-def _document_count(session: Session) -> int:
-    return int(session.execute(text("SELECT count(*) FROM documents")).scalar() or 0)
-
-
-def rank_documents(
-    *,
-    session: Session,
-    question: str,
-    vector: np.ndarray,
-    document_ids: Sequence[int] | None = None,
-    k: int = DOC_K,
-    rescorer: Embedder | None = None,
-) -> list[DocumentHit]:
-    """Documents by DocScore = Σ fused chunk score / √(N+1), computed in SQL. Over more than
-    BROAD documents, chunks are ranked inside `candidate_documents` only (measured: whole-corpus
-    ranking over every chunk grows linearly with the corpus, bench/scale.py). `rescorer`: the
-    transformer some stored vectors approximate; the RESCORED nearest chunks are then ordered
-    by its own vectors (`rescored`) before the vector side's k are taken."""
-    size = len(document_ids) if document_ids is not None else _document_count(session)
-    tune_hnsw(session, document_ids is not None or size > BROAD)
-    nearest: list[int] | None = None
-    if size > BROAD:
-        found = candidate_documents(
-            session=session, question=question, vector=vector, document_ids=document_ids
-        )
-        document_ids = found.documents
-        # The k nearest chunks inside the candidates are the k nearest found: every chunk's
-        # document among those is a candidate. No second (filtered) vector search.
-        nearest = found.nearest
-        if rescorer is not None:
-            nearest = rescored(
-                session=session, chunk_ids=nearest[:RESCORED], vector=vector, rescorer=rescorer
-            )
-        nearest = nearest[:k] if len(nearest) >= k else None
-    elif rescorer is not None:
-        nearest = rescored_nearest(
-            session=session, vector=vector, document_ids=document_ids, k=RESCORED, rescorer=rescorer
-        )[:k]
-    sql = (
-        _fused_sql(document_ids, len(_terms(question)), nearest=nearest is not None)
-        + """
-    SELECT d.name, sum(f.score) / sqrt(count(*) + 1) AS doc_score
-    FROM fused f JOIN chunks c ON c.id = f.id JOIN documents d ON d.id = c.document_id
-    GROUP BY d.name ORDER BY doc_score DESC"""
-    )
-    params = _params(question, vector, k, document_ids)
-    if nearest is not None:
-        params["near"] = nearest
-    rows = session.execute(text(sql), params)
     return [DocumentHit(name, float(score)) for name, score in rows]
 
 
-def approximate_stored(session: Session) -> bool:
-    """Whether any stored document's chunk vectors approximate all-MiniLM-L6-v2's
-    (PI_EMBEDDER=fast): questions over them are ordered by the transformer's own."""
-    found = session.execute(
-        text("SELECT EXISTS (SELECT 1 FROM documents WHERE embedder = :n)"), {"n": FastMiniLM.name}
-    )
-    return bool(found.scalar())
+@dataclass(frozen=True)
+class ChunkSearch:
+    """A question's hybrid chunk search: its text, its vector and the embedding space it was
+    embedded in, bound once. Documents are ranked by the question's text; chunks inside a
+    document also by the section phrases of the subjects it names."""
 
+    session: Session
+    query: Query
+    vector: np.ndarray
+    space: EmbeddingSpace
 
-def rescored_nearest(
-    *,
-    session: Session,
-    vector: np.ndarray,
-    document_ids: Sequence[int] | None,
-    k: int,
-    rescorer: Embedder,
-) -> list[int]:
-    """The k chunks of `document_ids` (all when None) nearest `vector` by their stored vectors,
-    ordered by `rescorer`'s (all-MiniLM-L6-v2's) own vectors (`rescored`)."""
-    nearest = nearest_chunks(session=session, vector=vector, document_ids=document_ids, k=k)
-    return rescored(
-        session=session, chunk_ids=[chunk for chunk, _ in nearest], vector=vector, rescorer=rescorer
-    )
+    def nearest(self, document_ids: Sequence[int] | None, k: int) -> list[int]:
+        """The k chunks of `document_ids` (all when None) nearest the question by their stored
+        vectors, ordered by the question model's own (`EmbeddingSpace.reorder`)."""
+        found = nearest_chunks(
+            session=self.session, vector=self.vector, document_ids=document_ids, k=k
+        )
+        return self.space.reorder(self.session, [chunk for chunk, _ in found], self.vector)
 
-
-def rescored(
-    *, session: Session, chunk_ids: Sequence[int], vector: np.ndarray, rescorer: Embedder
-) -> list[int]:
-    """`chunk_ids`, found by their stored vectors, ordered by `rescorer`'s own vectors. Where
-    the stored ones approximate them (documents embedded with PI_EMBEDDER=fast), the
-    transformer's vector of a chunk is made once and stored beside the approximate one,
-    which keeps finding the candidates: every chunk is found in one space. Ties keep the
-    order found."""
-    rows = session.execute(
-        text("""
-        SELECT c.id, c.text, c.exact_embedding IS NULL AND d.embedder = :approximate AS pending,
-               1 - (coalesce(c.exact_embedding, c.embedding) <=> CAST(:v AS vector)) AS score
-        FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ANY(:ids)"""),
-        {"v": vector_literal(vector), "ids": list(chunk_ids), "approximate": FastMiniLM.name},
-    ).all()
-    score = {int(r.id): float(r.score) for r in rows}
-    pending = [r for r in rows if r.pending]
-    if pending:
-        fresh = dict(
-            zip(
-                (int(r.id) for r in pending), rescorer.embed([r.text for r in pending]), strict=True
+    def rank_documents(
+        self, document_ids: Sequence[int] | None = None, k: int = DOC_K
+    ) -> list[DocumentHit]:
+        """Documents by DocScore = Σ fused chunk score / √(N+1), computed in SQL. Over more
+        than BROAD documents, chunks are ranked inside `candidate_documents` only. Where the
+        space re-orders, the RESCORED nearest chunks are ordered by the model's own vectors
+        before the vector side's k are taken."""
+        session, question = self.session, self.query.text
+        size = len(document_ids) if document_ids is not None else queries.document_count(session)
+        tune_hnsw(session, document_ids is not None or size > BROAD)
+        nearest: list[int] | None = None
+        if size > BROAD:
+            found = candidate_documents(
+                session=session, question=question, vector=self.vector, document_ids=document_ids
             )
+            logger.info("%d candidate documents of %d", len(found.documents), size)
+            document_ids = found.documents
+            # The k nearest chunks inside the candidates are the k nearest found: every
+            # chunk's document among those is a candidate. No second (filtered) vector search.
+            nearest = found.nearest
+            if self.space.rescores:
+                nearest = self.space.reorder(session, nearest[:RESCORED], self.vector)
+            nearest = nearest[:k] if len(nearest) >= k else None
+        elif self.space.rescores:
+            nearest = self.nearest(document_ids, RESCORED)[:k]
+        sql = (
+            _fused_sql(document_ids, len(terms(question)), nearest=nearest is not None)
+            + """
+    SELECT d.name, sum(f.score) / sqrt(count(*) + 1) AS doc_score
+    FROM fused f JOIN chunks c ON c.id = f.id JOIN documents d ON d.id = c.document_id
+    GROUP BY d.name ORDER BY doc_score DESC"""
         )
-        _store_exact(session, fresh)
-        score.update({i: float(v @ vector) for i, v in fresh.items()})
-    found = {chunk: n for n, chunk in enumerate(chunk_ids)}
-    return sorted(score, key=lambda i: (-score[i], found[i]))
+        params = _params(question, self.vector, k, document_ids)
+        if nearest is not None:
+            params["near"] = nearest
+        rows = session.execute(text(sql), params)
+        return [DocumentHit(name, float(score)) for name, score in rows]
 
-
-def _store_exact(session: Session, vectors: dict[int, np.ndarray]) -> None:
-    """Store the transformer's vectors of chunks whose stored ones are approximate. Rows another
-    question is storing right now are left to it (no waiting, no deadlock); a database that
-    refuses the write (a read-only replica) keeps none, and the question is answered alike."""
-    unlocked = text(
-        "SELECT id FROM chunks WHERE id = ANY(:ids) AND exact_embedding IS NULL "
-        "ORDER BY id FOR UPDATE SKIP LOCKED"
-    )
-    store = text("UPDATE chunks SET exact_embedding = CAST(:v AS vector) WHERE id = :id")
-    try:
-        with session.begin_nested():
-            locked = session.execute(unlocked, {"ids": list(vectors)}).scalars().all()
-            if locked:
-                session.execute(store, [{"id": i, "v": vector_literal(vectors[i])} for i in locked])
-    except SQLAlchemyError:
-        pass
-
-
-def chunk_hits(
-    *,
-    session: Session,
-    question: str,
-    vector: np.ndarray,
-    document_ids: Sequence[int],
-    k: int = 60,
-    phrases: Sequence[str] = (),
-    rescorer: Embedder | None = None,
-) -> list[ChunkHit]:
-    """The fused chunk hits inside some documents, best first. `phrases` are searched as
-    further full-text terms (see subjects.py); each term counts by its rarity in these
-    documents. `rescorer`: the transformer some stored vectors approximate (PI_EMBEDDER=fast);
-    the vector side is then ordered by its own (`rescored_nearest`)."""
-    tune_hnsw(session, True)
-    nearest = (
-        rescored_nearest(
-            session=session, vector=vector, document_ids=document_ids, k=k, rescorer=rescorer
-        )
-        if rescorer is not None
-        else None
-    )
-    sql = (
-        _fused_sql(
-            document_ids, len(_terms(question, phrases)), titles=True, nearest=nearest is not None
-        )
-        + """
+    def chunk_hits(self, document_ids: Sequence[int], k: int = CHUNK_K) -> list[ChunkHit]:
+        """The fused chunk hits inside some documents, best first. The section phrases are
+        searched as further full-text terms; each term counts by its rarity in these
+        documents."""
+        session, question, phrases = self.session, self.query.text, self.query.phrases
+        tune_hnsw(session, True)
+        nearest = self.nearest(document_ids, k) if self.space.rescores else None
+        sql = (
+            _fused_sql(
+                document_ids,
+                len(terms(question, phrases)),
+                titles=True,
+                nearest=nearest is not None,
+            )
+            + """
     SELECT d.name, c.node_id, c.page, f.score, c.text
     FROM fused f JOIN chunks c ON c.id = f.id JOIN documents d ON d.id = c.document_id
     ORDER BY f.score DESC"""
-    )
-    weights = term_weights(session, question, document_ids, phrases)
-    params = _params(question, vector, k, document_ids, weights, phrases)
-    if nearest is not None:
-        params["near"] = nearest
-    rows = session.execute(text(sql), params)
-    return [
-        ChunkHit(name, node_id, page, float(score), body)
-        for name, node_id, page, score, body in rows
-    ]
+        )
+        weights = term_weights(session, question, document_ids, phrases)
+        params = _params(question, self.vector, k, document_ids, weights, phrases)
+        if nearest is not None:
+            params["near"] = nearest
+        rows = session.execute(text(sql), params)
+        return [
+            ChunkHit(name, node_id, page, float(score), body)
+            for name, node_id, page, score, body in rows
+        ]

@@ -2,7 +2,7 @@
 quick ratio or gross margin is answered by a primary statement (cash flow statement,
 balance sheet, income statement), a page of numbers that prose-oriented chunk matching ranks
 below the MD&A text discussing the same items. Knowledge lines map concepts to statements
-(a packaged file plus `$PI_HOME/knowledge.txt`); statement pages are recognised by their
+(knowledge.txt, see vocabulary.py); statement pages are recognised by their
 heading and their table of numbers."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
-from importlib import resources
 
-from sqlalchemy import text
 from sqlalchemy.orm import Session
+
+from ..db import queries
+from .terms import phrase_words
 
 
 class Statement(StrEnum):
@@ -48,12 +48,6 @@ class Fact:
     statements: tuple[Statement, ...]
 
 
-def _words(value: str) -> str:
-    """Lower-case words with a plural `s` dropped, space-padded for phrase matching."""
-    words = re.findall(r"[a-z0-9&]+", value.lower().replace("-", " "))
-    return " " + " ".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words) + " "
-
-
 def parse_knowledge(body: str) -> list[Fact]:
     """Facts from "concept, concept: statement, statement" lines; other lines are ignored
     here (they are free-form hints for the model)."""
@@ -66,27 +60,16 @@ def parse_knowledge(body: str) -> list[Fact]:
         statements = tuple(
             known[s] for s in (x.strip().lower() for x in right.split(",")) if s in known
         )
-        concepts = tuple(_words(c) for c in left.split(",") if c.strip())
+        concepts = tuple(phrase_words(c) for c in left.split(",") if c.strip())
         if statements and concepts:
             facts.append(Fact(concepts, statements))
     return facts
 
 
-@cache
-def _packaged() -> tuple[Fact, ...]:
-    body = resources.files(__package__).joinpath("knowledge.txt").read_text(encoding="utf-8")
-    return tuple(parse_knowledge(body))
-
-
-def knowledge_facts(user: str = "") -> list[Fact]:
-    """The packaged facts plus those in the user's knowledge text ($PI_HOME/knowledge.txt)."""
-    return [*_packaged(), *parse_knowledge(user)]
-
-
 def statements_for(question: str, facts: Sequence[Fact]) -> list[Statement]:
     """The statements a question needs, in the order its concepts appear in it (the most
     specific concept first where several start at the same word)."""
-    words = _words(question)
+    words = phrase_words(question)
     found: list[tuple[int, int, int, Statement]] = []
     for fact in facts:
         matches = [(words.find(c), -len(c)) for c in fact.concepts if c in words]
@@ -123,13 +106,7 @@ def statement_pages(*, session: Session, document_id: int) -> dict[Statement, in
     headings elsewhere (selected data, parent-only or segment schedules); the primary
     statements are the first compact cluster holding the most kinds. A statement's
     continuation pages are one block with its first page."""
-    rows = session.execute(
-        text(
-            "SELECT page, text FROM pages WHERE document_id = :d "
-            "AND regexp_replace(lower(left(text, 600)), '[^a-z]', '', 'g') ~ :pre ORDER BY page"
-        ),
-        {"d": document_id, "pre": _PREFILTER},
-    ).all()
+    rows = [(p.page, p.text) for p in queries.pages_opening_with(session, document_id, _PREFILTER)]
     blocks: list[tuple[Statement, int]] = []  # (kind, first page) of consecutive pages
     previous: tuple[Statement | None, int] = (None, -1)
     for page, body in rows:

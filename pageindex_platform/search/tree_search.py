@@ -10,7 +10,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .semantic import ChunkHit, keywords
+from ..db.queries import TreeInfo
+from .semantic import ChunkHit
+from .terms import keywords
 
 TITLE_WEIGHT = 0.05  # a title naming every keyword weighs like a few top-ranked chunk hits
 # Pages every filing carries that answer no analyst's question — officers' certifications
@@ -28,15 +30,6 @@ BOILERPLATE_WEIGHT = 0.1
 
 def _stems(text: str) -> set[str]:
     return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in keywords(text)}
-
-
-@dataclass(frozen=True)
-class NodeInfo:
-    node_id: str
-    title: str
-    start_page: int
-    end_page: int
-    path: str  # titles from the root down, for matching
 
 
 @dataclass(frozen=True)
@@ -60,17 +53,18 @@ class PageHit:
 def search_tree(
     *,
     question: str,
-    document: str,
-    nodes: Sequence[NodeInfo],
+    tree: TreeInfo,
     hits: Sequence[ChunkHit],
     top_nodes: int = 3,
     statement_pages: Sequence[int] = (),
 ) -> tuple[list[NodeHit], list[PageHit]]:
-    """Nodes and pages of one document for the question. `statement_pages` are the pages of
+    """Nodes and pages of one document's tree for the question (its words and the section
+    phrases it names: `Query.lexical`), from its chunk hits. `statement_pages` are the pages of
     the primary statements the question needs (see statements.py), most needed first: they
     rank first, since the figure asked for is there while chunk matching favours the prose
     discussing it (measured on the dev set: better at every k than ranking them second)."""
     terms = _stems(question)
+    document, nodes = tree.document, tree.nodes
     by_node: dict[str, list[float]] = defaultdict(list)
     by_page: dict[int, list[float]] = defaultdict(list)
     node_of_page: dict[int, str] = {}
@@ -105,19 +99,12 @@ def search_tree(
                 page_scores[page] = page_scores.get(page, 0.0) + 0.5 * hit.score / span
     top = max(page_scores.values(), default=1.0)
     for rank, page in enumerate(statement_pages):
-        node_of_page.setdefault(page, leaf_of(nodes, page))
+        node_of_page.setdefault(page, tree.leaf_of(page))
         score = top * (1.05 - 0.01 * rank)
         page_scores[page] = max(page_scores.get(page, 0.0), score)
     pages = [PageHit(document, page, node_of_page[page], s) for page, s in page_scores.items()]
     pages.sort(key=lambda p: -p.score)
     return best, pages
-
-
-def leaf_of(nodes: Sequence[NodeInfo], page: int) -> str:
-    """The narrowest node holding a page."""
-    holding = [n for n in nodes if n.start_page <= page <= n.end_page]
-    best = min(holding, key=lambda n: n.end_page - n.start_page, default=None)
-    return best.node_id if best else ""
 
 
 def pages_in_nodes(

@@ -7,7 +7,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .semantic import keywords
+from ..db.queries import PageInfo
+from .terms import keywords
 
 _NUMBER = re.compile(r"\d[\d,.]*")
 _DIGITS = re.compile(r"\d+")
@@ -21,17 +22,15 @@ class Extract:
     score: float
 
 
-def extract_lines(
-    question: str, pages: Sequence[tuple[str, int, str]], *, limit: int = 6
-) -> list[Extract]:
-    """Best lines of (document, page, text) pages for the question, leaving out running
+def extract_lines(question: str, pages: Sequence[PageInfo], *, limit: int = 6) -> list[Extract]:
+    """Best lines of the pages for the question, leaving out running
     headers and footers (a page's first or last line found on several pages with only its
     number changed: "Apple Inc. | Q3 2025 Form 10-Q | 6"), which name the company and
     period of every question about that filing."""
     terms = set(keywords(question))
     running = _running_lines(pages)
     found: list[Extract] = []
-    for rank, (document, page, body) in enumerate(pages):
+    for rank, (document, page, body) in enumerate((p.document, p.page, p.text) for p in pages):
         lines = body.splitlines()
         for i, line in enumerate(lines):
             words = set(keywords(line))
@@ -110,12 +109,12 @@ def with_periods(line: str, above: Sequence[str]) -> str:
     return f"{label}: " + "; ".join(shown)
 
 
-def _running_lines(pages: Sequence[tuple[str, int, str]]) -> set[str]:
+def _running_lines(pages: Sequence[PageInfo]) -> set[str]:
     """Shapes (digits as #) of the lines heading or closing several pages with different
     numbers (page headers and footers; a table row repeated on several pages is not one)."""
     seen: dict[str, set[str]] = {}
-    for _, _, body in pages:
-        lines = [x for x in body.splitlines() if x.strip()]
+    for page in pages:
+        lines = [x for x in page.text.splitlines() if x.strip()]
         for line in lines[:2] + lines[-2:]:
             line = line.strip()
             if _DIGITS.search(line):

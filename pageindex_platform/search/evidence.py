@@ -1,0 +1,97 @@
+"""What an answer stands on: the searched documents' pages merged into citations, the figure
+the best document states (its tagged fact, cited first), and what the question asked for
+that no selected filing is."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from ..db.queries import DocumentInfo
+from .calendar import filing_years, of_dates
+from .constraints import Constraints
+from .document_search import Found, Selected
+from .figures import stated_figure
+from .query import Query
+from .results import Citation
+from .tree_search import PageHit
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    citations: list[Citation]  # best first
+    stated: str  # the figure the best document tags for the question, with its page; or ""
+
+
+def gather(
+    *,
+    session: Session,
+    query: Query,
+    selected: Selected,
+    found: Sequence[Found],
+    max_citations: int,
+) -> Evidence:
+    """Pages of every searched document, each weighted by its document's route score
+    relative to the best (or, comparing companies, each company's in turn), as citations;
+    the best document's stated figure, when it tags one, cited first."""
+    pages: list[tuple[PageHit, float]] = []
+    for doc in found:
+        if selected.interleaved:  # every company named gets its first pages cited
+            pages.extend((p, 1.0 / (rank + 1)) for rank, p in enumerate(doc.pages))
+            continue
+        weight = doc.score / selected.top if selected.top > 0 else 1.0
+        pages.extend((p, p.score * weight) for p in doc.pages)
+    pages.sort(key=lambda x: -x[1])
+    citations = [Citation(p.document, p.page, p.node_id) for p, _ in pages[:max_citations]]
+    if not found:
+        return Evidence(citations, "")
+    best = found[0]
+    figure = stated_figure(session=session, concepts=query.concepts, document=best.document)
+    if figure is None:
+        return Evidence(citations, "")
+    document = best.document.name
+    logger.info(
+        "figure stated: %s (%s) on %s p. %d", figure.shown, figure.concept, document, figure.page
+    )
+    others = [c for c in citations if (c.document, c.page) != (document, figure.page)]
+    shown_on = Citation(document, figure.page, best.tree.leaf_of(figure.page))
+    stated = f"{figure.shown} — {figure.period} ({figure.concept}) [{document}, p. {figure.page}]"
+    return Evidence([shown_on, *others[: max_citations - 1]], stated)
+
+
+def missing_notice(constraints: Constraints, documents: Sequence[DocumentInfo]) -> str | None:
+    """What the question asked for that no selected filing is — its filing type, quarter or
+    fiscal year — said first ("No Apple Inc. filing for Q3 fiscal 2023 is stored; nearest:
+    ..."), or None when the selected filings (best first) are what was asked for."""
+    if not documents or of_dates(documents, constraints.dates):  # the filing of the date named
+        return None
+    missing = (
+        (constraints.doc_types and not any(d.doc_type in constraints.doc_types for d in documents))
+        or (
+            constraints.periods
+            and not any(d.fiscal_period in constraints.periods for d in documents)
+        )
+        or (
+            constraints.years
+            and not any(filing_years(d) & set(constraints.years) for d in documents)
+        )
+    )
+    if not missing:
+        return None
+    kind = " or ".join(constraints.doc_types) or "filing"
+    years = "/".join(str(y) for y in sorted(constraints.years))
+    when = " ".join(x for x in ("/".join(constraints.periods), years and f"fiscal {years}") if x)
+    company = f"{constraints.companies[0]} " if constraints.companies else ""
+    nearest = ", ".join(_label(d) for d in documents)
+    return f"No {company}{kind}{f' for {when}' if when else ''} is stored; nearest: {nearest}."
+
+
+def _label(document: DocumentInfo) -> str:
+    period = " ".join(str(x) for x in (document.fiscal_period, document.fiscal_year) if x)
+    kinds = ", ".join(x for x in (document.doc_type, period) if x)
+    return f"{document.name} ({kinds or 'no metadata'})"

@@ -1,0 +1,86 @@
+"""The question, in the one form every stage reads: checked and cleaned once, with what the
+vocabulary says about it (the section phrases of its subjects, the statements its concepts
+are reported in, the tagged concepts that state its figure)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import QuestionError
+from .figures import concepts_for
+from .statements import Statement, statements_for
+from .subjects import section_phrases
+from .terms import keywords
+from .vocabulary import Vocabulary
+
+MAX_QUESTION_CHARS = 2000
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _clean(value: str, what: str) -> str:
+    """`value` with control characters and runs of spaces made single spaces; a QuestionError
+    naming `what` when it is not valid UTF-8 (bytes the shell could not decode)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise QuestionError(f"{what} is not valid UTF-8 text") from None
+    return " ".join(_CONTROL.sub(" ", value).split())
+
+
+def checked_question(question: str) -> str:
+    """The question cleaned (`_clean`); a QuestionError when nothing in it can be searched."""
+    question = _clean(question, "the question")
+    if not question:
+        raise QuestionError("the question is empty")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise QuestionError(
+            f"the question is too long ({len(question):,} characters; "
+            f"at most {MAX_QUESTION_CHARS:,})"
+        )
+    if not keywords(question):
+        raise QuestionError(
+            f"nothing to search for in {question[:80]!r}: only punctuation or "
+            "common words (name a company, a figure, a period...)"
+        )
+    return question
+
+
+@dataclass(frozen=True)
+class Query:
+    """A question as every stage reads it.
+
+    `question` is what was asked (constraints, the figure and the model read it); `text` adds
+    the user's `--hint` (what is embedded and searched); `lexical` adds the section phrases of
+    the subjects it names (what section titles and page words are matched against)."""
+
+    question: str
+    hint: str | None
+    phrases: tuple[str, ...]  # sections where filings discuss what it names (sections.txt)
+    statements: tuple[Statement, ...]  # primary statements holding what it asks (knowledge.txt)
+    concepts: tuple[str, ...]  # tagged concepts that state its figure (concepts.txt)
+    notes: str = ""  # the user's knowledge file, for the model
+
+    @classmethod
+    def parse(cls, question: str, hint: str | None, vocabulary: Vocabulary) -> Query:
+        """Raises QuestionError for a question that cannot be searched."""
+        question = checked_question(question)
+        if hint is not None:
+            hint = _clean(hint, "--hint")[:MAX_QUESTION_CHARS] or None
+        text = f"{question} {hint}" if hint else question
+        return cls(
+            question=question,
+            hint=hint,
+            phrases=tuple(section_phrases(text, vocabulary.subjects)),
+            statements=tuple(statements_for(text, vocabulary.statement_facts)),
+            concepts=tuple(concepts_for(question, vocabulary.concepts)),
+            notes=vocabulary.notes,
+        )
+
+    @property
+    def text(self) -> str:
+        return f"{self.question} {self.hint}" if self.hint else self.question
+
+    @property
+    def lexical(self) -> str:
+        return " ".join([self.text, *self.phrases])

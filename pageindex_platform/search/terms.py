@@ -1,0 +1,82 @@
+"""A question's words as search terms: its keywords (common words left out), the same as
+Postgres full-text terms and an OR query of them, and each term's rarity among some rows
+(ln((N + 1) / (n + 0.5)), so that a word on every page — "fiscal", "end" — counts for little).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+_WORD = re.compile(r"[a-z0-9]+(?:[.-][a-z0-9]+)*")
+_STOP = frozenset(
+    (
+        "a an and are as at be by can did do does for from had has have how in is it its of on "
+        "or our than that the their then there these this to was were what when where which "
+        "while who will with would you your please give answer question using based data shown "
+        "details response relying information provided calculate round decimal places"
+    ).split()
+)
+
+
+def keywords(question: str) -> list[str]:
+    words = [w for w in _WORD.findall(question.lower()) if w not in _STOP and len(w) > 1]
+    return list(dict.fromkeys(words))
+
+
+def phrase_words(value: str) -> str:
+    """Lower-case words with a plural `s` dropped, space-padded for phrase matching ("Capital
+    Expenditures" is " capital expenditure ", found in " fy2018 capital expenditure ")."""
+    words = re.findall(r"[a-z0-9&]+", value.lower().replace("-", " "))
+    return " " + " ".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words) + " "
+
+
+def terms(question: str, phrases: Sequence[str] = ()) -> list[str]:
+    """The question's keywords as full-text terms ("full-time" is "full" and "time", as the
+    text search parser indexes it), then `phrases` as phrase terms ("human <-> capital")."""
+    words = (part for w in keywords(question) for part in re.split(r"[.-]", w))
+    found = [t for t in (re.sub(r"[^a-z0-9]", "", w) for w in words) if t][:24]
+    for phrase in phrases:
+        parts = [t for t in (re.sub(r"[^a-z0-9]", "", w) for w in phrase.lower().split()) if t]
+        if parts:
+            found.append(parts[0] if len(parts) == 1 else f"({' <-> '.join(parts)})")
+    return list(dict.fromkeys(found))[:32]
+
+
+def tsquery(question: str, phrases: Sequence[str] = ()) -> str:
+    """An OR query of the question's keywords (to_tsquery syntax, injection-safe)."""
+    return " | ".join(terms(question, phrases))  # "" matches nothing (no syntax error)
+
+
+def rarity(
+    session: Session, n_terms: int, *, rows: str, tsv: str, params: dict[str, Any]
+) -> list[float]:
+    """ln((N + 1) / (n + 0.5)) of terms `:t0`... over the N rows of `rows` (a FROM clause),
+    n of which contain the term in their `tsv` column."""
+    counts = ", ".join(
+        f"count(*) FILTER (WHERE {tsv} @@ to_tsquery('english', :t{i}))" for i in range(n_terms)
+    )
+    row = session.execute(text(f"SELECT count(*), {counts} FROM {rows}"), params).one()
+    return [math.log((row[0] + 1) / (n + 0.5)) for n in row[1:]]
+
+
+def term_weights(
+    session: Session,
+    question: str,
+    document_ids: Sequence[int] | None,
+    phrases: Sequence[str] = (),
+) -> list[float]:
+    """The rarity of each term among the chunks of `document_ids` (all chunks when None)."""
+    found = terms(question, phrases)
+    if not found:
+        return []
+    where = "WHERE document_id = ANY(:ids)" if document_ids is not None else ""
+    params: dict[str, Any] = {f"t{i}": t for i, t in enumerate(found)}
+    if document_ids is not None:
+        params["ids"] = list(document_ids)
+    return rarity(session, len(found), rows=f"chunks {where}", tsv="tsv", params=params)
