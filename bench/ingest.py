@@ -43,7 +43,8 @@ def main() -> int:
     os.environ["PI_EMBEDDER"] = args.embedder
 
     from pageindex_platform.db import get_engine, stop_embedded
-    from pageindex_platform.index.pipeline import FileStatus, ingest_paths
+    from pageindex_platform.index.pipeline import ingest_paths
+    from pageindex_platform.index.report import FileStatus
     from pageindex_platform.settings import get_settings
 
     get_engine()

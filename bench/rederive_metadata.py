@@ -20,7 +20,7 @@ from pageindex_platform.db import session_scope
 from pageindex_platform.db.tables import Document, Node, Page
 from pageindex_platform.embeddings import get_embedder
 from pageindex_platform.index.metadata import extract_metadata
-from pageindex_platform.index.pipeline import stored_spelling
+from pageindex_platform.index.store import stored_spelling
 from pageindex_platform.records import PageText, TreeNode
 
 FIELDS = (

@@ -149,7 +149,7 @@ def _drop_indexes(conn: Any) -> None:
 def _build(conn: Any) -> tuple[float, float]:
     """(HNSW build seconds, full-text GIN build seconds: chunks, then each document's words
     as ingest stores them, and their GIN index)."""
-    from pageindex_platform.index.pipeline import DOCUMENT_LEXEMES
+    from pageindex_platform.index.store import DOCUMENT_LEXEMES
 
     with conn.cursor() as cur:
         cur.execute("SET maintenance_work_mem = '6GB'")

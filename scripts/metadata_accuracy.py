@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from pageindex_platform.index.build import BuildOptions, prepare_document
-from pageindex_platform.index.metadata import short_company
+from pageindex_platform.names import short_company
 
 DEV = Path(__file__).resolve().parents[2] / "shared" / "financebench-dev"
 DOC_TYPES = {"10k": "10-K", "10q": "10-Q", "8k": "8-K", "earnings": "earnings release"}

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from pageindex_platform.db import session_scope
 from pageindex_platform.db.tables import Chunk, Document, Node, Page
 from pageindex_platform.embeddings import HashEmbedder
-from pageindex_platform.index import pipeline
+from pageindex_platform.index import pipeline, store
 
 from .helpers import run_json
 
@@ -38,7 +38,7 @@ def _complete_documents() -> dict[str, int]:
 def test_failure_while_storing_leaves_nothing_of_that_document(
     samples: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_store = pipeline.store_document
+    real_store = store.store_document
 
     def failing_store(**kwargs: object) -> int:
         real_store(**kwargs)  # type: ignore[arg-type]  # pages, nodes, chunks written...
@@ -46,7 +46,7 @@ def test_failure_while_storing_leaves_nothing_of_that_document(
             raise RuntimeError("disk full")  # ...then the transaction fails
         return 0
 
-    monkeypatch.setattr(pipeline, "store_document", failing_store)
+    monkeypatch.setattr(store, "store_document", failing_store)
     report = pipeline.ingest_paths(paths=[samples], embedder=HashEmbedder(), parallel=False)
     failed = [f for f in report.files if f.status == "failed"]
     assert [f.name for f in failed] == ["AMCOR_2023Q2_10Q"]

@@ -164,14 +164,17 @@ def test_same_name_twice_in_one_batch_fails_the_second(small_pdf: Path, tmp_path
 
 
 def test_progress_names_each_file_while_it_is_worked_on(samples: Path) -> None:
-    from pageindex_platform.index.pipeline import FileResult, ingest_paths
+    from pageindex_platform.index.pipeline import ingest_paths
+    from pageindex_platform.index.report import BatchStarted, FileBegun, FileDone, ProgressEvent
 
     events: list[tuple[str, str | None, str | None]] = []
 
-    def progress(event: str, result: FileResult | None, total: int) -> None:
-        events.append(
-            (event, result.name if result else None, str(result.status) if result else None)
-        )
+    def progress(event: ProgressEvent) -> None:
+        if isinstance(event, BatchStarted):
+            events.append(("start", None, None))
+        elif isinstance(event, (FileBegun, FileDone)):
+            kind = "begin" if isinstance(event, FileBegun) else "file"
+            events.append((kind, event.result.name, str(event.result.status)))
 
     folder = samples.parent / "two"
     folder.mkdir()

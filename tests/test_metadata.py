@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from pageindex_platform.index.metadata import extract_metadata, short_company
+from pageindex_platform.index.metadata import extract_metadata
+from pageindex_platform.names import short_company
 from pageindex_platform.records import PageText
 from pageindex_platform.tokens import count_tokens, encoding_for
 

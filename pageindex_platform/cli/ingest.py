@@ -14,7 +14,7 @@ from ..settings import Mode
 from .common import handle_errors, open_mode, print_json
 
 if TYPE_CHECKING:
-    from ..index.pipeline import FileResult, IngestReport
+    from ..index.report import FileResult, IngestReport, ProgressEvent
     from ..llm import StructuredChat
 
 
@@ -73,7 +73,7 @@ def ingest(
     Exits 1 when any file failed."""
     # Imported here: PDF parsing and the LLM client are slow to import for other commands.
     from ..index.overrides import load_overrides
-    from ..index.pipeline import FileStatus
+    from ..index.report import FileStatus
 
     overrides = load_overrides(metadata) if metadata else None
     with open_mode(mode) as chat:
@@ -128,6 +128,7 @@ def run_ingest(
     terminal and one line per file (failures on stderr; the others on stdout, or stderr with
     `lines_to_stderr`; none when `quiet`)."""
     from ..index.pipeline import ingest_paths
+    from ..index.report import BatchStarted, FileBegun, FileDone, WorkerStopped
 
     err = Console(stderr=True)
     bar = Progress(
@@ -143,19 +144,22 @@ def run_ingest(
     task = bar.add_task("ingest", total=None, pages=0)
     pages = 0
 
-    def progress(event: str, result: FileResult | None, total: int) -> None:
+    def progress(event: ProgressEvent) -> None:
         nonlocal pages
-        if event == "start":
-            bar.update(task, total=total)
-            return
-        assert result is not None
-        if event == "begin":  # the file now being embedded and stored
-            bar.update(task, description=result.name[:40])
-            return
-        pages += result.pages
-        bar.update(task, advance=1, pages=pages)
-        if not quiet:
-            _print_line(err if result.status == "failed" else None, result, bar, lines_to_stderr)
+        if isinstance(event, BatchStarted):
+            bar.update(task, total=event.total)
+        elif isinstance(event, FileBegun):  # the file now being embedded and stored
+            bar.update(task, description=event.result.name[:40])
+        elif isinstance(event, FileDone):
+            result = event.result
+            pages += result.pages
+            bar.update(task, advance=1, pages=pages)
+            if not quiet:
+                failed = result.status == "failed"
+                _print_line(err if failed else None, result, bar, lines_to_stderr)
+        elif isinstance(event, WorkerStopped):
+            line = f"warning: {event.why}; its files are finished by the main process"
+            _print_error(line, bar, err)
 
     with bar:
         if workers > 1:
@@ -180,11 +184,19 @@ def run_ingest(
         )
 
 
+def _print_error(line: str, bar: Progress, err: Console) -> None:
+    """A line on stderr, above the progress bar while it shows."""
+    if bar.live.is_started and err.is_terminal:
+        bar.console.print(line, markup=False, highlight=False)
+    else:
+        print(line, file=sys.stderr)
+
+
 def _print_line(err: Console | None, r: FileResult, bar: Progress, to_stderr: bool) -> None:
     if r.status == "failed":
         line = f"Error: {r.path}: {r.error}"
-        if err is not None and bar.live.is_started and err.is_terminal:
-            bar.console.print(line, markup=False, highlight=False)
+        if err is not None:
+            _print_error(line, bar, err)
         else:
             print(line, file=sys.stderr)
         return

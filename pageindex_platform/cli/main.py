@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from ..logs import level_for, log_to_stderr
 from . import db, docs, evaluate
 from .ask import ask
 from .ingest import ingest
@@ -41,8 +42,19 @@ def _options(
             "--version", callback=_show_version, is_eager=True, help="Show the version and exit."
         ),
     ] = False,
+    verbose: Annotated[
+        int,
+        typer.Option(
+            "--verbose",
+            "-v",
+            count=True,
+            help="Say on stderr which paths the work takes (route, fallbacks, embedder); "
+            "-vv for more detail.",
+        ),
+    ] = 0,
 ) -> None:
     """pageindex-platform: ask questions across folders of long financial filings."""
+    log_to_stderr(level_for(verbose))
 
 
 app.command(name="ingest", short_help="Turn PDF/Markdown files and folders into stored trees.")(

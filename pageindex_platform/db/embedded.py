@@ -37,6 +37,7 @@ def start_embedded(pgdata: Path) -> str:
     key = pgdata.expanduser().resolve()
     if key not in _servers:
         _check_writable(pgdata)
+        logger.info("embedded PostgreSQL in %s (started unless it runs)", key)
         with _starting(pgdata), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             _servers[key] = _embedded_server(key, shared_buffers_mb(get_settings()))

@@ -202,7 +202,9 @@ def _ensure_migrated(url: str) -> None:
 
     engine = _engine_for(url)
     try:
-        if current_revision(engine) != head_revision():
+        current, head = current_revision(engine), head_revision()
+        if current != head:
+            logger.info("schema %s upgraded to %s", current or "(none)", head)
             upgrade(url)
     except DBAPIError as exc:
         raise DatabaseError(explain_failure(exc)) from exc

@@ -19,81 +19,34 @@ deterministic part stands in, and a warning is recorded on the document.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from ..errors import LLMError
 from ..llm import Message, StructuredChat, Usage
-from ..records import FlatEntry, PageText, PreparedDocument, TreeNode, TreeSource
+from ..records import FlatEntry, PreparedDocument, TreeNode, TreeSource
 from ..tokens import count_tokens
+from .chunking import chunk_pages
+from .llm_prompts import (
+    SUMMARY_BATCH,
+    LocatedList,
+    Sections,
+    TocItem,
+    TocItems,
+    TocPages,
+    level,
+    snippet,
+    task,
+)
+from .llm_summaries import describe, summarize
 from .text import item_label, part_label
 from .toc import HeadingIndex
-from .tree import PREFACE, WHOLE_DOCUMENT, check_tree, finish_tree
+from .tree import check_tree, finish_tree
 
 ACCEPT_ACCURACY = 0.6
 FIX_ROUNDS = 3
 GROUP_TOKENS = 6_000  # page text per call when generating structure from page groups
-SUMMARY_BATCH = 25
-EXCERPT_CHARS = 700
-SYSTEM = (
-    "You index long financial filings (10-K, 10-Q, 8-K, earnings releases). You answer "
-    "with JSON only, using only ids and page numbers that appear in the input."
-)
-
-
-# ---- reply schemas -------------------------------------------------------------------------
-
-
-class TocPages(BaseModel):
-    toc_pages: list[int] = Field(description="physical page numbers holding a table of contents")
-
-
-class TocItem(BaseModel):
-    structure: str = Field(description="hierarchy index such as '1', '1.2', '1.2.3'")
-    title: str
-    page: int | None = Field(default=None, description="page number printed in the TOC")
-
-
-class TocItems(BaseModel):
-    items: list[TocItem]
-
-
-class Located(BaseModel):
-    index: int
-    page: int | None = Field(description="physical page where the section starts, or null")
-
-
-class LocatedList(BaseModel):
-    results: list[Located]
-
-
-class Section(BaseModel):
-    structure: str
-    title: str
-    page: int = Field(description="physical page where the section starts")
-
-
-class Sections(BaseModel):
-    sections: list[Section]
-
-
-class NodeSummary(BaseModel):
-    node_id: str
-    summary: str
-
-
-class Summaries(BaseModel):
-    summaries: list[NodeSummary]
-
-
-class Description(BaseModel):
-    description: str
-
-
-# ---- the pipeline --------------------------------------------------------------------------
 
 
 @dataclass
@@ -103,15 +56,6 @@ class LlmTree:
     sections: list[FlatEntry]
     description: str | None
     warnings: list[str] = field(default_factory=list)
-
-
-def _task(name: str, instructions: str, payload: object) -> list[Message]:
-    body = f"TASK: {name}\n{instructions}\nINPUT:\n{json.dumps(payload, ensure_ascii=False)}"
-    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": body}]
-
-
-def _snippet(pages: Sequence[PageText], page: int, chars: int = 500) -> str:
-    return pages[page - 1].text[:chars] if 1 <= page <= len(pages) else ""
 
 
 class _Builder:
@@ -165,7 +109,7 @@ class _Builder:
                         "index": i,
                         "title": entries[i].title,
                         "candidates": {
-                            str(p): _snippet(self.pages, p, 300)
+                            str(p): snippet(self.pages, p, 300)
                             for p in range(
                                 entries[i].start_page - radius, entries[i].start_page + radius + 1
                             )
@@ -177,7 +121,7 @@ class _Builder:
                 try:
                     reply = await self.ask(
                         "verify",
-                        _task(
+                        task(
                             "locate_sections",
                             "For each section title, say on which "
                             "candidate page the section starts (its heading appears there), "
@@ -222,7 +166,7 @@ class _Builder:
         payload = [{"page": p.page, "text": p.text[:900]} for p in first]
         reply = await self.ask(
             "toc_detect",
-            _task(
+            task(
                 "detect_toc",
                 "Which of these pages hold a table of contents (a list of "
                 "section titles, usually with page numbers)? [] if none.",
@@ -237,7 +181,7 @@ class _Builder:
         text = "\n".join(self.pages[p - 1].text for p in toc_pages)
         reply = await self.ask(
             "toc_extract",
-            _task(
+            task(
                 "extract_toc",
                 "Turn this table of contents into items with a hierarchy "
                 "index (structure), the title and the printed page number (null if none).",
@@ -263,7 +207,7 @@ class _Builder:
                 continue
             page = item.page + offset
             if 1 <= page <= len(self.pages):
-                out.append(FlatEntry(_level(item.structure), item.title.strip(), page))
+                out.append(FlatEntry(level(item.structure), item.title.strip(), page))
         return self._ordered(out)
 
     async def locate_titles(self, items: list[TocItem], after: int) -> list[FlatEntry]:
@@ -276,7 +220,7 @@ class _Builder:
                 break
             reply = await self.ask(
                 "toc_locate",
-                _task(
+                task(
                     "locate_titles",
                     "Which of these section titles start in these pages? "
                     "Give the physical page for those that do, null for the others.",
@@ -290,7 +234,7 @@ class _Builder:
                 if r.page is not None and r.page in pages and r.index < len(items):
                     found.setdefault(r.index, r.page)
         out = [
-            FlatEntry(_level(items[i].structure), items[i].title.strip(), page)
+            FlatEntry(level(items[i].structure), items[i].title.strip(), page)
             for i, page in sorted(found.items())
         ]
         return self._ordered(out)
@@ -302,7 +246,7 @@ class _Builder:
             pages = {g["page"] for g in group}
             reply = await self.ask(
                 "generate",
-                _task(
+                task(
                     "generate_structure",
                     "List the sections that start in these pages: "
                     "hierarchy index (structure), title as printed, physical page.",
@@ -312,7 +256,7 @@ class _Builder:
             )
             assert isinstance(reply, Sections)
             out.extend(
-                FlatEntry(_level(s.structure), s.title.strip(), s.page)
+                FlatEntry(level(s.structure), s.title.strip(), s.page)
                 for s in reply.sections
                 if s.page in pages and s.title.strip()
             )
@@ -368,89 +312,6 @@ class _Builder:
             self.warnings.append("llm: kept the deterministic structure")
         return draft, source
 
-    # -- summaries and description --
-
-    async def summarize(self, tree: list[TreeNode]) -> None:
-        nodes = [n for root in tree for n in root.walk()]
-        by_id = {n.node_id: n for n in nodes}
-        written = 0
-        for start in range(0, len(nodes), SUMMARY_BATCH):
-            batch = nodes[start : start + SUMMARY_BATCH]
-            payload = [
-                {
-                    "node_id": n.node_id,
-                    "title": n.title,
-                    "pages": [n.start_page, n.end_page],
-                    "text": _node_excerpt(self.pages, n),
-                }
-                for n in batch
-            ]
-            try:
-                reply = await self.ask(
-                    "summary",
-                    _task(
-                        "summarize_nodes",
-                        "Write a one- or two-sentence summary of each "
-                        "section from its text: what it covers, with key figures.",
-                        payload,
-                    ),
-                    Summaries,
-                )
-            except LLMError as exc:
-                self.warnings.append(f"llm: summaries of {len(batch)} nodes failed ({exc})")
-                continue
-            assert isinstance(reply, Summaries)
-            wanted = {n.node_id for n in batch}
-            for s in reply.summaries:
-                if s.node_id in wanted and s.summary.strip():
-                    by_id[s.node_id].summary = " ".join(s.summary.split())[:600]
-                    written += 1
-        if written < len(nodes) and not any("summaries" in w for w in self.warnings):
-            self.warnings.append(
-                f"llm: {len(nodes) - written} of {len(nodes)} summaries kept extractive"
-            )
-
-    async def describe(self, tree: list[TreeNode]) -> str | None:
-        meta = self.doc.metadata
-        payload = {
-            "name": self.doc.name,
-            "company": meta.company,
-            "doc_type": meta.doc_type,
-            "fiscal_year": meta.fiscal_year,
-            "fiscal_period": meta.fiscal_period,
-            "sections": [
-                {"title": n.title, "summary": n.summary[:200]}
-                for n in tree
-                if n.title not in (PREFACE, WHOLE_DOCUMENT)
-            ][:20],
-        }
-        try:
-            reply = await self.ask(
-                "description",
-                _task(
-                    "describe_document",
-                    "Describe this document in one to three sentences "
-                    "for someone choosing which filing to search.",
-                    payload,
-                ),
-                Description,
-            )
-        except LLMError as exc:
-            self.warnings.append(f"llm: description failed ({exc})")
-            return None
-        assert isinstance(reply, Description)
-        return " ".join(reply.description.split())[:1000] or None
-
-
-def _level(structure: str) -> int:
-    parts = [p for p in structure.strip().strip(".").split(".") if p]
-    return max(1, min(len(parts), 6))
-
-
-def _node_excerpt(pages: Sequence[PageText], node: TreeNode) -> str:
-    text = "\n".join(p.text for p in pages[node.start_page - 1 : node.end_page][:2])
-    return text[:EXCERPT_CHARS]
-
 
 async def build_llm_tree(
     doc: PreparedDocument,
@@ -478,6 +339,36 @@ async def build_llm_tree(
     if check_tree(tree, doc.page_count):
         builder.warnings.append("llm: structure gave an invalid tree; kept the deterministic one")
         tree, source, entries = doc.tree, doc.tree_source, doc.sections
-    await builder.summarize(tree)
-    description = await builder.describe(tree)
+    await summarize(builder.ask, doc.pages, tree, builder.warnings)
+    description = await describe(builder.ask, doc, tree, builder.warnings)
     return LlmTree(tree, source, entries, description, builder.warnings)
+
+
+def refine_with_llm(
+    doc: PreparedDocument,
+    chat: StructuredChat,
+    usage: Usage,
+    *,
+    max_pages: int,
+    max_tokens: int,
+    toc_check_pages: int,
+    chunk_tokens: int,
+) -> None:
+    """Replace the deterministic tree, summaries and description with the LLM-mode ones, and
+    chunk the pages along the new tree. Never raises for model failures: those become
+    warnings on the document."""
+    result = chat.run(
+        build_llm_tree(
+            doc,
+            chat,
+            usage=usage,
+            max_pages=max_pages,
+            max_tokens=max_tokens,
+            toc_check_pages=toc_check_pages,
+        )
+    )
+    doc.tree, doc.tree_source, doc.sections = result.tree, result.source, result.sections
+    doc.warnings.extend(result.warnings)
+    if result.description:
+        doc.metadata.description = result.description
+    doc.chunks = chunk_pages(doc.pages, doc.tree, max_tokens=chunk_tokens)

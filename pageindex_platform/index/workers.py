@@ -1,7 +1,7 @@
 """`pi ingest --workers N`: N worker processes on this machine divide one batch.
 
 Each worker runs the ordinary ingest over the whole batch; the database's claims (see
-`pipeline.claim`) give every document to exactly one of them, as they do for `pi ingest`
+`claims.py`) give every document to exactly one of them, as they do for `pi ingest`
 processes started separately or on other machines. The workers report each file to this
 process, which shows one progress display for the batch: a file counts once, when a worker
 stored or failed it, or when every worker found it unchanged or taken.
@@ -10,23 +10,31 @@ stored or failed it, or when every worker found it unchanged or taken.
 from __future__ import annotations
 
 import contextlib
+import logging
 import multiprocessing
 import queue
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .pipeline import (
-    CLAIMED_ELSEWHERE,
+from ..logs import log_to_stderr, shown_level
+from .discover import discover
+from .pipeline import ingest_paths
+from .report import (
+    BatchStarted,
+    FileBegun,
+    FileDone,
     FileResult,
     FileStatus,
     IngestReport,
     Progress,
-    discover,
-    ingest_paths,
+    ProgressEvent,
+    SkipReason,
+    WorkerStopped,
 )
+
+logger = logging.getLogger(__name__)
 
 _POLL_SECONDS = 0.5
 
@@ -38,14 +46,26 @@ class _Job:
     overrides: dict[str, dict[str, Any]] | None
     replace: bool
     llm: bool
+    log_level: int  # the records the parent shows
+
+
+@dataclass(frozen=True)
+class _Done:
+    """A worker's batch is over (its report)."""
+
+    report: IngestReport
+
+
+@dataclass(frozen=True)
+class _Crashed:
+    """A worker failed: why, in one line."""
+
+    why: str
 
 
 def _work(job: _Job, events: Any) -> None:
     """One worker process: the ordinary ingest, its events sent to the parent."""
-
-    def progress(event: str, result: FileResult | None, total: int) -> None:
-        events.put((event, result, total))
-
+    log_to_stderr(job.log_level)
     try:
         with contextlib.ExitStack() as stack:
             chat = None
@@ -58,13 +78,13 @@ def _work(job: _Job, events: Any) -> None:
                 paths=job.paths,
                 force=job.force,
                 overrides=job.overrides,
-                progress=progress,
+                progress=events.put,
                 chat=chat,
                 replace=job.replace,
             )
-        events.put(("done", report, 0))
+        events.put(_Done(report))
     except BaseException as exc:  # the parent reports it; a worker never dies silently
-        events.put(("crashed", f"{type(exc).__name__}: {exc}", 0))
+        events.put(_Crashed(f"{type(exc).__name__}: {exc}"))
 
 
 def ingest_with_workers(
@@ -77,45 +97,36 @@ def ingest_with_workers(
     replace: bool = False,
     llm: bool = False,
 ) -> IngestReport:
-    """Ingest `paths` with `workers` processes; one merged report, one file's line once."""
+    """Ingest `paths` with `workers` processes; one merged report, one file's line once. A
+    worker that stopped early is reported (WorkerStopped) and its files are finished here."""
     started = time.perf_counter()
     context = multiprocessing.get_context("spawn")  # no forked database connections
     events = context.Queue()
-    job = _Job(paths=paths, force=force, overrides=overrides, replace=replace, llm=llm)
+    job = _Job(
+        paths=paths,
+        force=force,
+        overrides=overrides,
+        replace=replace,
+        llm=llm,
+        log_level=shown_level(),
+    )
     procs = [context.Process(target=_work, args=(job, events)) for _ in range(workers)]
     for proc in procs:
         proc.start()
     merged = _Merge(workers, progress)
-    running = workers
-    quiet_polls = 0
     try:
-        while running:
-            try:
-                event, payload, total = events.get(timeout=_POLL_SECONDS)
-            except queue.Empty:
-                quiet_polls = quiet_polls + 1 if not any(p.is_alive() for p in procs) else 0
-                if quiet_polls >= 2:  # all gone and nothing more to read: killed
-                    merged.crashed("it was killed")
-                    break
-                continue
-            if event in ("done", "crashed"):
-                running -= 1
-                if event == "done":
-                    merged.done(payload)
-                else:
-                    merged.crashed(payload)
-            else:
-                merged.event(event, payload, total)
+        _follow(events, procs, merged)
     finally:
         for proc in procs:
             proc.join(timeout=5)
             if proc.is_alive():
                 proc.terminate()
-    files = discover(paths)[0]
-    left = [p for p in files if merged.left(str(p))]
+    left = [p for p in discover(paths).files if merged.left(str(p))]
     if left:  # a worker's files when it died or ended early: this process finishes them
         for why in merged.crashes:
-            print(f"warning: {why}; its files are finished by the main process", file=sys.stderr)
+            logger.info("%s; its files are finished by the main process", why)
+            if progress:
+                progress(WorkerStopped(why))
         again = ingest_paths(paths=left, force=force, overrides=overrides, replace=replace)
         for result in again.files:
             merged.decide(result)
@@ -124,6 +135,29 @@ def ingest_with_workers(
     report = merged.report()
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _follow(events: Any, procs: list[Any], merged: _Merge) -> None:
+    """Read the workers' events until each has said it is done or crashed (or all are gone)."""
+    running = len(procs)
+    quiet_polls = 0
+    while running:
+        try:
+            event = events.get(timeout=_POLL_SECONDS)
+        except queue.Empty:
+            quiet_polls = quiet_polls + 1 if not any(p.is_alive() for p in procs) else 0
+            if quiet_polls >= 2:  # all gone and nothing more to read: killed
+                merged.crashed("it was killed")
+                return
+            continue
+        if isinstance(event, _Done):
+            running -= 1
+            merged.done(event.report)
+        elif isinstance(event, _Crashed):
+            running -= 1
+            merged.crashed(event.why)
+        else:
+            merged.event(event)
 
 
 class _Merge:
@@ -140,17 +174,18 @@ class _Merge:
         self.not_attempted: set[str] = set()
         self.crashes: list[str] = []
 
-    def event(self, event: str, result: FileResult | None, total: int) -> None:
-        if event == "start":
+    def event(self, event: ProgressEvent) -> None:
+        if isinstance(event, BatchStarted):
             if not self.started and self.progress:
-                self.progress("start", None, total)
+                self.progress(event)
             self.started = True
-            return
-        assert result is not None
-        if event == "begin":
+        elif isinstance(event, FileBegun):
             if self.progress:
-                self.progress("begin", result, 0)
-            return
+                self.progress(event)
+        elif isinstance(event, FileDone):
+            self._file(event.result)
+
+    def _file(self, result: FileResult) -> None:
         if result.path in self.final:
             return
         if result.status != FileStatus.SKIPPED:  # stored or failed: decided
@@ -167,7 +202,7 @@ class _Merge:
         self.final[result.path] = result
         self.seen.pop(result.path, None)
         if self.progress:
-            self.progress("file", result, 0)
+            self.progress(FileDone(result))
 
     def done(self, report: IngestReport) -> None:
         self.ignored = self.ignored or report.ignored
@@ -178,10 +213,10 @@ class _Merge:
         self.crashes.append(f"a worker stopped ({why})")
 
     def left(self, path: str) -> bool:
-        """Whether no worker finished `path`: a worker ended before it, or it was "claimed by
-        another worker" (perhaps one of ours that was killed: its claim is taken over)."""
+        """Whether no worker finished `path`: a worker ended before it, or it was claimed by
+        another worker (perhaps one of ours that was killed: its claim is taken over)."""
         result = self.final.get(path)
-        return result is None or result.error == CLAIMED_ELSEWHERE
+        return result is None or result.skip is SkipReason.CLAIMED
 
     def report(self) -> IngestReport:
         for skips in list(self.seen.values()):  # workers that ended early never saw these
@@ -197,4 +232,4 @@ class _Merge:
 
 def _shown_skip(skips: list[FileResult]) -> FileResult:
     """Of several workers' skips of one file, "unchanged" over "claimed by another worker"."""
-    return next((s for s in skips if s.error is None), skips[0])
+    return next((s for s in skips if s.skip is SkipReason.UNCHANGED), skips[0])

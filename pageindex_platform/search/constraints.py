@@ -19,8 +19,8 @@ from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import CompanyNames
-from ..index.metadata import SYMBOL, first_word, letters, short_company
 from ..index.text import normalize
+from ..names import SYMBOL, first_word, letters, short_company
 
 _FY = re.compile(r"\bFY\s?'?(\d{4}|\d{2})\b", re.IGNORECASE)
 _FISCAL = re.compile(r"\bfiscal(?:\s+year)?\s+(\d{4})\b", re.IGNORECASE)

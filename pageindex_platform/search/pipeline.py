@@ -19,14 +19,14 @@ from ..db.tables import QueryLog
 from ..embeddings.space import EmbeddingSpace
 from ..errors import EmptyCorpusError
 from ..llm import StructuredChat
-from ..settings import get_settings
+from ..settings import Mode, get_settings
 from .constraints import parse_constraints
-from .document_search import search_document, select_documents
+from .document_search import Found, search_document, select_documents
 from .evidence import gather, missing_notice
-from .modes import steps_for
+from .modes import Written, steps_for
 from .query import Query
 from .results import Answer
-from .router import Route, decide_route
+from .router import Route, RouteDecision, decide_route
 from .semantic import ChunkSearch
 from .trace import Trace
 from .vocabulary import Vocabulary
@@ -46,11 +46,9 @@ def ask(
     chat: StructuredChat | None = None,
     vocabulary: Vocabulary | None = None,
 ) -> Answer:
-    """Answer a question. With `chat` (llm mode) documents are selected by Query-to-SQL and
-    the answer is written by the model from the extracted pages; without it, everything is
-    local. Model failures fall back to the local step and are reported in `warnings`.
-    `space`: the corpus's embedding space (resolved from the stored documents when None);
-    `vocabulary`: the packaged files and PI_HOME's (read when None)."""
+    """Answer a question: llm mode with `chat` (model failures fall back to the local step, in
+    `warnings`), else local. `space`: the corpus's embedding space (resolved from the stored
+    documents when None); `vocabulary`: the packaged files and PI_HOME's (read when None)."""
     vocabulary = vocabulary or Vocabulary.load(get_settings().home)
     query = Query.parse(question, hint, vocabulary)
     _require_documents(session)
@@ -81,10 +79,26 @@ def ask(
     pages = queries.page_texts(session, [(c.document, c.page) for c in evidence.citations[:5]])
     written = steps.write_answer(query, evidence.citations, evidence.stated, pages, trace)
     trace.lap("answer")
+    answer = _answer(query, steps.mode, decision, found, written, notice, trace)
+    _log(session, answer)
+    return answer
+
+
+def _answer(
+    query: Query,
+    mode: Mode,
+    decision: RouteDecision,
+    found: list[Found],
+    written: Written,
+    notice: str | None,
+    trace: Trace,
+) -> Answer:
+    """The answer as returned: what the corpus lacks said first, the route and its reason,
+    the documents ranked and the nodes searched, the citations in the answer's order."""
     trace.finish()
-    answer = Answer(
+    return Answer(
         question=query.question,
-        mode=str(steps.mode),
+        mode=str(mode),
         route=str(decision.route),
         route_reason=decision.reason,
         sql=decision.sql,
@@ -96,8 +110,6 @@ def ask(
         warnings=trace.warnings,
         usage=trace.usage_summary(),
     )
-    _log(session, answer)
-    return answer
 
 
 def _require_documents(session: Session) -> None:

@@ -1,0 +1,62 @@
+"""Which files a batch ingests: the named files and, in named folders (recursively), the files
+of a supported type — a .txt only when it is an EDGAR submission; the named paths that cannot
+be ingested fail with their problem, and files left out of folders are listed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import InputError, UnreadableFileError
+from .build import SUPPORTED_SUFFIXES, TEXT_SUFFIXES, BuildOptions, prepare_document
+from .report import FileResult
+from .submission import is_submission
+
+
+@dataclass
+class Discovered:
+    files: list[Path] = field(default_factory=list)
+    failures: list[FileResult] = field(default_factory=list)  # named paths that cannot be read
+    ignored: list[str] = field(default_factory=list)  # files in folders, not of a supported type
+
+
+def discover(paths: Iterable[Path]) -> Discovered:
+    found = Discovered()
+    for path in paths:
+        if path.is_dir():
+            for child in sorted(path.rglob("*")):
+                if child.name.startswith(".") or child.is_dir():
+                    continue
+                if child.suffix.lower() in SUPPORTED_SUFFIXES and (
+                    child.suffix.lower() not in TEXT_SUFFIXES or _is_submission_file(child)
+                ):  # a .txt found in a folder is taken when it is an EDGAR submission
+                    found.files.append(child)
+                else:
+                    found.ignored.append(str(child))
+        elif path.suffix.lower() in SUPPORTED_SUFFIXES and (path.exists() or path.is_symlink()):
+            found.files.append(path)
+        else:
+            error = (
+                UnreadableFileError(path, "no such file or folder")
+                if not path.exists() and not path.is_symlink()
+                else _prepare_error(path)
+            )
+            found.failures.append(FileResult.failed(path, error))
+    return found
+
+
+def _is_submission_file(path: Path) -> bool:
+    try:
+        with path.open("rb") as f:
+            return is_submission(f.read(4096).decode("utf-8", errors="replace"))
+    except OSError:
+        return True  # let ingest report why it cannot be read
+
+
+def _prepare_error(path: Path) -> InputError:
+    try:
+        prepare_document(path, BuildOptions())
+    except InputError as exc:
+        return exc
+    return InputError(path)  # pragma: no cover - discover only calls this for bad paths

@@ -1,0 +1,223 @@
+"""A prepared document embedded and written: its chunks (and description) embedded, then the
+document, pages, tree, tagged facts and chunks stored in ONE transaction that also releases
+the worker's claim — the one place the corpus is written."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sqlalchemy import delete, insert, select, text
+from sqlalchemy.orm import Session
+
+from ..db import queries
+from ..db.engine import session_scope
+from ..db.tables import Chunk, Document, Fact, Node, Page
+from ..embeddings import Embedder, description_embedder, get_embedder
+from ..llm import StructuredChat, Usage
+from ..names import letters
+from ..records import PreparedDocument, TreeNode
+from .build import BuildOptions
+from .claims import release
+from .llm_tree import refine_with_llm
+from .overrides import apply_overrides
+from .report import FileResult, FileStatus
+
+logger = logging.getLogger(__name__)
+
+# a stored document's distinct words (documents.lexemes), from its chunks (`d` is the document)
+DOCUMENT_LEXEMES = (
+    "(SELECT strip(tsvector_agg(strip(c.tsv))) FROM chunks c WHERE c.document_id = d.id)"
+)
+
+
+@dataclass(frozen=True)
+class StoreOptions:
+    """How a prepared document is finished: the embedder of its chunks, the `--metadata` rows
+    by document name, the chat model of llm mode (None: local) and its tree options."""
+
+    embedder: Embedder
+    overrides: dict[str, dict[str, Any]]
+    chat: StructuredChat | None
+    build: BuildOptions
+
+
+def embed_and_store(doc: PreparedDocument, options: StoreOptions) -> FileResult:
+    """In llm mode the model refines the tree first; then `--metadata` applies, the chunks and
+    the description are embedded, and the document is stored (its stages timed)."""
+    stages = dict(doc.seconds)
+    usage = Usage()
+    if options.chat is not None:
+        started = time.perf_counter()
+        build = options.build
+        refine_with_llm(
+            doc,
+            options.chat,
+            usage,
+            max_pages=build.split_max_pages,
+            max_tokens=build.split_max_tokens,
+            toc_check_pages=build.llm_toc_check_pages,
+            chunk_tokens=build.chunk_tokens,
+        )
+        stages["llm"] = time.perf_counter() - started
+    if doc.name in options.overrides:
+        apply_overrides(doc.metadata, options.overrides[doc.name])
+    t0 = time.perf_counter()
+    embedder = options.embedder
+    described = description_embedder(embedder).embed([doc.metadata.description or doc.name])
+    vectors = np.vstack([embedder.embed([c.text for c in doc.chunks]), described])
+    stages["embed"] = time.perf_counter() - t0
+    t1 = time.perf_counter()
+    used = usage.to_dict() if options.chat is not None else {}
+    with session_scope() as session:
+        store_document(
+            session=session, doc=doc, vectors=vectors, embedder_name=embedder.name, usage=used
+        )
+    stages["database"] = time.perf_counter() - t1
+    logger.debug("%s stored: %s", doc.name, {k: round(v, 3) for k, v in stages.items()})
+    # Preparation overlaps the previous file's embedding; count its own time, not the wait.
+    return FileResult(
+        path=doc.path,
+        name=doc.name,
+        status=FileStatus.STORED,
+        pages=doc.page_count,
+        nodes=len(doc.all_nodes()),
+        chunks=len(doc.chunks),
+        seconds=sum(stages.values()),
+        stages=stages,
+        usage=used,
+    )
+
+
+def store_document(
+    *,
+    session: Session,
+    doc: PreparedDocument,
+    vectors: Any,
+    embedder_name: str,
+    usage: dict[str, Any] | None = None,
+) -> int:
+    """Replace any stored document of the same name with `doc`, inside the caller's
+    transaction (`vectors`: one row per chunk, then the description's)."""
+    session.execute(delete(Document).where(Document.name == doc.name))
+    release(doc.name, session)  # with the document stored, in the same transaction
+    if doc.metadata.company:
+        doc.metadata.company = stored_spelling(session, doc.metadata.company)
+    document = _document_row(doc, vectors[-1], embedder_name, usage or {})
+    session.add(document)
+    session.flush()
+    doc_id = document.id
+    session.execute(
+        insert(Page), [{"document_id": doc_id, "page": p.page, "text": p.text} for p in doc.pages]
+    )
+    session.execute(insert(Node), list(_node_rows(doc_id, doc.tree)))
+    if doc.facts:
+        session.execute(insert(Fact), [_fact_row(doc_id, f) for f in doc.facts])
+    if doc.chunks:
+        session.execute(
+            insert(Chunk),
+            [
+                {
+                    "document_id": doc_id,
+                    "node_id": c.node_id,
+                    "page": c.page,
+                    "text": c.text,
+                    "embedding": vectors[i],
+                }
+                for i, c in enumerate(doc.chunks)
+            ],
+        )
+        session.execute(
+            text(f"UPDATE documents d SET lexemes = {DOCUMENT_LEXEMES} WHERE d.id = :id"),
+            {"id": doc_id},
+        )
+    return doc_id
+
+
+def _document_row(
+    doc: PreparedDocument, description_vector: Any, embedder_name: str, usage: dict[str, Any]
+) -> Document:
+    meta = doc.metadata
+    return Document(
+        name=doc.name,
+        source_path=str(Path(doc.path).resolve()),
+        sha256=doc.sha256,
+        status="ready",
+        page_count=doc.page_count,
+        company=meta.company,
+        company_aliases=meta.company_aliases,
+        doc_type=meta.doc_type,
+        fiscal_year=meta.fiscal_year,
+        fiscal_period=meta.fiscal_period,
+        period_end=meta.period_end,
+        cik=meta.cik,
+        title=meta.title,
+        description=meta.description,
+        description_embedding=description_vector,
+        tree_source=str(doc.tree_source),
+        embedder=embedder_name,
+        warnings=doc.warnings,
+        usage=usage,
+    )
+
+
+def _fact_row(doc_id: int, fact: Any) -> dict[str, Any]:
+    return {
+        "document_id": doc_id,
+        "concept": fact.concept,
+        "value": fact.value,
+        "unit": fact.unit,
+        "decimals": fact.decimals,
+        "period_start": fact.period_start,
+        "period_end": fact.period_end,
+        "dimensions": [list(d) for d in fact.dimensions],
+        "page": fact.page,
+    }
+
+
+def stored_spelling(session: Session, company: str) -> str:
+    """The spelling already stored for this company when one differs only in case, spacing
+    or punctuation ("McDONALD’S CORPORATION" / "McDonald's Corporation"), so that one company
+    is stored under one name."""
+    wanted = letters(company)
+    for stored in queries.stored_companies(session):
+        if letters(stored) == wanted:
+            return stored
+    return company
+
+
+def _node_rows(doc_id: int, roots: list[TreeNode]) -> Iterator[dict[str, Any]]:
+    def visit(nodes: list[TreeNode], parent: str | None, depth: int) -> Iterator[dict[str, Any]]:
+        for position, node in enumerate(nodes):
+            yield {
+                "document_id": doc_id,
+                "node_id": node.node_id,
+                "parent_node_id": parent,
+                "title": node.title,
+                "start_page": node.start_page,
+                "end_page": node.end_page,
+                "depth": depth,
+                "position": position,
+                "summary": node.summary,
+            }
+            yield from visit(node.children, node.node_id, depth + 1)
+
+    yield from visit(roots, None, 0)
+
+
+def override_stored(name: str, row: dict[str, Any], embedder: Embedder | None) -> None:
+    """`--metadata` for an unchanged, already stored document: its metadata is updated
+    (the description's embedding too, the only case that loads the embedder) without
+    rebuilding it."""
+    with session_scope() as session:
+        doc = session.scalars(select(Document).where(Document.name == name)).one()
+        before = doc.description
+        apply_overrides(doc, row)
+        if doc.description and doc.description != before:
+            described = description_embedder(embedder or get_embedder())
+            doc.description_embedding = described.embed([doc.description])[0]
