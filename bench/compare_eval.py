@@ -17,8 +17,11 @@ OURS = "pageindex-platform"
 
 
 def _load(path: Path) -> dict[str, Any]:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if "questions" not in data:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise SystemExit(f"{path}: cannot be read as JSON ({exc})") from None
+    if not isinstance(data, dict) or "questions" not in data:
         raise SystemExit(f"{path}: not a `pi eval financebench --json` result (no questions)")
     return data  # type: ignore[no-any-return]
 

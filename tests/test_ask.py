@@ -80,6 +80,7 @@ def test_every_question_is_logged(corpus: Path) -> None:
     assert log[0].documents and log[0].latency_ms > 0 and log[0].route == "metadata"
 
 
+@pytest.mark.no_database
 def test_constraint_parsing() -> None:
     assert parse_years("FY2018 vs FY22 and fiscal 2019, not $2018 million") == [2018, 2019, 2022]
     assert parse_periods("Q3 results and the second quarter") == ["Q2", "Q3"]
@@ -111,6 +112,7 @@ def test_constraint_parsing() -> None:
         ("Q2 10 items", [], ["Q2"]),
     ],
 )
+@pytest.mark.no_database
 def test_period_grammar(question: str, years: list[int], periods: list[str]) -> None:
     """Quarters and years as analysts write them, with the year written onto the quarter."""
     assert (parse_years(question), parse_periods(question)) == (years, periods)
@@ -128,6 +130,7 @@ def test_trading_symbols_from_the_cover_page_link_the_company(corpus: Path) -> N
     assert "Best Buy" not in run_json("ask", "bby")["route_reason"]
 
 
+@pytest.mark.no_database
 def test_company_names_of_one_entity_are_linked_together() -> None:
     assert same_entity("MGM Resorts", "MGM Resorts International")
     assert same_entity("MGM Resorts", "MGM R Esorts I Nternational")  # letter-spaced PDF text
@@ -206,6 +209,7 @@ def test_nicknames_misspellings_and_the_alias_file_link_companies(corpus: Path) 
     assert "Best Buy" not in out["route_reason"]
 
 
+@pytest.mark.no_database
 def test_initialisms_and_misspellings_are_not_everyday_words() -> None:
     from pageindex_platform.search.constraints import _initialism_of, _misspelt
 
@@ -252,6 +256,7 @@ def test_a_fiscal_year_ending_in_january_is_found_by_either_year(corpus: Path) -
     assert not any(w.startswith("No ") for w in out["warnings"])
 
 
+@pytest.mark.no_database
 def test_filing_type_preferred_by_what_the_question_asks() -> None:
     from pageindex_platform.search.constraints import Constraints
     from pageindex_platform.search.priors import preferred_type

@@ -203,6 +203,7 @@ def test_description_route_lets_the_model_choose_documents(fake: FakeLLM) -> Non
     assert names and all(n.startswith("ULTABEAUTY") for n in names)
 
 
+@pytest.mark.no_database
 def test_sql_guard_accepts_reasonable_selects() -> None:
     for sql in (
         GOOD_SQL,

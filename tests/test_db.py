@@ -54,6 +54,7 @@ def test_embedded_server_starts_on_demand_and_stops(
         assert os.environ["PI_HOME"] == str(tmp_path / "home")
 
 
+@pytest.mark.no_database
 def test_head_revision_agrees_with_alembic() -> None:
     from alembic.script import ScriptDirectory
 
@@ -96,6 +97,7 @@ def test_embedded_server_has_the_configured_shared_buffers_from_its_next_start(
         embedded.stop_embedded(home / "pgdata")
 
 
+@pytest.mark.no_database
 def test_default_shared_buffers_are_a_quarter_of_memory_within_bounds(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -14,6 +14,8 @@ from pageindex_platform.index.tree import check_tree
 
 from .conftest import DEV_SET
 
+pytestmark = pytest.mark.no_database  # pure: no database is started
+
 PDFS = sorted((DEV_SET / "pdfs").glob("*.pdf")) if DEV_SET.exists() else []
 
 

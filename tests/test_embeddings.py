@@ -19,6 +19,7 @@ TEXTS = [
 ]
 
 
+@pytest.mark.no_database
 def test_onnx_export_reproduces_sentence_transformers(tmp_path: Path) -> None:
     target = tmp_path / "models" / "all-MiniLM-L6-v2.onnx"
     export(target)
@@ -30,6 +31,7 @@ def test_onnx_export_reproduces_sentence_transformers(tmp_path: Path) -> None:
     assert float(np.min(np.sum(onnx * reference, axis=1))) > 0.9999
 
 
+@pytest.mark.no_database
 def test_hash_embedder_is_deterministic_and_lexical() -> None:
     a, b, c = HashEmbedder().embed(["cash flow statement", "statement of cash flow", "aircraft"])
     assert np.allclose(a, HashEmbedder().embed(["cash flow statement"])[0])
@@ -120,6 +122,7 @@ def test_fast_embedder_puts_chunks_in_the_transformers_space_and_asks_through_it
     assert out["citations"][0]["document"] == "BESTBUY_2024Q2_10Q"
 
 
+@pytest.mark.no_database
 def test_fast_embedder_refuses_a_table_its_map_was_not_fitted_on(tmp_path: Path) -> None:
     from pageindex_platform.embeddings import get_embedder
     from pageindex_platform.embeddings.static import MAP_PATH, FastMiniLM, table_path

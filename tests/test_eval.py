@@ -27,6 +27,7 @@ def _gold(*pages: tuple[str, int]) -> Gold:
     return Gold(frozenset(d for d, _ in pages), frozenset(pages))
 
 
+@pytest.mark.no_database
 def test_metrics_on_known_ranks() -> None:
     golds = [_gold(("A", 5)), _gold(("B", 2), ("B", 9)), _gold(("C", 1))]
     rankings = [
@@ -54,6 +55,7 @@ def test_metrics_on_known_ranks() -> None:
         summarize("ours", rankings[:2], golds, [1])
 
 
+@pytest.mark.no_database
 def test_numeric_answers_match_within_rounding() -> None:
     assert numbers("Capex was $1,577.00 million, (3.2)% lower; 12%") == [1577.0, -3.2, 12.0]
     assert numbers_match("$1577.00", "Purchases of PP&E were 1,577 (in millions).") is True
@@ -208,6 +210,7 @@ def test_gold_metadata_is_stored_only_when_asked(tmp_path: Path, samples: Path) 
     assert result["settings"]["metadata"] == "gold"
 
 
+@pytest.mark.no_database
 def test_bad_questions_file_is_one_error_line(tmp_path: Path, samples: Path) -> None:
     paths = _dataset(tmp_path, samples)
     paths["questions"].write_text('{"question": "x", "evidence": []}\nnot json\n')

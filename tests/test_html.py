@@ -57,6 +57,7 @@ IXBRL = f"""<html xmlns:ix="http://www.xbrl.org/2013/inlineXBRL"><head><title>x<
 </body></html>"""
 
 
+@pytest.mark.no_database
 def test_ixbrl_html_pages_tree_and_cover_facts(tmp_path: Path) -> None:
     path = tmp_path / "0000123456-25-000042.htm"
     path.write_text(IXBRL)

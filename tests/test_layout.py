@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pageindex_platform.index.layout import rows_from_dict
+
+pytestmark = pytest.mark.no_database  # pure: no database is started
 
 
 def _span(text: str, x0: float, y1: float, size: float = 10.0, flags: int = 0) -> dict:  # type: ignore[type-arg]

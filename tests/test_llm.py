@@ -73,6 +73,7 @@ def _replies(*replies: Response) -> Any:
     return lambda request: queue.pop(0) if len(queue) > 1 else queue[0]
 
 
+@pytest.mark.no_database
 def test_json_schema_structured_output_is_requested(
     fake: FakeLLM, chats: list[StructuredChat]
 ) -> None:
@@ -84,6 +85,7 @@ def test_json_schema_structured_output_is_requested(
     assert sent["response_format"]["json_schema"]["schema"]["required"] == ["value"]
 
 
+@pytest.mark.no_database
 def test_server_refusing_json_schema_gets_json_object_then_plain_text(
     fake: FakeLLM, chats: list[StructuredChat]
 ) -> None:
@@ -107,6 +109,7 @@ def test_server_refusing_json_schema_gets_json_object_then_plain_text(
     assert len(fake.requests) == 4
 
 
+@pytest.mark.no_database
 def test_malformed_json_gets_one_corrective_retry(
     fake: FakeLLM, chats: list[StructuredChat]
 ) -> None:
@@ -127,6 +130,7 @@ def test_malformed_json_gets_one_corrective_retry(
     ],
     ids=["truncated", "empty", "wrong-type", "prose"],
 )
+@pytest.mark.no_database
 def test_unusable_replies_raise_a_typed_error_after_two_calls(
     fake: FakeLLM, chats: list[StructuredChat], reply: Response
 ) -> None:
@@ -136,6 +140,7 @@ def test_unusable_replies_raise_a_typed_error_after_two_calls(
     assert fake.calls == 2
 
 
+@pytest.mark.no_database
 def test_429_with_retry_after_is_honoured(fake: FakeLLM, chats: list[StructuredChat]) -> None:
     fake.script = _replies(
         Response("slow down", status=429, headers={"Retry-After": "1"}), Response('{"value": 1}')
@@ -146,6 +151,7 @@ def test_429_with_retry_after_is_honoured(fake: FakeLLM, chats: list[StructuredC
     assert time.monotonic() - started >= 1.0
 
 
+@pytest.mark.no_database
 def test_server_errors_are_retried_a_bounded_number_of_times(
     fake: FakeLLM, chats: list[StructuredChat]
 ) -> None:
@@ -155,6 +161,7 @@ def test_server_errors_are_retried_a_bounded_number_of_times(
     assert fake.calls == 3
 
 
+@pytest.mark.no_database
 def test_a_reply_slower_than_the_timeout_is_bounded(
     fake: FakeLLM, chats: list[StructuredChat]
 ) -> None:
@@ -176,6 +183,7 @@ def test_the_response_cache_makes_repeats_free(fake: FakeLLM, chats: list[Struct
     assert fake.calls == 2
 
 
+@pytest.mark.no_database
 def test_extract_json_tolerates_fences_and_prose() -> None:
     assert extract_json('```json\n{"a": 1}\n```') == {"a": 1}
     assert extract_json('Here you go: {"a": [1, 2]} -- done') == {"a": [1, 2]}
@@ -188,6 +196,7 @@ def test_extract_json_tolerates_fences_and_prose() -> None:
 # typed error with retries or a fallback, never a crash.
 
 
+@pytest.mark.no_database
 def test_kept_alive_connections_are_reused_across_calls(
     fake: FakeLLM, chats: list[StructuredChat]
 ) -> None:
@@ -199,6 +208,7 @@ def test_kept_alive_connections_are_reused_across_calls(
     assert fake.calls == 4 and len(set(fake.ports)) == 1
 
 
+@pytest.mark.no_database
 def test_connections_the_server_closes_are_replaced(chats: list[StructuredChat]) -> None:
     """`Connection: close` replies, and idle connections the server times out."""
     with FakeLLM(lambda request: Response('{"value": 5}', close=True)) as closing:
@@ -216,12 +226,14 @@ def test_connections_the_server_closes_are_replaced(chats: list[StructuredChat])
         assert _ask(chat, [{"role": "user", "content": "again"}])[0].value == 6
 
 
+@pytest.mark.no_database
 def test_chunked_slow_bodies_are_read_whole(fake: FakeLLM, chats: list[StructuredChat]) -> None:
     fake.script = lambda request: Response('{"value": 42}', chunks=6, drip=0.05, delay=0.2)
     answer, usage = _ask(_chat(fake, chats))
     assert answer.value == 42 and usage.calls == 1
 
 
+@pytest.mark.no_database
 def test_a_reply_dripping_past_the_time_limit_is_cut_off(
     fake: FakeLLM, chats: list[StructuredChat]
 ) -> None:
@@ -234,6 +246,7 @@ def test_a_reply_dripping_past_the_time_limit_is_cut_off(
     assert fake.calls == 2 and time.monotonic() - started < 5
 
 
+@pytest.mark.no_database
 def test_a_dropped_connection_is_retried(fake: FakeLLM, chats: list[StructuredChat]) -> None:
     fake.script = _replies(
         Response('{"value": 42}', chunks=4, reset=True), Response('{"value": 9}')
@@ -242,6 +255,7 @@ def test_a_dropped_connection_is_retried(fake: FakeLLM, chats: list[StructuredCh
     assert answer.value == 9 and fake.calls == 2
 
 
+@pytest.mark.no_database
 def test_random_bytes_under_status_200_are_a_typed_error(
     fake: FakeLLM, chats: list[StructuredChat]
 ) -> None:
@@ -255,6 +269,7 @@ def test_random_bytes_under_status_200_are_a_typed_error(
 
 
 @pytest.mark.parametrize("chunks", [1, 8], ids=["content-length", "chunked"])
+@pytest.mark.no_database
 def test_a_huge_reply_is_refused_without_reading_it(
     fake: FakeLLM, chats: list[StructuredChat], chunks: int
 ) -> None:
@@ -266,6 +281,7 @@ def test_a_huge_reply_is_refused_without_reading_it(
 
 
 @pytest.mark.parametrize("header", ["3600", "HTTP-date"])
+@pytest.mark.no_database
 def test_retry_after_beyond_the_retry_budget_fails_at_once(
     fake: FakeLLM, chats: list[StructuredChat], header: str
 ) -> None:
@@ -278,6 +294,7 @@ def test_retry_after_beyond_the_retry_budget_fails_at_once(
     assert fake.calls == 1 and time.monotonic() - started < 2
 
 
+@pytest.mark.no_database
 def test_llama_cpp_style_refusal_of_json_schema_steps_down(
     fake: FakeLLM, chats: list[StructuredChat]
 ) -> None:
@@ -316,6 +333,7 @@ def test_a_reply_the_caller_rejects_is_corrected_and_never_cached(
     assert value.value == 7
 
 
+@pytest.mark.no_database
 def test_an_endpoint_that_keeps_failing_is_paused_then_tried_again(
     fake: FakeLLM, chats: list[StructuredChat], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -331,6 +349,7 @@ def test_an_endpoint_that_keeps_failing_is_paused_then_tried_again(
     assert _ask(chat)[0].value == 5 and fake.calls == StructuredChat.UNAVAILABLE_LIMIT + 1
 
 
+@pytest.mark.no_database
 def test_the_fake_streams_when_asked(fake: FakeLLM) -> None:
     """Like a real server, the fake streams server-sent events to a client that asks."""
     import httpx2
@@ -344,6 +363,7 @@ def test_the_fake_streams_when_asked(fake: FakeLLM) -> None:
     assert text == '{"value": 42}'
 
 
+@pytest.mark.no_database
 def test_replies_are_capped_in_length_with_the_parameter_the_server_takes(
     fake: FakeLLM, chats: list[StructuredChat]
 ) -> None:
@@ -367,6 +387,7 @@ def test_replies_are_capped_in_length_with_the_parameter_the_server_takes(
     assert fake.requests[1]["response_format"]["type"] == "json_schema"  # format kept
 
 
+@pytest.mark.no_database
 def test_a_prompt_over_the_context_window_is_refused_without_stepping_down(
     fake: FakeLLM, chats: list[StructuredChat]
 ) -> None:
@@ -378,6 +399,7 @@ def test_a_prompt_over_the_context_window_is_refused_without_stepping_down(
     assert fake.calls == 1
 
 
+@pytest.mark.no_database
 def test_an_http_proxy_from_the_environment_is_used(
     fake: FakeLLM, chats: list[StructuredChat], monkeypatch: pytest.MonkeyPatch
 ) -> None:

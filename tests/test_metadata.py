@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pageindex_platform.index.metadata import extract_metadata
 from pageindex_platform.names import short_company
 from pageindex_platform.records import PageText
 from pageindex_platform.tokens import count_tokens, encoding_for
+
+pytestmark = pytest.mark.no_database  # pure: no database is started
 
 COVER_10K = """UNITED STATES
 SECURITIES AND EXCHANGE COMMISSION

@@ -85,6 +85,7 @@ def wheel_files(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
         return set(archive.namelist())
 
 
+@pytest.mark.no_database
 def test_every_file_of_the_package_is_in_the_wheel(wheel_files: set[str]) -> None:
     package_files = [
         name
@@ -170,6 +171,7 @@ def _imported_distributions() -> dict[str, set[str]]:
     return found
 
 
+@pytest.mark.no_database
 def test_everything_imported_is_declared_and_nothing_declared_is_unused() -> None:
     project = _project()
     required = {_requirement_name(r) for r in project["dependencies"]}  # type: ignore[attr-defined]
@@ -188,6 +190,7 @@ def test_everything_imported_is_declared_and_nothing_declared_is_unused() -> Non
     assert set(USED_INDIRECTLY) <= required
 
 
+@pytest.mark.no_database
 def test_optional_parts_are_extras_and_only_their_own_feature_imports_them() -> None:
     """matplotlib (the eval chart) is an extra: only the eval report imports it."""
     extras: dict[str, list[str]] = _project()["optional-dependencies"]  # type: ignore[assignment]

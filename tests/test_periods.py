@@ -53,6 +53,7 @@ def _ask(question: str) -> Any:
         ("1,234 million in 2022", []),
     ],
 )
+@pytest.mark.no_database
 def test_calendar_dates_as_questions_write_them(question: str, dates: list[str]) -> None:
     assert parse_dates(question) == dates
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from pageindex_platform.search.statements import (
     Statement,
     detect_statement,
@@ -19,6 +21,7 @@ from .helpers import run_json
 ROWS = "\n".join(f"Line item {i} {1000 + i:,} {900 + i:,}" for i in range(20))
 
 
+@pytest.mark.no_database
 def test_statement_headings_are_recognised() -> None:
     assert detect_statement(f"Table of Contents\nCONSOLIDATED BALANCE SHEETS\n{ROWS}") == (
         Statement.BALANCE
@@ -30,6 +33,7 @@ def test_statement_headings_are_recognised() -> None:
     )
 
 
+@pytest.mark.no_database
 def test_pages_that_only_mention_statements_are_not_statements() -> None:
     index = "\n".join(
         ["Index to Consolidated Financial Statements"]
@@ -52,6 +56,7 @@ def test_pages_that_only_mention_statements_are_not_statements() -> None:
     assert detect_statement(f"Consolidated Balance Sheets\n{'words only' * 3}") is None
 
 
+@pytest.mark.no_database
 def test_questions_map_to_the_statements_holding_their_figures() -> None:
     facts = Vocabulary.packaged().statement_facts
     assert statements_for("What is 3M's FY2018 capital expenditure?", facts) == [
@@ -65,6 +70,7 @@ def test_questions_map_to_the_statements_holding_their_figures() -> None:
     assert statements_for("Who are Boeing's primary customers?", facts) == []
 
 
+@pytest.mark.no_database
 def test_knowledge_lines_in_the_user_file_are_parsed() -> None:
     facts = parse_knowledge("# comment\nstore count, stores: balance sheet\nfree-form hint\n")
     assert len(facts) == 1

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pageindex_platform.index.toc import FlatEntry
 from pageindex_platform.index.tree import check_tree, finish_tree
 from pageindex_platform.records import PageText, TreeNode
+
+pytestmark = pytest.mark.no_database  # pure: no database is started
 
 
 def _pages(n: int, words: int = 50) -> list[PageText]:

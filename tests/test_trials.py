@@ -293,6 +293,7 @@ def test_a_read_only_corpus_is_explained(own_home: dict[str, str], samples: Path
 
 
 @pytest.mark.parametrize("url", ["notaurl", "mysql://root@localhost/pi"])
+@pytest.mark.no_database
 def test_a_database_url_that_is_not_postgres_is_one_line(
     url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -429,6 +430,7 @@ def test_two_concurrent_ingests_report_no_raw_database_errors(samples: Path) -> 
         ("PI_HOME", "/dev/null/pi"),
     ],
 )
+@pytest.mark.no_database
 def test_a_bad_setting_is_one_line(
     variable: str, value: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
