@@ -23,7 +23,7 @@ def _load(path: Path) -> dict[str, Any]:
         raise SystemExit(f"{path}: cannot be read as JSON ({exc})") from None
     if not isinstance(data, dict) or "questions" not in data:
         raise SystemExit(f"{path}: not a `pi eval financebench --json` result (no questions)")
-    return data  # type: ignore[no-any-return]
+    return data
 
 
 def _answers(data: dict[str, Any], system: str) -> dict[str, dict[str, Any]]:

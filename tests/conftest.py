@@ -107,5 +107,3 @@ def corpus(samples: Path) -> Path:
 @pytest.fixture
 def small_pdf(samples: Path) -> Path:
     return samples / "ULTABEAUTY_2023_8K_dated-2023-09-18.pdf"
-
-
