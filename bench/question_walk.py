@@ -95,6 +95,13 @@ def main() -> int:
         f"\ndepth {args.depth or 'all'}: {len(seen)} files entered; {len(walk.files)} steps; "
         f"{returns} returns to a file already left"
     )
+    root = walk.files[0]
+    handoffs = [name for name in walk.files if name != root]
+    again = len(handoffs) - len(set(handoffs))
+    print(
+        f"from {root}: {len(handoffs)} hand-offs to {len(set(handoffs))} files, "
+        f"{again} to a file already handed to"
+    )
     print("files in order of first entry:")
     for number, name in enumerate(dict.fromkeys(walk.files), 1):
         print(f"  {number:2d}. {name} ({walk.files.count(name)}x)")

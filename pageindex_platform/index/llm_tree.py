@@ -27,6 +27,7 @@ from ..errors import LLMError
 from ..llm import Message, StructuredChat, Usage
 from ..records import FlatEntry, PreparedDocument, TreeNode, TreeSource
 from ..tokens import count_tokens
+from .build import BuildOptions
 from .chunking import chunk_pages
 from .llm_prompts import (
     SUMMARY_BATCH,
@@ -345,14 +346,7 @@ async def build_llm_tree(
 
 
 def refine_with_llm(
-    doc: PreparedDocument,
-    chat: StructuredChat,
-    usage: Usage,
-    *,
-    max_pages: int,
-    max_tokens: int,
-    toc_check_pages: int,
-    chunk_tokens: int,
+    doc: PreparedDocument, chat: StructuredChat, usage: Usage, options: BuildOptions
 ) -> None:
     """Replace the deterministic tree, summaries and description with the LLM-mode ones, and
     chunk the pages along the new tree. Never raises for model failures: those become
@@ -362,13 +356,13 @@ def refine_with_llm(
             doc,
             chat,
             usage=usage,
-            max_pages=max_pages,
-            max_tokens=max_tokens,
-            toc_check_pages=toc_check_pages,
+            max_pages=options.split_max_pages,
+            max_tokens=options.split_max_tokens,
+            toc_check_pages=options.llm_toc_check_pages,
         )
     )
     doc.tree, doc.tree_source, doc.sections = result.tree, result.source, result.sections
     doc.warnings.extend(result.warnings)
     if result.description:
         doc.metadata.description = result.description
-    doc.chunks = chunk_pages(doc.pages, doc.tree, max_tokens=chunk_tokens)
+    doc.chunks = chunk_pages(doc.pages, doc.tree, max_tokens=options.chunk_tokens)

@@ -54,16 +54,7 @@ def embed_and_store(doc: PreparedDocument, options: StoreOptions) -> FileResult:
     usage = Usage()
     if options.chat is not None:
         started = time.perf_counter()
-        build = options.build
-        refine_with_llm(
-            doc,
-            options.chat,
-            usage,
-            max_pages=build.split_max_pages,
-            max_tokens=build.split_max_tokens,
-            toc_check_pages=build.llm_toc_check_pages,
-            chunk_tokens=build.chunk_tokens,
-        )
+        refine_with_llm(doc, options.chat, usage, options.build)
         stages["llm"] = time.perf_counter() - started
     if doc.name in options.overrides:
         apply_overrides(doc.metadata, options.overrides[doc.name])

@@ -22,14 +22,8 @@ _SCALES = ((12, "trillion"), (9, "billion"), (6, "million"), (3, "thousand"))
 
 
 @dataclass(frozen=True)
-class StatedFigure:
-    concept: str
-    value: float
-    unit: str
-    decimals: int | None
-    period_start: str | None
-    period_end: str
-    page: int
+class StatedFigure(FactInfo):
+    """A tagged fact as the answer states it: its period and its value in words."""
 
     @property
     def period(self) -> str:
@@ -95,13 +89,4 @@ def stated_figure(
         span = abs(days - (91 if quarter else 364)) if f.period_start is not None else 0
         return (list(concepts).index(f.concept.split(":")[-1]), span, f.page)
 
-    best = min(facts, key=rank)
-    return StatedFigure(
-        best.concept,
-        best.value,
-        best.unit,
-        best.decimals,
-        best.period_start,
-        best.period_end,
-        best.page,
-    )
+    return StatedFigure(**vars(min(facts, key=rank)))

@@ -8,7 +8,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
@@ -42,50 +41,21 @@ class Written:
     citations: list[Citation]
 
 
-class Steps(Protocol):
-    mode: Mode
-
-    def metadata_match(
-        self, search: ChunkSearch, constraints: Constraints, trace: Trace
-    ) -> MetadataMatch:
-        """The documents the question's metadata selects."""
-
-    def by_description(self, search: ChunkSearch, trace: Trace) -> tuple[list[DocumentHit], str]:
-        """Documents chosen by their descriptions, best first, and how they were chosen."""
-
-    def choose_nodes(
-        self,
-        search: ChunkSearch,
-        tree: TreeInfo,
-        statements: dict[Statement, int],
-        found: tuple[list[NodeHit], list[PageHit]],
-        trace: Trace,
-    ) -> tuple[list[NodeHit], list[PageHit]]:
-        """A document's nodes and pages for the question, from the local tree search's."""
-
-    def write_answer(
-        self,
-        query: Query,
-        citations: list[Citation],
-        stated: str,
-        pages: Sequence[PageInfo],
-        trace: Trace,
-    ) -> Written:
-        """The answer from the cited pages' text (the first ones) and the stated figure."""
-
-
-class LocalSteps:
-    """No language model: entity linking, embedding similarity, the local tree search and
-    the extracted lines."""
+class Steps:
+    """The local steps (no language model): entity linking, embedding similarity to the
+    descriptions, the local tree search and the extracted lines. `LlmSteps` puts the model
+    in front of each."""
 
     mode = Mode.LOCAL
 
     def metadata_match(
         self, search: ChunkSearch, constraints: Constraints, trace: Trace
     ) -> MetadataMatch:
+        """The documents the question's metadata selects."""
         return filter_documents(session=search.session, constraints=constraints)
 
     def by_description(self, search: ChunkSearch, trace: Trace) -> tuple[list[DocumentHit], str]:
+        """Documents chosen by their descriptions, best first, and how they were chosen."""
         return by_description(search.session, search.vector), "question vs document descriptions"
 
     def choose_nodes(
@@ -96,6 +66,7 @@ class LocalSteps:
         found: tuple[list[NodeHit], list[PageHit]],
         trace: Trace,
     ) -> tuple[list[NodeHit], list[PageHit]]:
+        """A document's nodes and pages for the question, from the local tree search's."""
         return found
 
     def write_answer(
@@ -106,11 +77,12 @@ class LocalSteps:
         pages: Sequence[PageInfo],
         trace: Trace,
     ) -> Written:
+        """The answer from the cited pages' text (the first ones) and the stated figure."""
         text = extractive_answer(extract_lines(query.text, pages))
         return Written(f"{stated}\n\n{text}" if stated else text, citations)
 
 
-class LlmSteps:
+class LlmSteps(Steps):
     """A chat model: Query-to-SQL, the model's choice among descriptions and tree nodes, and
     an answer written from the pages; each falls back to the local step."""
 
@@ -118,7 +90,6 @@ class LlmSteps:
 
     def __init__(self, chat: StructuredChat) -> None:
         self.chat = chat
-        self.local = LocalSteps()
 
     def metadata_match(
         self, search: ChunkSearch, constraints: Constraints, trace: Trace
@@ -126,7 +97,7 @@ class LlmSteps:
         sql, ids, why = self._query_to_sql(search, trace)
         if ids:
             return MetadataMatch(ids, why, sql)
-        local = filter_documents(session=search.session, constraints=constraints)
+        local = super().metadata_match(search, constraints, trace)
         return MetadataMatch(local.ids, f"{why}; local entity linking: {local.applied}")
 
     def _query_to_sql(self, search: ChunkSearch, trace: Trace) -> tuple[str | None, list[int], str]:
@@ -229,11 +200,11 @@ class LlmSteps:
                 answer = ""
         if answer:
             return Written(answer, citations)
-        return self.local.write_answer(query, citations, stated, pages, trace)
+        return super().write_answer(query, citations, stated, pages, trace)
 
 
 def steps_for(chat: StructuredChat | None) -> Steps:
     """The mode's steps: llm with a chat model, else local."""
-    steps: Steps = LocalSteps() if chat is None else LlmSteps(chat)
+    steps = Steps() if chat is None else LlmSteps(chat)
     logger.info("mode %s", steps.mode)
     return steps
