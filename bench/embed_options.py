@@ -73,7 +73,7 @@ def _store(embedder: Any) -> None:
     from sqlalchemy import text
 
     from pageindex_platform.db import session_scope
-    from pageindex_platform.db.queries import vector_literal
+    from pageindex_platform.db.vectors import vector_literal
 
     with session_scope() as session:
         documents = list(session.execute(text("SELECT id FROM documents ORDER BY id")).scalars())

@@ -202,7 +202,7 @@ def _store(ids: list[int], vectors: np.ndarray) -> None:
     from sqlalchemy import text
 
     from pageindex_platform.db import session_scope
-    from pageindex_platform.db.queries import vector_literal
+    from pageindex_platform.db.vectors import vector_literal
     from pageindex_platform.embeddings.static import FastMiniLM
 
     started = time.perf_counter()

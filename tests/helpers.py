@@ -26,6 +26,11 @@ def run_cli(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def error_lines(err: str) -> list[str]:
+    """The lines of a command's stderr that report an error."""
+    return [line for line in err.splitlines() if line.startswith("Error")]
+
+
 def run_json(*args: str) -> Any:
     code, out, err = run_cli(*args, "--json")
     assert code == 0, err

@@ -18,7 +18,8 @@ from pageindex_platform.errors import UnsafeSQLError
 from pageindex_platform.search.sql_guard import READER_ROLE, run_readonly, validate_sql
 from pageindex_platform.settings import get_settings
 
-from .fake_llm import FakeLLM, Hostile, Response, serving, task_of
+from .fake_answers import task_of
+from .fake_llm import FakeLLM, Hostile, Response, serving
 from .helpers import run_cli, run_json
 from .test_llm_ingest import _stored_tree_is_valid
 

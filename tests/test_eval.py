@@ -16,7 +16,8 @@ from pageindex_platform.db import session_scope
 from pageindex_platform.evaluate.answers import numbers, numbers_match
 from pageindex_platform.evaluate.metrics import Gold, Ranking, first_gold_rank, summarize
 
-from .fake_llm import FakeLLM, Response, serving, task_of
+from .fake_answers import task_of
+from .fake_llm import FakeLLM, Response, serving
 from .helpers import run_cli
 
 TENQ = "BESTBUY_2024Q2_10Q"

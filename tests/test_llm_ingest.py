@@ -15,7 +15,8 @@ import pytest
 from pageindex_platform.index.text import item_label
 from pageindex_platform.index.tree import check_tree
 
-from .fake_llm import FakeLLM, Response, competent, competent_answer, serving, task_of
+from .fake_answers import competent_answer, task_of
+from .fake_llm import FakeLLM, Response, competent, serving
 from .helpers import run_cli, run_json
 from .test_ingest import _tree_nodes, _walk
 

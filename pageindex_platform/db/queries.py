@@ -1,9 +1,7 @@
 """Typed reads of the stored corpus: dataclasses, not rows, one reader per question asked of
 the database. The ask pipeline and its stages, the catalog behind `pi docs` and the ingest's
-checks read through these; the hybrid chunk search (`search/semantic.py`) keeps its own SQL.
-
-The one write on the question path is here too: `store_exact_vectors`, the transformer's
-vectors of chunks whose stored ones approximate them (see `embeddings/space.py`).
+checks read through these; the hybrid chunk search (`search/semantic.py`) keeps its own SQL,
+and chunk vectors are read (and the exact ones kept) in `vectors.py`.
 """
 
 from __future__ import annotations
@@ -13,17 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 from sqlalchemy import Row, text
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 logger = logging.getLogger(__name__)
-
-
-def vector_literal(vector: np.ndarray) -> str:
-    """A vector as a pgvector text literal, for `CAST(:v AS vector)`."""
-    return "[" + ",".join(f"{x:.6f}" for x in vector.tolist()) + "]"
 
 
 @dataclass(frozen=True)
@@ -379,50 +370,3 @@ def stored_sha256(session: Session, name: str) -> str | None:
     found = session.execute(text("SELECT sha256 FROM documents WHERE name = :n"), {"n": name})
     value = found.scalar()
     return str(value) if value is not None else None
-
-
-@dataclass(frozen=True)
-class ChunkScore:
-    """A chunk's text and its cosine similarity to a question by its best stored vector;
-    `pending` when that vector approximates the question model's and no exact one is stored."""
-
-    id: int
-    text: str
-    pending: bool
-    score: float
-
-
-def chunk_scores(
-    session: Session, chunk_ids: Sequence[int], vector: np.ndarray, approximate: str
-) -> list[ChunkScore]:
-    """The chunks' similarity to `vector` by their exact vectors where stored, else their
-    stored ones; a chunk of a document embedded by `approximate` without an exact vector is
-    pending."""
-    rows = session.execute(
-        text("""
-        SELECT c.id, c.text, c.exact_embedding IS NULL AND d.embedder = :approximate AS pending,
-               1 - (coalesce(c.exact_embedding, c.embedding) <=> CAST(:v AS vector)) AS score
-        FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ANY(:ids)"""),
-        {"v": vector_literal(vector), "ids": list(chunk_ids), "approximate": approximate},
-    )
-    return [ChunkScore(int(r.id), r.text, bool(r.pending), float(r.score)) for r in rows]
-
-
-def store_exact_vectors(session: Session, vectors: dict[int, np.ndarray]) -> None:
-    """Keep the exact vectors of chunks whose stored ones are approximate. Rows another
-    question is storing right now are left to it (no waiting, no deadlock); a database that
-    refuses the write (a read-only replica) keeps none, which is logged: the question is
-    answered alike, from the vectors just made."""
-    unlocked = text(
-        "SELECT id FROM chunks WHERE id = ANY(:ids) AND exact_embedding IS NULL "
-        "ORDER BY id FOR UPDATE SKIP LOCKED"
-    )
-    store = text("UPDATE chunks SET exact_embedding = CAST(:v AS vector) WHERE id = :id")
-    try:
-        with session.begin_nested():
-            locked = session.execute(unlocked, {"ids": list(vectors)}).scalars().all()
-            if locked:
-                session.execute(store, [{"id": i, "v": vector_literal(vectors[i])} for i in locked])
-    except SQLAlchemyError as exc:
-        problem = str(getattr(exc, "orig", None) or exc).splitlines()[0][:200]
-        logger.info("exact vectors of %d chunks not stored (%s)", len(vectors), problem)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from sqlalchemy.orm import Session
 
-from ..db import queries
+from ..db import queries, vectors
 from . import Embedder, embedder_named, get_embedder
 from .minilm import SentenceTransformerEmbedder
 from .static import FastMiniLM
@@ -57,7 +57,7 @@ class EmbeddingSpace:
         """`chunk_ids` (found by their stored vectors, nearest first) ordered by the question
         model's vectors: exact ones stored, made now for approximate ones (and kept). Ties
         keep the order found."""
-        scored = queries.chunk_scores(session, chunk_ids, vector, APPROXIMATE)
+        scored = vectors.chunk_scores(session, chunk_ids, vector, APPROXIMATE)
         score = {c.id: c.score for c in scored}
         pending = [c for c in scored if c.pending]
         if pending:
@@ -68,7 +68,7 @@ class EmbeddingSpace:
                     strict=True,
                 )
             )
-            queries.store_exact_vectors(session, fresh)
+            vectors.store_exact_vectors(session, fresh)
             score.update({i: float(v @ vector) for i, v in fresh.items()})
         found = {chunk: n for n, chunk in enumerate(chunk_ids)}
         return sorted(score, key=lambda i: (-score[i], found[i]))

@@ -11,7 +11,7 @@ from enum import StrEnum
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ..db.queries import vector_literal
+from ..db.vectors import vector_literal
 from ..embeddings import Embedder
 from ..search.semantic import tune_hnsw
 from ..search.terms import tsquery

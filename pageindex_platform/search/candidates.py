@@ -15,7 +15,7 @@ import numpy as np
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from ..db.queries import vector_literal
+from ..db.vectors import vector_literal
 from .terms import rarity, terms
 
 CANDIDATE_CHUNKS = 200  # the vector side's nearest chunks name candidate documents...

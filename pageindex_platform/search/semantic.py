@@ -17,7 +17,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ..db import queries
-from ..db.queries import vector_literal
+from ..db.vectors import vector_literal
 from ..embeddings.space import EmbeddingSpace
 from .candidates import candidate_documents, in_documents, nearest_chunks
 from .query import Query

@@ -1,5 +1,6 @@
-"""The OpenAI-compatible provider against a fake server over real HTTP: structured output,
-tolerant parsing, corrective retry, bounded retries, the response cache."""
+"""A real endpoint keeps connections alive and misbehaves in its own ways (closed connections,
+slow or dripping bodies, resets, random bytes, huge replies, long Retry-After, refused
+parameters, proxies): each is a typed error with retries or a fallback, never a crash."""
 
 from __future__ import annotations
 
@@ -7,190 +8,15 @@ import email.utils
 import json
 import random
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
 
 from pageindex_platform.errors import LLMOutputError, LLMRequestError, LLMUnavailableError
-from pageindex_platform.llm import StructuredChat, Usage, extract_json
-from pageindex_platform.llm.cache import DatabaseCache
-from pageindex_platform.llm.openai_compatible import OpenAICompatible
-from pageindex_platform.settings import Settings
+from pageindex_platform.llm import StructuredChat, Usage
 
-from .fake_llm import FakeLLM, Response
-
-
-class Answer(BaseModel):
-    value: int
-
-
-MESSAGES = [{"role": "user", "content": "What is six times seven? JSON please."}]
-
-
-@pytest.fixture
-def fake() -> Iterator[FakeLLM]:
-    with FakeLLM(lambda request: Response('{"value": 42}')) as server:
-        yield server
-
-
-@pytest.fixture
-def chats() -> Iterator[list[StructuredChat]]:
-    """Chats made by `_chat` in a test, closed (connections, event loop) after it."""
-    made: list[StructuredChat] = []
-    yield made
-    for chat in made:
-        chat.close()
-
-
-def _chat(
-    fake: FakeLLM, made: list[StructuredChat], cache: bool = False, **overrides: Any
-) -> StructuredChat:
-    values: dict[str, Any] = {
-        "llm_base_url": fake.url,
-        "llm_model": "llama3.1:8b",
-        "llm_api_key": None,
-        "llm_timeout": 5,
-        "llm_max_attempts": 3,
-        "llm_max_retry_seconds": 10,
-    }
-    settings = Settings(**{**values, **overrides})
-    chat = StructuredChat(
-        OpenAICompatible(settings), cache=DatabaseCache() if cache else None, settings=settings
-    )
-    made.append(chat)
-    return chat
-
-
-def _ask(chat: StructuredChat, messages: list[dict[str, str]] = MESSAGES) -> tuple[Answer, Usage]:
-    usage = Usage()
-    return chat.ask_sync(messages, Answer, usage=usage, step="test"), usage
-
-
-def _replies(*replies: Response) -> Any:
-    queue = list(replies)
-    return lambda request: queue.pop(0) if len(queue) > 1 else queue[0]
-
-
-@pytest.mark.no_database
-def test_json_schema_structured_output_is_requested(
-    fake: FakeLLM, chats: list[StructuredChat]
-) -> None:
-    answer, usage = _ask(_chat(fake, chats))
-    assert answer.value == 42 and usage.calls == 1 and usage.prompt_tokens > 0
-    sent = fake.requests[0]
-    assert sent["model"] == "llama3.1:8b"
-    assert sent["response_format"]["type"] == "json_schema"
-    assert sent["response_format"]["json_schema"]["schema"]["required"] == ["value"]
-
-
-@pytest.mark.no_database
-def test_server_refusing_json_schema_gets_json_object_then_plain_text(
-    fake: FakeLLM, chats: list[StructuredChat]
-) -> None:
-    def picky(request: dict[str, Any]) -> Response:
-        kind = request.get("response_format", {}).get("type")
-        if kind in ("json_schema", "json_object"):
-            return Response(f"response_format {kind} is not supported", status=400)
-        return Response('Sure! ```json\n{"value": 7}\n``` Hope that helps.')
-
-    fake.script = picky
-    chat = _chat(fake, chats)
-    answer, usage = _ask(chat)
-    assert answer.value == 7 and usage.calls == 1
-    assert [r.get("response_format", {}).get("type") for r in fake.requests] == [
-        "json_schema",
-        "json_object",
-        None,
-    ]
-    assert "JSON Schema" in fake.requests[-1]["messages"][0]["content"]
-    _ask(chat)  # the provider remembers: no more refused requests
-    assert len(fake.requests) == 4
-
-
-@pytest.mark.no_database
-def test_malformed_json_gets_one_corrective_retry(
-    fake: FakeLLM, chats: list[StructuredChat]
-) -> None:
-    fake.script = _replies(Response('{"value": 42'), Response('{"value": 42}'))
-    answer, usage = _ask(_chat(fake, chats))
-    assert answer.value == 42 and usage.calls == 2
-    retry = fake.requests[1]["messages"]
-    assert retry[-1]["role"] == "user" and "not usable" in retry[-1]["content"]
-
-
-@pytest.mark.parametrize(
-    "reply",
-    [
-        Response('{"value": 4', finish_reason="length"),
-        Response(""),
-        Response('{"value": "forty-two"}'),
-        Response("I cannot help with that."),
-    ],
-    ids=["truncated", "empty", "wrong-type", "prose"],
-)
-@pytest.mark.no_database
-def test_unusable_replies_raise_a_typed_error_after_two_calls(
-    fake: FakeLLM, chats: list[StructuredChat], reply: Response
-) -> None:
-    fake.script = lambda request: reply
-    with pytest.raises(LLMOutputError, match="no valid Answer"):
-        _ask(_chat(fake, chats))
-    assert fake.calls == 2
-
-
-@pytest.mark.no_database
-def test_429_with_retry_after_is_honoured(fake: FakeLLM, chats: list[StructuredChat]) -> None:
-    fake.script = _replies(
-        Response("slow down", status=429, headers={"Retry-After": "1"}), Response('{"value": 1}')
-    )
-    started = time.monotonic()
-    answer, _ = _ask(_chat(fake, chats))
-    assert answer.value == 1 and fake.calls == 2
-    assert time.monotonic() - started >= 1.0
-
-
-@pytest.mark.no_database
-def test_server_errors_are_retried_a_bounded_number_of_times(
-    fake: FakeLLM, chats: list[StructuredChat]
-) -> None:
-    fake.script = lambda request: Response("boom", status=500)
-    with pytest.raises(LLMUnavailableError, match="after 3 attempt"):
-        _ask(_chat(fake, chats))
-    assert fake.calls == 3
-
-
-@pytest.mark.no_database
-def test_a_reply_slower_than_the_timeout_is_bounded(
-    fake: FakeLLM, chats: list[StructuredChat]
-) -> None:
-    fake.script = lambda request: Response('{"value": 1}', delay=1.5)
-    started = time.monotonic()
-    with pytest.raises(LLMUnavailableError, match="time limit"):
-        _ask(_chat(fake, chats, llm_timeout=0.3, llm_max_attempts=2))
-    assert fake.calls == 2 and time.monotonic() - started < 6
-
-
-def test_the_response_cache_makes_repeats_free(fake: FakeLLM, chats: list[StructuredChat]) -> None:
-    chat = _chat(fake, chats, cache=True)
-    first, usage1 = _ask(chat)
-    second, usage2 = _ask(chat)
-    assert first == second and fake.calls == 1
-    assert (usage1.calls, usage1.cached) == (1, 0) and (usage2.calls, usage2.cached) == (0, 1)
-    other = [{"role": "user", "content": "And seven times six?"}]
-    _ask(chat, other)
-    assert fake.calls == 2
-
-
-@pytest.mark.no_database
-def test_extract_json_tolerates_fences_and_prose() -> None:
-    assert extract_json('```json\n{"a": 1}\n```') == {"a": 1}
-    assert extract_json('Here you go: {"a": [1, 2]} -- done') == {"a": [1, 2]}
-    with pytest.raises(ValueError):
-        extract_json("no json here")
-    assert json.loads(json.dumps(extract_json('[{"x": null}]'))) == [{"x": None}]
-
+from ..fake_llm import FakeLLM, Response
+from .client import MESSAGES, Answer, ask, make_chat, scripted
 
 # A real endpoint keeps connections alive and misbehaves in its own ways; each of these is a
 # typed error with retries or a fallback, never a crash.
@@ -202,8 +28,8 @@ def test_kept_alive_connections_are_reused_across_calls(
 ) -> None:
     """Calls of one command share one connection (a pool outliving its event loop failed the
     second call with 'Event loop is closed')."""
-    chat = _chat(fake, chats)
-    answers = [_ask(chat, [{"role": "user", "content": f"question {i}"}])[0] for i in range(4)]
+    chat = make_chat(fake, chats)
+    answers = [ask(chat, [{"role": "user", "content": f"question {i}"}])[0] for i in range(4)]
     assert [a.value for a in answers] == [42] * 4
     assert fake.calls == 4 and len(set(fake.ports)) == 1
 
@@ -212,24 +38,24 @@ def test_kept_alive_connections_are_reused_across_calls(
 def test_connections_the_server_closes_are_replaced(chats: list[StructuredChat]) -> None:
     """`Connection: close` replies, and idle connections the server times out."""
     with FakeLLM(lambda request: Response('{"value": 5}', close=True)) as closing:
-        chat = _chat(closing, chats)
-        assert [_ask(chat, [{"role": "user", "content": str(i)}])[0].value for i in range(3)] == [
+        chat = make_chat(closing, chats)
+        assert [ask(chat, [{"role": "user", "content": str(i)}])[0].value for i in range(3)] == [
             5,
             5,
             5,
         ]
         assert len(set(closing.ports)) == 3
     with FakeLLM(lambda request: Response('{"value": 6}'), keep_alive=1) as idle:
-        chat = _chat(idle, chats)
-        _ask(chat)
+        chat = make_chat(idle, chats)
+        ask(chat)
         time.sleep(1.5)  # the server has closed the idle connection by now
-        assert _ask(chat, [{"role": "user", "content": "again"}])[0].value == 6
+        assert ask(chat, [{"role": "user", "content": "again"}])[0].value == 6
 
 
 @pytest.mark.no_database
 def test_chunked_slow_bodies_are_read_whole(fake: FakeLLM, chats: list[StructuredChat]) -> None:
     fake.script = lambda request: Response('{"value": 42}', chunks=6, drip=0.05, delay=0.2)
-    answer, usage = _ask(_chat(fake, chats))
+    answer, usage = ask(make_chat(fake, chats))
     assert answer.value == 42 and usage.calls == 1
 
 
@@ -242,16 +68,16 @@ def test_a_reply_dripping_past_the_time_limit_is_cut_off(
     fake.script = lambda request: Response('{"value": 42}', chunks=12, drip=0.25)
     started = time.monotonic()
     with pytest.raises(LLMUnavailableError, match="time limit"):
-        _ask(_chat(fake, chats, llm_timeout=0.6, llm_max_attempts=2))
+        ask(make_chat(fake, chats, llm_timeout=0.6, llm_max_attempts=2))
     assert fake.calls == 2 and time.monotonic() - started < 5
 
 
 @pytest.mark.no_database
 def test_a_dropped_connection_is_retried(fake: FakeLLM, chats: list[StructuredChat]) -> None:
-    fake.script = _replies(
+    fake.script = scripted(
         Response('{"value": 42}', chunks=4, reset=True), Response('{"value": 9}')
     )
-    answer, _ = _ask(_chat(fake, chats))
+    answer, _ = ask(make_chat(fake, chats))
     assert answer.value == 9 and fake.calls == 2
 
 
@@ -262,10 +88,10 @@ def test_random_bytes_under_status_200_are_a_typed_error(
     noise = bytes(random.Random(7).randrange(256) for _ in range(4096))
     fake.script = lambda request: Response(raw=noise)
     with pytest.raises(LLMUnavailableError, match="unreadable reply"):
-        _ask(_chat(fake, chats))  # three attempts; the retry budget (10 s) holds their waits
+        ask(make_chat(fake, chats))  # three attempts; the retry budget (10 s) holds their waits
     assert fake.calls == 3
-    fake.script = _replies(Response(raw=noise), Response('{"value": 3}'))
-    assert _ask(_chat(fake, chats))[0].value == 3
+    fake.script = scripted(Response(raw=noise), Response('{"value": 3}'))
+    assert ask(make_chat(fake, chats))[0].value == 3
 
 
 @pytest.mark.parametrize("chunks", [1, 8], ids=["content-length", "chunked"])
@@ -276,7 +102,7 @@ def test_a_huge_reply_is_refused_without_reading_it(
     fake.script = lambda request: Response('{"value": 1}', pad=100_000_000, chunks=chunks)
     started = time.monotonic()
     with pytest.raises(LLMUnavailableError, match=r"larger than|limit 1,000,000"):
-        _ask(_chat(fake, chats, llm_max_response_bytes=1_000_000))
+        ask(make_chat(fake, chats, llm_max_response_bytes=1_000_000))
     assert fake.calls == 1 and time.monotonic() - started < 5  # not retried, not read on
 
 
@@ -290,7 +116,7 @@ def test_retry_after_beyond_the_retry_budget_fails_at_once(
     fake.script = lambda request: Response("slow down", status=429, headers={"Retry-After": header})
     started = time.monotonic()
     with pytest.raises(LLMUnavailableError, match=r"asked to retry after 3[56]\d\ds"):
-        _ask(_chat(fake, chats))
+        ask(make_chat(fake, chats))
     assert fake.calls == 1 and time.monotonic() - started < 2
 
 
@@ -310,7 +136,7 @@ def test_llama_cpp_style_refusal_of_json_schema_steps_down(
         return Response('{"value": 11}')
 
     fake.script = llama_cpp
-    answer, usage = _ask(_chat(fake, chats))
+    answer, usage = ask(make_chat(fake, chats))
     assert answer.value == 11 and usage.calls == 1
     assert [r["response_format"]["type"] for r in fake.requests] == ["json_schema", "json_object"]
 
@@ -322,13 +148,13 @@ def test_a_reply_the_caller_rejects_is_corrected_and_never_cached(
         if answer.value == 42:
             raise ValueError("42 is not allowed here")
 
-    chat = _chat(fake, chats, cache=True)
+    chat = make_chat(fake, chats, cache=True)
     for _ in range(2):  # the second time the same question goes to the model again
         with pytest.raises(LLMOutputError, match="42 is not allowed"):
             chat.ask_sync(MESSAGES, Answer, usage=Usage(), step="test", check=no_42)
     assert fake.calls == 4
     assert "not usable: 42 is not allowed" in fake.requests[1]["messages"][-1]["content"]
-    fake.script = _replies(Response('{"value": 42}'), Response('{"value": 7}'))
+    fake.script = scripted(Response('{"value": 42}'), Response('{"value": 7}'))
     value = chat.ask_sync(MESSAGES, Answer, usage=Usage(), step="test", check=no_42)
     assert value.value == 7
 
@@ -338,15 +164,15 @@ def test_an_endpoint_that_keeps_failing_is_paused_then_tried_again(
     fake: FakeLLM, chats: list[StructuredChat], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake.script = lambda request: Response("down", status=503)
-    chat = _chat(fake, chats, llm_max_attempts=1)
+    chat = make_chat(fake, chats, llm_max_attempts=1)
     monkeypatch.setattr(StructuredChat, "PAUSE_SECONDS", 0.5)
     for _ in range(5):
         with pytest.raises(LLMUnavailableError):
-            _ask(chat)
+            ask(chat)
     assert fake.calls == StructuredChat.UNAVAILABLE_LIMIT  # the rest failed at once
     time.sleep(0.6)
     fake.script = lambda request: Response('{"value": 5}')
-    assert _ask(chat)[0].value == 5 and fake.calls == StructuredChat.UNAVAILABLE_LIMIT + 1
+    assert ask(chat)[0].value == 5 and fake.calls == StructuredChat.UNAVAILABLE_LIMIT + 1
 
 
 @pytest.mark.no_database
@@ -380,8 +206,8 @@ def test_replies_are_capped_in_length_with_the_parameter_the_server_takes(
         return Response('{"value": 8}')
 
     fake.script = reasoning_model
-    chat = _chat(fake, chats, llm_max_tokens=512)
-    assert _ask(chat)[0].value == 8 and _ask(chat)[0].value == 8
+    chat = make_chat(fake, chats, llm_max_tokens=512)
+    assert ask(chat)[0].value == 8 and ask(chat)[0].value == 8
     sent = [(r.get("max_tokens"), r.get("max_completion_tokens")) for r in fake.requests]
     assert sent == [(512, None), (None, 512), (None, 512)]
     assert fake.requests[1]["response_format"]["type"] == "json_schema"  # format kept
@@ -395,7 +221,7 @@ def test_a_prompt_over_the_context_window_is_refused_without_stepping_down(
         "Requested tokens (9000) exceed context window of 8192", status=400
     )
     with pytest.raises(LLMRequestError, match="context window"):
-        _ask(_chat(fake, chats))
+        ask(make_chat(fake, chats))
     assert fake.calls == 1
 
 
@@ -410,5 +236,5 @@ def test_an_http_proxy_from_the_environment_is_used(
         monkeypatch.setenv(name, proxy)
     for name in ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy"):
         monkeypatch.delenv(name, raising=False)
-    chat = _chat(fake, chats, llm_base_url="http://model.invalid/v1", llm_max_attempts=1)
-    assert _ask(chat)[0].value == 42 and fake.calls == 1
+    chat = make_chat(fake, chats, llm_base_url="http://model.invalid/v1", llm_max_attempts=1)
+    assert ask(chat)[0].value == 42 and fake.calls == 1

@@ -1,0 +1,1 @@
+"""The LLM client against a fake OpenAI-compatible server over real HTTP."""
