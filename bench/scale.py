@@ -232,8 +232,9 @@ def main() -> int:
     corpus = Corpus(args.documents)
     stages = [s for s in (args.chunks // 8, args.chunks // 4, args.chunks // 2, args.chunks) if s]
     print(
-        f"synthetic corpus: {args.documents} documents, up to {args.chunks} chunks of {EMBEDDING_DIM} "
-        f"dims; HNSW m=16 ef_construction=64, ef_search=200; budget {args.budget:.0f} s"
+        f"synthetic corpus: {args.documents} documents, up to {args.chunks} chunks of "
+        f"{EMBEDDING_DIM} dims; HNSW m=16 ef_construction=64, ef_search=200; "
+        f"budget {args.budget:.0f} s"
     )
     print(
         "| chunks | load s | HNSW build s | GIN build s | table+indexes MB "
