@@ -196,3 +196,46 @@ def test_optional_parts_are_extras_and_only_their_own_feature_imports_them() -> 
     extras: dict[str, list[str]] = _project()["optional-dependencies"]  # type: ignore[assignment]
     assert "matplotlib" in {_requirement_name(r) for r in extras["eval"]}
     assert _imported_distributions()["matplotlib"] == {"pageindex_platform/evaluate/report.py"}
+
+
+def _imports_within_package() -> dict[str, set[str]]:
+    """Module -> the package's modules it imports (at module level or inside functions)."""
+    modules = {}
+    for path in PACKAGE.rglob("*.py"):
+        if "migrations" in path.parts:  # Alembic's scripts, not modules of the package
+            continue
+        parts = path.relative_to(REPO).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = package.split(".")[: len(package.split(".")) - max(0, node.level - 1)]
+                target = ".".join([*base, node.module or ""]) if node.level else node.module
+                targets = [target or "", *(f"{target}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            graph[name].update(t.rstrip(".") for t in targets if t.rstrip(".") in modules)
+        graph[name].discard(name)
+    return graph
+
+
+@pytest.mark.no_database
+def test_no_module_imports_one_that_imports_it_back() -> None:
+    graph = _imports_within_package()
+    assert graph["pageindex_platform.search.pipeline"]  # the graph is read
+    cycles = []
+    for start in graph:  # a module reached again from itself is in a cycle
+        seen, todo = set(), list(graph[start])
+        while todo:
+            name = todo.pop()
+            if name == start:
+                cycles.append(start)
+                break
+            if name not in seen:
+                seen.add(name)
+                todo.extend(graph[name])
+    assert not cycles, f"modules in an import cycle: {sorted(cycles)}"
