@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from alembic import context
 from sqlalchemy import create_engine, pool, text
 
-from alembic import context
 from pageindex_platform.db.tables import Base
 
 config = context.config

@@ -8,9 +8,8 @@ Create Date: 2026-11-23
 from collections.abc import Sequence
 
 import sqlalchemy as sa
-from sqlalchemy.dialects.postgresql import JSONB
-
 from alembic import op
+from sqlalchemy.dialects.postgresql import JSONB
 
 revision: str = "0007"
 down_revision: str | None = "0006"

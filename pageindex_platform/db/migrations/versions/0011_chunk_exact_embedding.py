@@ -9,9 +9,8 @@ Create Date: 2026-11-23
 from collections.abc import Sequence
 
 import sqlalchemy as sa
-from pgvector.sqlalchemy import Vector
-
 from alembic import op
+from pgvector.sqlalchemy import Vector
 
 revision: str = "0011"
 down_revision: str | None = "0010"
