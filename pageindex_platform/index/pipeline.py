@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from ..db import queries
@@ -28,7 +27,6 @@ from ..db.engine import (
     reconnect,
     session_scope,
 )
-from ..db.tables import Document
 from ..embeddings import Embedder, get_embedder
 from ..errors import InputError
 from ..llm import StructuredChat
@@ -218,7 +216,7 @@ def _stored_meanwhile(path: Path, name: str, sha: str) -> FileResult:
     """Another ingest stored a document of this name between our check and our write: the
     same file is a skip; another file waits for the user to decide."""
     with session_scope() as session:
-        stored = session.scalar(select(Document.sha256).where(Document.name == name))
+        stored = queries.stored_sha256(session, name)
     if stored == sha:
         return FileResult.skipped(path)
     problem = f"another ingest stored a different '{name}' at the same time; run again to decide"

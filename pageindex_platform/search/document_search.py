@@ -40,7 +40,8 @@ def select_documents(
     ranked = decision.documents
     top = ranked[0].score if ranked else 0.0
     entities = entity_groups(constraints.companies) if decision.route == Route.METADATA else []
-    stored = queries.documents_by_name(search.session, [d.name for d in ranked])
+    # the route read the documents it ranked, except the description route
+    stored = decision.stored or queries.documents_by_name(search.session, [d.name for d in ranked])
     if len(entities) > 1:  # each company's best filing, in ranking order
         company = {name: d.company or "" for name, d in stored.items()}
         best = [

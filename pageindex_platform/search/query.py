@@ -67,7 +67,7 @@ class Query:
         question = checked_question(question)
         if hint is not None:
             hint = _clean(hint, "--hint")[:MAX_QUESTION_CHARS] or None
-        text = f"{question} {hint}" if hint else question
+        text = _searched(question, hint)
         return cls(
             question=question,
             hint=hint,
@@ -79,8 +79,13 @@ class Query:
 
     @property
     def text(self) -> str:
-        return f"{self.question} {self.hint}" if self.hint else self.question
+        return _searched(self.question, self.hint)
 
     @property
     def lexical(self) -> str:
         return " ".join([self.text, *self.phrases])
+
+
+def _searched(question: str, hint: str | None) -> str:
+    """What is embedded and searched: the question, then the user's hint."""
+    return f"{question} {hint}" if hint else question

@@ -12,10 +12,11 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from ..db import queries
+from ..db.queries import DocumentInfo
 from .constraints import Constraints
 from .modes import Steps
 from .priors import whole_corpus, within_filter
@@ -38,6 +39,7 @@ class RouteDecision:
     reason: str
     documents: list[DocumentHit]  # best first
     sql: str | None = None  # the model's Query-to-SQL, when it selected the documents
+    stored: dict[str, DocumentInfo] = field(default_factory=dict)  # ranked ones read, by name
 
 
 def decide_route(
@@ -72,12 +74,13 @@ def _metadata(
         ranked = within_filter(
             search.rank_documents(match.ids), documents, search.query.text, constraints
         )
+        stored = {d.name: d for d in documents}
         if match.sql is not None:  # the model's query selected them
-            return RouteDecision(Route.METADATA, match.applied, ranked, sql=match.sql)
+            return RouteDecision(Route.METADATA, match.applied, ranked, match.sql, stored)
         reason = (
             f"constraints {constraints.describe()} → {len(match.ids)} document(s) ({match.applied})"
         )
-        return RouteDecision(Route.METADATA, reason, ranked)
+        return RouteDecision(Route.METADATA, reason, ranked, stored=stored)
     if requested == Route.METADATA:
         reason = f"no document matches constraints ({constraints.describe()}; {match.applied})"
         return RouteDecision(Route.METADATA, reason, [])
@@ -92,4 +95,4 @@ def _semantic(search: ChunkSearch, constraints: Constraints, reason: str) -> Rou
     ranked = search.rank_documents()
     documents = queries.documents_by_name(search.session, [d.name for d in ranked])
     weighted = whole_corpus(ranked, documents, search.query.text, constraints)
-    return RouteDecision(Route.SEMANTIC, reason, weighted)
+    return RouteDecision(Route.SEMANTIC, reason, weighted, stored=documents)
