@@ -33,6 +33,7 @@ class Listed:
             "page_count": d.page_count,
             "nodes": self.nodes,
             "status": d.status,
+            "copies": list(d.copies),
         }
 
 
@@ -65,6 +66,7 @@ class Shown:
             "embedder": d.embedder,
             "nodes": self.nodes,
             "chunks": self.chunks,
+            "copies": list(d.copies),
             "warnings": list(d.warnings),
             "usage": dict(d.usage),
             "created_at": d.created_at,
@@ -150,6 +152,12 @@ def invalid_trees(*, session: Session) -> list[str]:
     return invalid
 
 
-def remove_document(*, session: Session, name: str) -> None:
+def remove_document(*, session: Session, name: str) -> str | None:
+    """Remove a document with its pages, tree, chunks and linked copies; a copy's name
+    removes that link alone (the document stays under its own name, which is returned)."""
     document = _document(session, name)
+    if document.name != name:
+        queries.unlink_copy(session, name=name)
+        return document.name
     session.execute(delete(Document).where(Document.id == document.id))
+    return None

@@ -185,116 +185,28 @@ def test_with_no_setting_filings_are_embedded_by_fast_and_questions_by_the_trans
         get_settings.cache_clear()
 
 
-def _exact_rows() -> list[tuple[int, str, str, str, str]]:
+def _stored_state() -> list[tuple[Any, ...]]:
+    """Everything a question ranks by: each table's rows, digested (the query log aside)."""
     from sqlalchemy import text
 
     from pageindex_platform.db import session_scope
 
+    digest = "count(*), md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), ''))"
     with session_scope() as session:
         return [
-            tuple(r)
-            for r in session.execute(
-                text(
-                    "SELECT c.id, d.name, c.text, c.embedding::text, c.exact_embedding::text "
-                    "FROM chunks c "
-                    "JOIN documents d ON d.id = c.document_id WHERE c.exact_embedding IS NOT NULL "
-                    "ORDER BY c.id"
-                )
-            )
+            tuple(session.execute(text(f"SELECT {digest} FROM {table} t")).one())
+            for table in ("documents", "pages", "nodes", "chunks", "facts")
         ]
 
 
-def test_fast_chunks_a_question_ranks_are_ordered_by_the_transformers_own_vectors(
-    samples: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """PI_EMBEDDER=fast chunks are found by their approximate vectors, then ordered by
-    all-MiniLM-L6-v2's own vectors of their texts, made on the first question that ranks them
-    and stored beside the approximate ones: a second question embeds nothing again, and the
-    approximate vectors, which find candidates, stay as they were."""
-    import json
-
-    from pageindex_platform.db import session_scope
-    from pageindex_platform.embeddings import get_embedder
-    from pageindex_platform.embeddings.space import EmbeddingSpace
-    from pageindex_platform.settings import EmbedderName
-
-    from .helpers import chunk_search, run_json
-
-    _ingest_as(samples, monkeypatch)
-    assert _exact_rows() == []
-    question = "Best Buy Q2 FY2024 comparable sales"
-    first = run_json("ask", question)
-    stored = _exact_rows()
-    assert 0 < len(stored) <= 60 and {r[1] for r in stored} == {"BESTBUY_2024Q2_10Q"}
-    transformer = get_embedder(EmbedderName.MINILM, queries=True)
-    fast = get_embedder(EmbedderName.FAST)
-    texts = [r[2] for r in stored]
-    exact = np.array([json.loads(r[4]) for r in stored])
-    approximate = np.array([json.loads(r[3]) for r in stored])
-    assert np.min(np.sum(exact * transformer.embed(texts), axis=1)) > 0.999
-    assert np.min(np.sum(approximate * fast.embed(texts), axis=1)) > 0.999  # left as it was
-
-    vector = transformer.embed([question])[0]
-    with session_scope() as session:
-        document = session.execute(
-            text_of("SELECT id FROM documents WHERE name = :n"), {"n": "BESTBUY_2024Q2_10Q"}
-        ).scalar_one()
-        space = EmbeddingSpace(transformer, rescores=True)
-        order = chunk_search(session, question, vector, space).nearest([document], 10)
-    assert order is not None and len(order) == 10
-    own = dict(zip((r[0] for r in stored), exact @ vector, strict=True))
-    assert set(order) <= set(own)  # the first question's candidates, from the stored vectors
-    assert [own[i] for i in order] == sorted((own[i] for i in order), reverse=True)
-
-    again = run_json("ask", question)
-    assert _exact_rows() == stored
-    assert again["citations"] == first["citations"]
-
-
-def test_fast_chunks_are_ranked_alike_where_the_database_refuses_writes(
-    samples: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A read-only transaction (a replica, a read-only role) cannot keep the transformer's
-    vectors; the question is answered from the ones just made all the same."""
-    from pageindex_platform.db import session_scope
-    from pageindex_platform.embeddings import get_embedder
-    from pageindex_platform.embeddings.space import EmbeddingSpace
-    from pageindex_platform.settings import EmbedderName
-
-    from .helpers import chunk_search
-
-    _ingest_as(samples, monkeypatch)
-    transformer = get_embedder(EmbedderName.MINILM, queries=True)
-    question = "Amcor adjusted EBIT fiscal 2023"
-    vector = transformer.embed([question])[0]
-    with session_scope() as session:
-        ids = list(
-            session.execute(
-                text_of("SELECT id FROM documents WHERE name LIKE 'AMCOR%' ORDER BY name")
-            ).scalars()
-        )
-    with session_scope() as session:
-        session.execute(text_of("SET TRANSACTION READ ONLY"))
-        space = EmbeddingSpace(transformer, rescores=True)
-        refused = chunk_search(session, question, vector, space).chunk_hits(ids)
-    assert _exact_rows() == []
-    with session_scope() as session:
-        written = chunk_search(session, question, vector, space).chunk_hits(ids)
-    assert _exact_rows()
-
-    def ranked(hits: list[Any]) -> list[tuple[float, str, int]]:  # ties in either order
-        return sorted((-round(h.score, 6), h.document, h.page) for h in hits)
-
-    assert ranked(refused) == ranked(written)
-
-
-def test_whole_corpus_ranking_orders_fast_chunks_by_the_transformer_and_leaves_others(
+def test_asking_writes_nothing_and_ranks_alike_whatever_was_asked_before(
     samples: Path, small_pdf: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A corpus holding filings embedded by minilm and by fast: a question routed over the
-    whole corpus orders its nearest chunks by the transformer's vectors, made only for the
-    fast filings' chunks (the minilm ones already are the transformer's). A fast filing's
-    description is embedded by the transformer itself at ingest."""
+    """A fast corpus (approximate chunk vectors) and a minilm filing beside it: questions are
+    compared with the stored vectors as they are, so asking writes nothing that ranks, and
+    the same question gives the same documents and citations before and after others were
+    asked, in metadata and semantic routes alike. A fast filing's description is embedded by
+    the transformer itself at ingest."""
     import json
 
     from pageindex_platform.db import session_scope
@@ -305,11 +217,21 @@ def test_whole_corpus_ranking_orders_fast_chunks_by_the_transformer_and_leaves_o
 
     _ingest_as(small_pdf, monkeypatch, "minilm")
     _ingest_as(samples, monkeypatch)  # the minilm filing is unchanged: kept as it is
+    before = _stored_state()
+    questions = [
+        ("Best Buy Q2 FY2024 comparable sales",),
+        ("comparable sales growth by channel", "--route", "semantic"),
+        ("Amcor adjusted EBIT fiscal 2023",),
+    ]
 
-    answer = run_json("ask", "comparable sales growth by channel", "--route", "semantic")
-    assert answer["route"] == "semantic" and answer["citations"]
-    stored = _exact_rows()
-    assert stored and small_pdf.stem not in {r[1] for r in stored}
+    def shown(args: tuple[str, ...]) -> tuple[Any, ...]:
+        out = run_json("ask", *args)
+        return out["route"], out["documents"], out["citations"]
+
+    first = [shown(q) for q in questions]
+    again = [shown(q) for q in reversed(questions)][::-1]
+    assert first == again and all(f[2] for f in first)
+    assert _stored_state() == before
 
     transformer = get_embedder(EmbedderName.MINILM, queries=True)
     with session_scope() as session:

@@ -40,7 +40,9 @@ def test_ingest_samples_stores_every_file_with_valid_trees(samples: Path) -> Non
         "page_count",
         "nodes",
         "status",
+        "copies",
     }
+    assert all(d["copies"] == [] for d in listed)  # no two sample files share their content
     tenq = next(d for d in listed if d["name"] == "BESTBUY_2024Q2_10Q")
     assert tenq["doc_type"] == "10-Q" and "Best Buy" in tenq["company"]
     assert tenq["fiscal_year"] == 2024 and tenq["fiscal_period"] == "Q2"

@@ -34,8 +34,9 @@ def list_cmd(as_json: JsonFlag = False) -> None:
 
     table = Table("name", "company", "type", "year", "period", "pages", "nodes")
     for r in rows:
+        also = "".join(f"\n  = {copy}" for copy in r["copies"])  # the same content, linked
         table.add_row(
-            r["name"],
+            r["name"] + also,
             r["company"] or "",
             r["doc_type"] or "",
             str(r["fiscal_year"] or ""),
@@ -126,10 +127,12 @@ def page(
 @app.command()
 @handle_errors
 def rm(name: DocName, as_json: JsonFlag = False) -> None:
-    """Remove a document with its pages, tree and chunks."""
+    """Remove a document with its pages, tree and chunks (a linked copy's name: the link alone)."""
     with session_scope() as session:
-        catalog.remove_document(session=session, name=name)
+        copy_of = catalog.remove_document(session=session, name=name)
     if as_json:
-        print_json({"name": name, "removed": True})
+        print_json({"name": name, "removed": True, "copy_of": copy_of})
+    elif copy_of:
+        typer.echo(f"unlinked {name} (same content as {copy_of}, which stays stored)")
     else:
         typer.echo(f"removed {name}")

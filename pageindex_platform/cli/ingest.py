@@ -201,7 +201,7 @@ def _print_line(err: Console | None, r: FileResult, bar: Progress, to_stderr: bo
             print(line, file=sys.stderr)
         return
     if r.status == "skipped":
-        line = f"skipped  {r.name} (unchanged)"
+        line = f"skipped  {r.name} ({r.error or 'unchanged'})"
     else:
         line = (
             f"stored   {r.name}: {r.pages} pages, {r.nodes} nodes, {r.chunks} chunks "

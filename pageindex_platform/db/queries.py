@@ -7,6 +7,7 @@ and chunk vectors are read (and the exact ones kept) in `vectors.py`.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,12 +42,14 @@ class DocumentInfo:
     warnings: tuple[str, ...]
     usage: dict[str, Any]
     created_at: str | None  # ISO timestamp
+    copies: tuple[str, ...] = ()  # names of other files with the same content, linked here
 
 
 _DOCUMENT_COLUMNS = (
     "d.id, d.name, d.status, d.page_count, d.company, d.company_aliases, d.doc_type, "
     "d.fiscal_year, d.fiscal_period, d.period_end, d.cik, d.title, d.description, "
-    "d.source_path, d.sha256, d.tree_source, d.embedder, d.warnings, d.usage, d.created_at"
+    "d.source_path, d.sha256, d.tree_source, d.embedder, d.warnings, d.usage, d.created_at, "
+    "d.copies"
 )
 
 
@@ -72,6 +75,7 @@ def _document(row: Row[Any]) -> DocumentInfo:
         warnings=tuple(row.warnings or ()),
         usage=dict(row.usage or {}),
         created_at=row.created_at.isoformat() if row.created_at else None,
+        copies=tuple(row.copies or ()),
     )
 
 
@@ -115,8 +119,15 @@ def documents_by_name(session: Session, names: Sequence[str]) -> dict[str, Docum
 
 
 def document_named(session: Session, name: str) -> DocumentInfo | None:
+    """The document of that name, or the one a copy of that name is linked to."""
     found = documents(session, names=[name])
-    return found[0] if found else None
+    if found:
+        return found[0]
+    row = session.execute(
+        text(f"SELECT {_DOCUMENT_COLUMNS} FROM documents d WHERE CAST(:n AS text) = ANY(d.copies)"),
+        {"n": name},
+    ).first()
+    return _document(row) if row else None
 
 
 def has_ready_documents(session: Session) -> bool:
@@ -150,17 +161,49 @@ def node_counts(session: Session) -> dict[int, int]:
 
 @dataclass(frozen=True)
 class CompanyNames:
-    """A stored company name and the other names its filings go by (symbols included)."""
+    """A stored company name, the other names its filings go by (symbols included), and the
+    span of its filings' periods (ISO dates; None when no filing has one)."""
 
     company: str
     aliases: tuple[str, ...]
+    first: str | None = None
+    last: str | None = None
 
 
 def company_names(session: Session) -> list[CompanyNames]:
+    """Each stored company name once, with every alias its filings give it."""
     rows = session.execute(
-        text("SELECT DISTINCT company, company_aliases FROM documents WHERE company IS NOT NULL")
+        text(
+            "SELECT d.company, array_remove(array_agg(DISTINCT a.alias), NULL), "
+            "min(d.period_end), max(d.period_end) FROM documents d "
+            "LEFT JOIN LATERAL unnest(d.company_aliases) AS a(alias) ON TRUE "
+            "WHERE d.company IS NOT NULL GROUP BY d.company ORDER BY d.company"
+        )
     )
-    return [CompanyNames(company, tuple(aliases or ())) for company, aliases in rows]
+    return [
+        CompanyNames(company, tuple(sorted(aliases or ())), first, last)
+        for company, aliases, first, last in rows
+    ]
+
+
+def common_words(session: Session, phrase: str, share: float = 0.5) -> bool:
+    """Whether every word of `phrase` (its periods and numbers aside) is an English stop word
+    ("IT", "ON", "ALL") or in more than `share` of the stored documents: a term of the trade
+    ("GAAP", "EBITDA"), not a name."""
+    words = [w for w in re.findall(r"[A-Za-z]+", phrase) if not re.fullmatch(r"(?i)fy|[qh]", w)]
+    if not words:
+        return True
+    counts = ", ".join(
+        f"count(*) FILTER (WHERE numnode(plainto_tsquery('english', :w{i})) = 0 "
+        f"OR lexemes @@ plainto_tsquery('english', :w{i}))"
+        for i in range(len(words))
+    )
+    row = session.execute(
+        text(f"SELECT count(*), {counts} FROM documents"),
+        {f"w{i}": w for i, w in enumerate(words)},
+    ).one()
+    total, found = row[0], row[1:]
+    return bool(total) and all(n > share * total for n in found)
 
 
 def companies_resembling(session: Session, question: str, similarity: float) -> list[str]:
@@ -364,6 +407,34 @@ def whole_company_facts(
         {"d": document_id, "end": period_end, "c": list(concepts)},
     )
     return [FactInfo(*row) for row in rows]
+
+
+def link_copy(session: Session, *, name: str, of: str) -> None:
+    """Record `name` as another file's name for the stored document `of` (same content)."""
+    session.execute(
+        text(
+            "UPDATE documents SET copies = array_append(copies, CAST(:n AS text)) "
+            "WHERE name = :of AND NOT (CAST(:n AS text) = ANY(copies))"
+        ),
+        {"n": name, "of": of},
+    )
+
+
+def unlink_copy(session: Session, *, name: str) -> None:
+    """A copy's name no longer linked to its document."""
+    session.execute(
+        text(
+            "UPDATE documents SET copies = array_remove(copies, CAST(:n AS text)) "
+            "WHERE CAST(:n AS text) = ANY(copies)"
+        ),
+        {"n": name},
+    )
+
+
+def copies_of(session: Session) -> dict[str, str]:
+    """Each linked copy's name → the stored document's name."""
+    rows = session.execute(text("SELECT c.name, d.name FROM documents d, unnest(d.copies) c(name)"))
+    return {copy: name for copy, name in rows}
 
 
 def stored_sha256(session: Session, name: str) -> str | None:

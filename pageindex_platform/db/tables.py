@@ -53,6 +53,8 @@ class Document(Base):
     lexemes: Mapped[Any] = mapped_column(TSVECTOR, nullable=True)
     warnings: Mapped[list[str]] = mapped_column(JSONB, default=list)
     usage: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    # names of other files with the same content, linked here instead of stored again
+    copies: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list, server_default="{}")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
 
@@ -109,10 +111,6 @@ class Chunk(Base):
     page: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
     embedding: Mapped[Any] = mapped_column(Vector(EMBEDDING_DIM))
-    # where `embedding` approximates all-MiniLM-L6-v2's (a document embedded with
-    # PI_EMBEDDER=fast), the transformer's own, stored the first time a question ranks the
-    # chunk (migration 0011)
-    exact_embedding: Mapped[Any] = mapped_column(Vector(EMBEDDING_DIM), nullable=True)
     tsv: Mapped[Any] = mapped_column(
         TSVECTOR, Computed("to_tsvector('english', text)", persisted=True)
     )

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import text
 
+from ..db import queries
 from ..db.engine import session_scope
 from ..embeddings.space import EmbeddingSpace
 from ..errors import InputError, LLMError
@@ -120,9 +121,19 @@ def _ours(
     )
 
 
-def _stored_documents() -> set[str]:
+def _stored_documents() -> tuple[set[str], dict[str, str]]:
+    """The stored names, and each linked copy's name → the document it is stored as."""
     with session_scope() as session:
-        return set(session.execute(text("SELECT name FROM documents")).scalars())
+        names = set(session.execute(text("SELECT name FROM documents")).scalars())
+        return names, queries.copies_of(session)
+
+
+def _as_stored(question: Question, copies: dict[str, str]) -> Question:
+    """The question with an evidence file stored as a copy of another (the same content under
+    another name) named as the document it is stored as."""
+    pages = frozenset((copies.get(d, d), p) for d, p in question.gold.pages)
+    gold = Gold(frozenset(d for d, _ in pages), pages)
+    return Question(question.id, question.question, question.answer, gold)
 
 
 def run_eval(
@@ -140,7 +151,8 @@ def run_eval(
     Questions none of whose evidence documents are stored are left out (and listed). Answers
     are scored only on request (llm mode): numbers must match for numeric gold answers, the
     model judges the rest."""
-    stored = _stored_documents()
+    stored, copies = _stored_documents()
+    questions = [_as_stored(q, copies) for q in questions]
     kept = [q for q in questions if q.gold.documents & stored]
     skipped = [q.id for q in questions if not q.gold.documents & stored]
     runs: dict[str, list[Ranking]] = {OURS: [], Baseline.VECTOR: [], Baseline.FULL_TEXT: []}

@@ -73,17 +73,18 @@ def ingest_paths(
     batch.notify(BatchStarted(len(found.files) + len(found.failures)))
     for failure in found.failures:
         batch.finish(failure)
-    to_build = _to_build(
+    plan = _to_build(
         found.files, batch, force=force, replace=replace, overrides=overrides, embedder=embedder
     )
-    if to_build:
+    if plan.build:
         options = StoreOptions(
             embedder=embedder or get_embedder(),
             overrides=overrides or {},
             chat=chat,
             build=BuildOptions.from_settings(get_settings()),
         )
-        _build_all(to_build, batch, options, parallel=parallel, force=force)
+        _build_all(plan.build, batch, options, parallel=parallel, force=force)
+    _link_copies(plan.copies, batch)
     batch.report.seconds = time.perf_counter() - started
     return batch.report
 
@@ -104,6 +105,12 @@ class _Batch:
         self.notify(FileDone(result))
 
 
+@dataclass(frozen=True)
+class _Plan:
+    build: list[Path]  # the files to prepare and store
+    copies: list[tuple[Path, str]]  # files with the content of another (its name)
+
+
 def _to_build(
     files: Sequence[Path],
     batch: _Batch,
@@ -112,13 +119,16 @@ def _to_build(
     replace: bool,
     overrides: dict[str, dict[str, Any]] | None,
     embedder: Embedder | None,
-) -> list[Path]:
-    """The files to prepare and store; the others finish here: a second file of one name and
-    a different file under a stored name fail, an unchanged one is skipped (its `--metadata`
-    row applied to the stored document)."""
+) -> _Plan:
+    """The files to prepare and store, and those whose content is another's (stored, or
+    earlier in the batch): they are linked to it, not stored twice. The others finish here:
+    a second file of one name and a different file under a stored name fail, an unchanged
+    one is skipped (its `--metadata` row applied to the stored document)."""
     with session_scope() as session:
-        stored = {d.name: (d.sha256, d.source_path) for d in queries.documents(session)}
-    to_build: list[Path] = []
+        documents = queries.documents(session)
+    stored = {d.name: (d.sha256, d.source_path) for d in documents}
+    content = {d.sha256: d.name for d in documents}
+    plan = _Plan([], [])
     seen: dict[str, Path] = {}
     for path in files:
         name = document_name(path)
@@ -129,7 +139,13 @@ def _to_build(
             batch.finish(FileResult.failed(path, InputError(path, problem)))
             continue
         seen[name] = path
-        sha = file_sha256(path) if name in stored else None
+        sha = file_sha256(path)
+        original = content.get(sha) if sha else None
+        if original is not None and original != name and name not in stored:
+            plan.copies.append((path, original))
+            continue
+        if sha and name not in stored:
+            content[sha] = name  # a later file of this content is a copy of this one
         if name in stored and not replace and _other_source(path, *stored[name], sha):
             problem = (
                 f"a different document named '{name}' is already stored (from "
@@ -142,8 +158,27 @@ def _to_build(
                 override_stored(name, overrides[name], embedder)
             batch.finish(FileResult.skipped(path))
             continue
-        to_build.append(path)
-    return to_build
+        plan.build.append(path)
+    return plan
+
+
+def _link_copies(copies: Sequence[tuple[Path, str]], batch: _Batch) -> None:
+    """Each copy linked to the stored document of its content ("same content as X"); a copy
+    of a file this batch failed to store fails with it, one whose original another worker
+    holds is left to that worker."""
+    outcome = {r.name: r for r in batch.report.files}
+    for path, original in copies:
+        with session_scope() as session:
+            if queries.stored_sha256(session, original) == file_sha256(path):
+                queries.link_copy(session, name=document_name(path), of=original)
+                batch.finish(FileResult.skipped(path, SkipReason.COPY, of=original))
+                continue
+        result = outcome.get(original)
+        if result is not None and result.skip is SkipReason.CLAIMED:
+            batch.finish(FileResult.skipped(path, SkipReason.CLAIMED))
+        else:
+            problem = f"same content as {original}, which was not stored"
+            batch.finish(FileResult.failed(path, InputError(path, problem)))
 
 
 def _other_source(path: Path, stored_sha: str, stored_source: str, sha: str | None) -> bool:

@@ -21,10 +21,12 @@ class FileStatus(StrEnum):
 
 
 class SkipReason(StrEnum):
-    """Why a file was skipped: stored unchanged, or another worker has it."""
+    """Why a file was skipped: stored unchanged, another worker has it, or its content is
+    stored under another name."""
 
     UNCHANGED = "unchanged"
     CLAIMED = "claimed by another worker"
+    COPY = "same content as"  # another stored document, which the file's name is linked to
 
 
 @dataclass
@@ -44,8 +46,14 @@ class FileResult:
     skip: SkipReason | None = None
 
     @classmethod
-    def skipped(cls, path: Path | str, reason: SkipReason = SkipReason.UNCHANGED) -> FileResult:
-        error = None if reason is SkipReason.UNCHANGED else str(reason)
+    def skipped(
+        cls, path: Path | str, reason: SkipReason = SkipReason.UNCHANGED, *, of: str = ""
+    ) -> FileResult:
+        """A skipped file; `of`: the stored document a copy's content is (SkipReason.COPY)."""
+        if reason is SkipReason.COPY:
+            error: str | None = f"same content as {of}: stored once, linked under both names"
+        else:
+            error = None if reason is SkipReason.UNCHANGED else str(reason)
         return cls(
             str(path), document_name(Path(path)), FileStatus.SKIPPED, error=error, skip=reason
         )

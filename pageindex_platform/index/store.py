@@ -95,11 +95,17 @@ def store_document(
 ) -> int:
     """Replace any stored document of the same name with `doc`, inside the caller's
     transaction (`vectors`: one row per chunk, then the description's)."""
+    # the copies linked to a rebuilt document stay linked while its content is the same
+    copies = session.execute(
+        select(Document.copies).where(Document.name == doc.name, Document.sha256 == doc.sha256)
+    ).scalar_one_or_none()
     session.execute(delete(Document).where(Document.name == doc.name))
+    queries.unlink_copy(session, name=doc.name)  # a name stored on its own is no copy
     release(doc.name, session)  # with the document stored, in the same transaction
     if doc.metadata.company:
         doc.metadata.company = stored_spelling(session, doc.metadata.company)
     document = _document_row(doc, vectors[-1], embedder_name, usage or {})
+    document.copies = list(copies or [])
     session.add(document)
     session.flush()
     doc_id = document.id

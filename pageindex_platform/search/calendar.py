@@ -28,6 +28,14 @@ def filing_years(document: DocumentInfo) -> set[int]:
     return years_of(document.fiscal_year, document.period_end)
 
 
+def covers_year(document: DocumentInfo) -> bool:
+    """Whether the filing reports a whole fiscal year: an annual report, or a fourth-quarter
+    release (which gives the full year's figures too)."""
+    return document.fiscal_period == "FY" or (
+        document.fiscal_period == "Q4" and document.doc_type == "earnings release"
+    )
+
+
 def of_dates(documents: Sequence[DocumentInfo], dates: Sequence[str]) -> list[DocumentInfo]:
     """The documents whose period_end (a periodic filing's period, an 8-K's event) is nearest
     the latest of `dates` that any is within DATE_SLACK_DAYS of; [] when none is."""

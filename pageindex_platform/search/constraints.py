@@ -11,7 +11,7 @@ beginnings of its words ("IBM", "AMEX", "JnJ"), and, when nothing matches exactl
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -70,7 +70,8 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 FUZZY_SIMILARITY = 0.75
-_CAPITALS = re.compile(rf"(?<![\w.]){SYMBOL.pattern}(?![\w])")  # symbols as written
+# symbols as written: a whole token ("PG&E" does not write P&G's "PG")
+_CAPITALS = re.compile(rf"(?<![\w.&'’]){SYMBOL.pattern}(?![\w&]|['’](?!s\b))")
 
 
 @dataclass
@@ -81,6 +82,22 @@ class Constraints:
     doc_types: list[str] = field(default_factory=list)
     dates: list[str] = field(default_factory=list)  # ISO calendar dates: "2022-07-01"
     fiscal_year_mentioned: bool = False  # "FY2022", "fiscal 2022", "fiscal year", "annual"
+    # the question asks about the company as it is now ("latest", "last quarter", "current",
+    # the status of a case): with no period named, the newest period stored answers
+    newest: bool = False
+    quarterly: bool = False  # ... and it asks for a quarter's figures ("last quarter")
+    # names the question compares that no stored company goes by ("Compare Apple and
+    # Microsoft" with no Microsoft filing stored)
+    unknown: list[str] = field(default_factory=list)
+    across_companies: bool = False  # "which company had the highest revenue"
+    notes: list[str] = field(default_factory=list)  # how a symbol alone was read
+    # `companies` grouped by the company they name (a renamed company's names together);
+    # empty: grouped by their spelling alone (`entity_groups`)
+    entities: list[list[str]] = field(default_factory=list)
+
+    def groups(self) -> list[list[str]]:
+        """The companies named, one list of stored names per company."""
+        return self.entities or entity_groups(self.companies)
 
     def __bool__(self) -> bool:
         return bool(self.companies or self.years or self.periods or self.doc_types or self.dates)
@@ -183,16 +200,51 @@ def same_entity(a: str, b: str) -> bool:
     return len(short) == len(long) or len(short) in long_ends
 
 
-def entity_groups(companies: list[str]) -> list[list[str]]:
-    """Stored company names grouped by the company they name (`same_entity`)."""
+def renamed(a: CompanyNames, b: CompanyNames) -> bool:
+    """Whether two stored names are one company under its former and its new name: they
+    share a trading symbol, and the filings under one name all end before the other's begin
+    (Square, Inc. 2015-2020, then Block, Inc., both "SQ"). Two names using one symbol at the
+    same time are two companies (or a mistake), never merged."""
+    if not (a.first and a.last and b.first and b.last):
+        return False
+    shared = {x for x in a.aliases if SYMBOL.fullmatch(x)} & set(b.aliases)
+    return bool(shared) and (a.last < b.first or b.last < a.first)
+
+
+def entity_groups(companies: Sequence[str], stored: Sequence[CompanyNames] = ()) -> list[list[str]]:
+    """Stored company names grouped by the company they name: `same_entity` spellings, and
+    with `stored` (their aliases and filing spans), a company's former names (`renamed`)."""
+    one = _one_company(stored)
     groups: list[list[str]] = []
     for company in companies:
-        group = next((g for g in groups if any(same_entity(company, c) for c in g)), None)
-        if group is None:
-            groups.append([company])
-        else:
-            group.append(company)
-    return groups
+        joined = [g for g in groups if any(one(company, c) for c in g)]
+        merged = [c for g in joined for c in g] + [company]
+        groups = [g for g in groups if g not in joined] + [merged]
+    return sorted(groups, key=lambda g: companies.index(g[0]))
+
+
+def _one_company(stored: Sequence[CompanyNames]) -> Callable[[str, str], bool]:
+    known = {c.company: c for c in stored}
+
+    def one(a: str, b: str) -> bool:
+        return same_entity(a, b) or (a in known and b in known and renamed(known[a], known[b]))
+
+    return one
+
+
+def _with_other_names(found: set[str], stored: Sequence[CompanyNames]) -> set[str]:
+    """`found` and every stored name of the same companies (former names included)."""
+    one = _one_company(stored)
+    names = set(found)
+    while True:
+        more = {
+            c.company
+            for c in stored
+            if c.company not in names and any(one(c.company, n) for n in names)
+        }
+        if not more:
+            return names
+        names |= more
 
 
 # A token written with two or more capitals: a symbol, an initialism or a nickname
@@ -250,68 +302,158 @@ def _misspelt(word: str, form: str) -> bool:
     return 0 < _edit_distance(word, form, limit) <= limit
 
 
+@dataclass(frozen=True)
+class _Named:
+    found: set[str]  # the stored companies named as written
+    forms_of: dict[str, set[str]]  # every other company's forms (for the misspelling check)
+    notes: list[str]  # symbols read with no other evidence, said
+
+
 def _named(
-    question: str, stored: Sequence[CompanyNames], groups: Sequence[frozenset[str]]
-) -> tuple[set[str], dict[str, set[str]]]:
+    question: str,
+    stored: Sequence[CompanyNames],
+    groups: Sequence[frozenset[str]],
+    common: Callable[[str], bool] = lambda word: False,
+) -> _Named:
     """The stored companies the question names as written (a symbol, a name, an initialism
-    or nickname), and every other company's forms (for the misspelling check)."""
+    or nickname). A symbol is no evidence alone where two stored companies use it at once (a
+    mistake of one's cover page, a symbol reused) or where it is a `common` word ("IT",
+    "ALL"): the company the question also names otherwise is kept; else the symbol's
+    companies are, and a note says how the symbol was read."""
     q_norm = f" {normalize(question)} "
     q_letters = letters(question)
     q_symbols = set(_CAPITALS.findall(question))
     nicknames = {t for t in _NICKNAME.findall(question) if len(t.replace("&", "")) >= 2}
+    written = q_symbols | {t.upper() for t in nicknames if "&" not in t}
     found: set[str] = set()
+    by_symbol: dict[str, set[str]] = {}
     forms_of: dict[str, set[str]] = {}
     for company, aliases in ((c.company, c.aliases) for c in stored):
         # A trading symbol is matched only as written, in capitals ("MMM", "GIS"), never as a
         # word ("gis", "ba", "all"); "JnJ" is read as JNJ.
         symbols = {a for a in aliases if SYMBOL.fullmatch(a)}
-        written = q_symbols | {t.upper() for t in nicknames if "&" not in t}
-        if symbols & written:
-            found.add(company)
-            continue
+        for symbol in symbols & written:
+            by_symbol.setdefault(symbol, set()).add(company)
         forms = _forms(company, [a for a in aliases if a not in symbols], groups)
-        forms_of[company] = forms
-        # "Verizon" for Verizon Communications: a first word alone counts capitalized only
-        called = first_word(company)
-        if called in forms:
-            forms.discard(called)
-            if re.search(rf"\b(?:{re.escape(called)}|{re.escape(called.upper())})\b", question):
-                found.add(company)
-                continue
-        for form in forms:
-            norm = normalize(form)
-            joined = norm.replace(" ", "")
-            if (
-                (norm and f" {norm} " in q_norm)
-                or (len(joined) >= 6 and joined in q_letters)
-                or any(_initialism_of(t, form) for t in nicknames)
-            ):
-                found.add(company)
-                break
-    return found, forms_of
+        forms_of[company] = forms - {first_word(company)}  # capitalized only: not misspelt
+        if _names_form(question, q_norm, q_letters, nicknames, company, forms):
+            found.add(company)
+    notes: list[str] = []
+    for symbol, companies in sorted(by_symbol.items()):
+        if companies & found:
+            continue  # named otherwise too
+        found |= companies
+        names = " and ".join(sorted(companies))
+        if len(entity_groups(sorted(companies), stored)) > 1:
+            notes.append(f'"{symbol}" is the trading symbol of {names}: each is searched.')
+        elif common(symbol):
+            notes.append(f'"{symbol}" was read as the trading symbol of {names}.')
+    return _Named(found, {c: f for c, f in forms_of.items() if c not in found}, notes)
+
+
+def _names_form(
+    question: str,
+    q_norm: str,
+    q_letters: str,
+    nicknames: set[str],
+    company: str,
+    forms: set[str],
+) -> bool:
+    """Whether the question names the company by one of its forms (not its symbols)."""
+    # "Verizon" for Verizon Communications: a first word alone counts capitalized only
+    called = first_word(company)
+    if called in forms:
+        forms = forms - {called}
+        if re.search(rf"\b(?:{re.escape(called)}|{re.escape(called.upper())})\b", question):
+            return True
+    for form in forms:
+        norm = normalize(form)
+        joined = norm.replace(" ", "")
+        if (
+            (norm and f" {norm} " in q_norm)
+            or (len(joined) >= 6 and joined in q_letters)
+            or any(_initialism_of(t, form) for t in nicknames)
+        ):
+            return True
+    return False
 
 
 def link_companies(
     question: str, *, session: Session, aliases: Sequence[frozenset[str]] = ()
 ) -> list[str]:
     """Stored company names the question mentions: as written (with every stored name of
-    the same company), else misspelt, else like a run of its words (trigram similarity).
-    `aliases`: the user's groups of names for one company (aliases.txt)."""
-    stored = queries.company_names(session)
-    found, forms_of = _named(question, stored, aliases)
+    the same company, its former names included), else misspelt, else like a run of its
+    words (trigram similarity). `aliases`: the user's groups of names for one company
+    (aliases.txt)."""
+    return _link(question, session, queries.company_names(session), aliases)[0]
+
+
+def _link(
+    question: str,
+    session: Session,
+    stored: Sequence[CompanyNames],
+    aliases: Sequence[frozenset[str]],
+) -> tuple[list[str], list[str]]:
+    """The stored companies named, and the notes on symbols read alone (`_named`)."""
+    named = _named(question, stored, aliases, lambda w: queries.common_words(session, w))
+    found = named.found
     if found:
-        names = {c.company for c in stored}
-        return sorted(found | {c for c in names if any(same_entity(c, f) for f in found)})
+        return sorted(_with_other_names(found, stored)), named.notes
     words = set(normalize(question).split())
-    for company, forms in forms_of.items():
+    for company, forms in named.forms_of.items():
         names = {w for f in forms for w in normalize(short_company(f)).split()[:1]}
         if any(_misspelt(w, n) for w in words for n in names if len(n) >= 5):
             found.add(company)
     if found:
-        return sorted(found)
-    return sorted(queries.companies_resembling(session, question, FUZZY_SIMILARITY))
+        return sorted(found), []
+    return sorted(queries.companies_resembling(session, question, FUZZY_SIMILARITY)), []
 
 
+# What asks for the newest period stored: the company as it is now, or where a matter stands.
+_NEWEST = re.compile(
+    r"\b(?:latest|most\s+recent(?:ly)?|last|currently|now|today|to\s+date|as\s+of|still|"
+    r"current(?!\s+(?:assets?|liabilit|portion|ratio|maturit|income\s+tax))|"
+    r"status|pending|ongoing|outstanding\s+(?:case|lawsuit|litigation)s?)\b",
+    re.IGNORECASE,
+)
+# Names a question compares: "Compare Apple and Microsoft", "between AAPL and MSFT",
+# "Apple vs. Microsoft" (a name: up to four capitalized words).
+_NAME = r"[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,3}"
+_COMPARED = re.compile(
+    rf"\b(?:[Cc]ompar(?:e|ing)|[Bb]etween)\s+(?P<a>{_NAME})\s+(?:and|with|to|vs\.?|versus)\s+"
+    rf"(?P<b>{_NAME})|(?P<c>{_NAME})\s+(?:vs\.?|versus)\s+(?P<d>{_NAME})"
+)
+_ACROSS = re.compile(
+    r"\bwhich\s+(?:company|companies|firm|issuer)\b|\b(?:among|across|of)\s+(?:all\s+)?"
+    r"(?:the\s+)?(?:stored\s+)?companies\b",
+    re.IGNORECASE,
+)
+
+
+def _compared_names(question: str) -> list[str]:
+    """The names on either side of a comparison, possessives dropped."""
+    names = []
+    for m in _COMPARED.finditer(question):
+        names += [re.sub(r"['’]s$", "", n) for n in m.group("a", "b", "c", "d") if n]
+    return names
+
+
+def _unknown(
+    question: str,
+    session: Session,
+    stored: Sequence[CompanyNames],
+    aliases: Sequence[frozenset[str]],
+) -> list[str]:
+    """Names the question compares that link to no stored company and are not words most
+    filings use ("GAAP", "Q2", "FY2023")."""
+    return [
+        n
+        for n in _compared_names(question)
+        if not _link(n, session, stored, aliases)[0] and not queries.common_words(session, n)
+    ]
+
+
+_QUARTERLY = re.compile(r"\bquarter(?:ly)?\b", re.IGNORECASE)
 _ANNUAL = re.compile(r"\bFY\s?'?\d{2,4}\b|\bfiscal\b|\bannual\b|\bfull[\s-]year\b", re.I)
 
 
@@ -319,13 +461,21 @@ def parse_constraints(
     question: str, *, session: Session, aliases: Sequence[frozenset[str]] = ()
 ) -> Constraints:
     """What the question restricts: companies linked against the stored metadata (and the
-    user's `aliases`), years, quarters, filing types, dates, and whether it names a fiscal
-    year."""
+    user's `aliases`), grouped by the company they name, years, quarters, filing types,
+    dates, and whether it names a fiscal year."""
+    stored = queries.company_names(session)
+    companies, notes = _link(question, session, stored, aliases)
     return Constraints(
-        companies=link_companies(question, session=session, aliases=aliases),
+        companies=companies,
         years=parse_years(question),
         periods=parse_periods(question),
         doc_types=parse_doc_types(question),
         dates=parse_dates(question),
         fiscal_year_mentioned=bool(_ANNUAL.search(question)),
+        newest=bool(_NEWEST.search(question)),
+        quarterly=bool(_QUARTERLY.search(question)),
+        entities=entity_groups(companies, stored),
+        unknown=_unknown(question, session, stored, aliases),
+        notes=notes,
+        across_companies=bool(_ACROSS.search(question)) and len(entity_groups(companies)) < 2,
     )

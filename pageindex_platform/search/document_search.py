@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 from ..db import queries
 from ..db.queries import DocumentInfo, TreeInfo
-from .constraints import Constraints, entity_groups
+from .constraints import Constraints
 from .modes import Steps
+from .priors import asks_newest
 from .router import Route, RouteDecision
 from .semantic import ChunkSearch
 from .statements import statement_pages
@@ -39,7 +40,7 @@ def select_documents(
     most `limit`), or, for "Amazon vs Apple", each company's best filing."""
     ranked = decision.documents
     top = ranked[0].score if ranked else 0.0
-    entities = entity_groups(constraints.companies) if decision.route == Route.METADATA else []
+    entities = constraints.groups() if decision.route == Route.METADATA else []
     # the route read the documents it ranked, except the description route
     stored = decision.stored or queries.documents_by_name(search.session, [d.name for d in ranked])
     if len(entities) > 1:  # each company's best filing, in ranking order
@@ -48,6 +49,8 @@ def select_documents(
             next((d for d in ranked if company.get(d.name) in group), None) for group in entities
         ]
         chosen = sorted((d for d in best if d is not None), key=ranked.index)
+    elif asks_newest(constraints) and decision.route == Route.METADATA:
+        chosen = ranked[:1]  # the newest filing answers, not older ones scoring alike
     else:
         chosen = [
             d

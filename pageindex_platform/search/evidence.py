@@ -65,9 +65,26 @@ def gather(
 
 
 def missing_notice(constraints: Constraints, documents: Sequence[DocumentInfo]) -> str | None:
-    """What the question asked for that no selected filing is — its filing type, quarter or
-    fiscal year — said first ("No Apple Inc. filing for Q3 fiscal 2023 is stored; nearest:
-    ..."), or None when the selected filings (best first) are what was asked for."""
+    """How a symbol alone was read, and what the question asked for that no selected filing
+    is — a company it compares, its filing type, quarter or fiscal year — said first ("No
+    Apple Inc. filing for Q3 fiscal 2023 is stored; nearest: ..."), or None when the selected
+    filings (best first) are what was asked for. A question over every company is said to be
+    answered from one filing."""
+    said = [*constraints.notes] + [
+        f"No filing of {name} is stored: the comparison covers the stored companies only."
+        for name in constraints.unknown
+    ]
+    if constraints.across_companies and documents:
+        said.append(
+            "This question compares companies, which local mode does not rank across the "
+            f"corpus: the passages below are from {', '.join(d.name for d in documents)}, not "
+            "a ranking of the stored companies."
+        )
+    period = _period_notice(constraints, documents)
+    return " ".join([*said, period] if period else said) or None
+
+
+def _period_notice(constraints: Constraints, documents: Sequence[DocumentInfo]) -> str | None:
     if not documents or of_dates(documents, constraints.dates):  # the filing of the date named
         return None
     missing = (

@@ -10,8 +10,8 @@ from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo
-from .calendar import COMPARATIVE_YEARS, filing_years, latest_periodic, of_dates
-from .constraints import Constraints, entity_groups
+from .calendar import COMPARATIVE_YEARS, covers_year, filing_years, latest_periodic, of_dates
+from .constraints import Constraints
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ def filter_documents(*, session: Session, constraints: Constraints) -> MetadataM
         return MetadataMatch([], "no company named")
     ids: list[int] = []
     said: list[str] = []
-    for group in entity_groups(constraints.companies):
+    for group in constraints.groups():
         found, applied = _filter_one(session, group, constraints)
         ids.extend(found)
         said.append(applied)
@@ -55,6 +55,13 @@ def _filter_one(
     elif constraints.years:
         rows, said = _of_years(rows, constraints.years)
         applied.append(said)
+        if constraints.fiscal_year_mentioned and not constraints.periods:
+            # a fiscal year's own filings (its 10-K, its fourth-quarter release) answer for
+            # it; its first three quarters' filings only when it has none
+            annual = [r for r in rows if covers_year(r) or r.doc_type == "8-K"]
+            if any(covers_year(r) for r in annual) and len(annual) < len(rows):
+                rows = annual
+                applied.append("the year's own filings (no quarter named)")
     elif not constraints.periods:
         # No period named: the question is about the company as it is now, which its latest
         # periodic filings describe (8-Ks report events of their own and all stay).

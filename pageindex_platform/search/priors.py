@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 
 from ..db.queries import DocumentInfo
-from .calendar import filing_years, of_dates
+from .calendar import covers_year, filing_years, of_dates
 from .constraints import Constraints
 from .semantic import DocumentHit
 
@@ -64,7 +64,9 @@ def within_filter(
     the filing of the latest year named (with no year named, the latest filing of the type
     wanted) and, for a fiscal-year question ("FY2022"), an annual document. The filtered
     documents no chunk matched follow, by name, at 0."""
-    info = {d.name: (filing_years(d), d.fiscal_period, d.doc_type) for d in documents}
+    if asks_newest(constraints):
+        return _newest_first(ranked, documents, question, constraints)
+    info = {d.name: (filing_years(d), covers_year(d), d.doc_type) for d in documents}
     kind_wanted = preferred_type(question, constraints)
     # Without a year, the most recent filing (of the type wanted) describes the company as
     # it is now.
@@ -75,18 +77,52 @@ def within_filter(
     annual = bool(constraints.fiscal_year_mentioned) and not constraints.periods
 
     def prior(name: str) -> float:
-        years, period, kind = info.get(name, (set(), None, None))
+        years, whole_year, kind = info.get(name, (set(), False, None))
         weight = PRIOR if latest in years else 1.0
         weight *= PRIOR if kind_wanted is not None and kind == kind_wanted else 1.0
-        # a fourth-quarter release reports the full year too
-        covers_year = period == "FY" or (period == "Q4" and kind == "earnings release")
-        return weight * (PRIOR if annual and covers_year else 1.0)
+        return weight * (PRIOR if annual and whole_year else 1.0)
 
     weighted = sorted(
         (DocumentHit(h.name, h.score * prior(h.name)) for h in ranked), key=lambda h: -h.score
     )
     names = {h.name for h in weighted}
     return weighted + [DocumentHit(d.name, 0.0) for d in documents if d.name not in names]
+
+
+QUARTERLY = ("10-Q", "earnings release")  # the filings that report a quarter
+
+
+def asks_newest(constraints: Constraints) -> bool:
+    """Whether the question asks for the newest period stored: it names no period, and asks
+    about the latest, the current state or where a matter stands."""
+    named = constraints.years or constraints.periods or constraints.dates
+    return constraints.newest and not named
+
+
+def _newest_first(
+    ranked: Sequence[DocumentHit],
+    documents: Sequence[DocumentInfo],
+    question: str,
+    constraints: Constraints,
+) -> list[DocumentHit]:
+    """The filing of the newest period stored that discusses the subject first, whatever its
+    type (a quarter's 10-Q after the year's 10-K reports the newer figures), among the types
+    the question asks for ("last quarter": the quarterly ones); the others follow by
+    DocScore."""
+    wanted = constraints.doc_types or [t for t in (cue_type(question),) if t]
+    if not wanted and constraints.quarterly:
+        wanted = list(QUARTERLY)
+    score = {h.name: h.score for h in ranked}
+    # the filings that discuss the subject (some passage matched), of the periodic types
+    periodic = [d for d in documents if d.period_end and d.doc_type != "8-K"]
+    periodic = [d for d in periodic if score.get(d.name, 0.0) > 0] or periodic
+    pool = [d for d in periodic if d.doc_type in wanted] or periodic
+    newest = max((d.period_end or "" for d in pool), default=None)
+    first = {d.name for d in pool if d.period_end == newest}
+    best = max(score.values(), default=0.0)
+    score.update({name: best for name in first})  # ranked as the best match
+    order = sorted(documents, key=lambda d: (d.name not in first, -score.get(d.name, 0.0), d.name))
+    return [DocumentHit(d.name, score.get(d.name, 0.0)) for d in order]
 
 
 def whole_corpus(

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from ..db import queries
 from ..db.vectors import vector_literal
 from ..embeddings.space import EmbeddingSpace
-from .candidates import candidate_documents, in_documents, nearest_chunks
+from .candidates import candidate_documents, in_documents
 from .query import Query
 from .terms import term_weights, terms, tsquery
 
@@ -27,7 +27,6 @@ logger = logging.getLogger(__name__)
 
 DOC_K = 10  # top-K chunks per list behind DocScore
 BROAD = 300  # more documents than this: rank chunks inside candidate documents only
-RESCORED = 60  # nearest chunks by stored approximate vectors, re-ordered by the model's own
 CHUNK_K = 60  # chunks per list when searching inside selected documents
 RRF_K = 10  # small: the best-ranked chunks dominate (measured: 60 did worse)
 
@@ -142,21 +141,11 @@ class ChunkSearch:
     vector: np.ndarray
     space: EmbeddingSpace
 
-    def nearest(self, document_ids: Sequence[int] | None, k: int) -> list[int]:
-        """The k chunks of `document_ids` (all when None) nearest the question by their stored
-        vectors, ordered by the question model's own (`EmbeddingSpace.reorder`)."""
-        found = nearest_chunks(
-            session=self.session, vector=self.vector, document_ids=document_ids, k=k
-        )
-        return self.space.reorder(self.session, [chunk for chunk, _ in found], self.vector)
-
     def rank_documents(
         self, document_ids: Sequence[int] | None = None, k: int = DOC_K
     ) -> list[DocumentHit]:
         """Documents by DocScore = Σ fused chunk score / √(N+1), computed in SQL. Over more
-        than BROAD documents, chunks are ranked inside `candidate_documents` only. Where the
-        space re-orders, the RESCORED nearest chunks are ordered by the model's own vectors
-        before the vector side's k are taken."""
+        than BROAD documents, chunks are ranked inside `candidate_documents` only."""
         session, question = self.session, self.query.text
         size = len(document_ids) if document_ids is not None else queries.document_count(session)
         tune_hnsw(session, document_ids is not None or size > BROAD)
@@ -169,12 +158,7 @@ class ChunkSearch:
             document_ids = found.documents
             # The k nearest chunks inside the candidates are the k nearest found: every
             # chunk's document among those is a candidate. No second (filtered) vector search.
-            nearest = found.nearest
-            if self.space.rescores:
-                nearest = self.space.reorder(session, nearest[:RESCORED], self.vector)
-            nearest = nearest[:k] if len(nearest) >= k else None
-        elif self.space.rescores:
-            nearest = self.nearest(document_ids, RESCORED)[:k]
+            nearest = found.nearest[:k] if len(found.nearest) >= k else None
         sql = (
             _fused_sql(document_ids, len(terms(question)), nearest=nearest is not None)
             + """
@@ -194,14 +178,8 @@ class ChunkSearch:
         documents."""
         session, question, phrases = self.session, self.query.text, self.query.phrases
         tune_hnsw(session, True)
-        nearest = self.nearest(document_ids, k) if self.space.rescores else None
         sql = (
-            _fused_sql(
-                document_ids,
-                len(terms(question, phrases)),
-                titles=True,
-                nearest=nearest is not None,
-            )
+            _fused_sql(document_ids, len(terms(question, phrases)), titles=True)
             + """
     SELECT d.name, c.node_id, c.page, f.score, c.text
     FROM fused f JOIN chunks c ON c.id = f.id JOIN documents d ON d.id = c.document_id
@@ -209,8 +187,6 @@ class ChunkSearch:
         )
         weights = term_weights(session, question, document_ids, phrases)
         params = _params(question, self.vector, k, document_ids, weights, phrases)
-        if nearest is not None:
-            params["near"] = nearest
         rows = session.execute(text(sql), params)
         return [
             ChunkHit(name, node_id, page, float(score), body)

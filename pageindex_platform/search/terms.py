@@ -31,8 +31,11 @@ def keywords(question: str) -> list[str]:
 
 def phrase_words(value: str) -> str:
     """Lower-case words with a plural `s` dropped, space-padded for phrase matching ("Capital
-    Expenditures" is " capital expenditure ", found in " fy2018 capital expenditure ")."""
-    words = re.findall(r"[a-z0-9&]+", value.lower().replace("-", " "))
+    Expenditures" is " capital expenditure ", found in " fy2018 capital expenditure "); an
+    "&" between words is "and" ("Cash & cash equivalents")."""
+    words = [
+        "and" if w == "&" else w for w in re.findall(r"[a-z0-9&]+", value.lower().replace("-", " "))
+    ]
     return " " + " ".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words) + " "
 
 
