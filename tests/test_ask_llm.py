@@ -248,6 +248,31 @@ def test_unsafe_sql_gets_a_corrective_retry_and_is_not_cached(fake: FakeLLM) -> 
     assert "unsafe SQL" in asked[1]["messages"][-1]["content"]
 
 
+FAILING_SQL = {  # pass the guard, fail in PostgreSQL
+    "bad_cast": "SELECT name FROM document_metadata WHERE fiscal_year = 'FY2024'",
+    "division_by_zero": "SELECT name FROM document_metadata WHERE fiscal_year / 0 = 1",
+    "bad_regex": "SELECT name FROM document_metadata WHERE company ~ '(best buy'",
+}
+
+
+@pytest.mark.parametrize("case", sorted(FAILING_SQL))
+def test_sql_that_fails_in_postgres_falls_back_and_is_not_cached(fake: FakeLLM, case: str) -> None:
+    """A model's query that passes the guard but that PostgreSQL refuses (a bad cast, a
+    division by zero, an invalid regular expression) gets one corrective retry naming the
+    error; then the answer comes from local linking with a warning, and asking again asks the
+    model again (nothing cached)."""
+    fake.script = _model(FAILING_SQL[case])
+    question = "Best Buy comparable sales in the second quarter of fiscal 2024"
+    for _ in range(2):
+        out = _ask(question)
+        assert out["sql"] is None and "local entity linking" in out["route_reason"]
+        assert any("Query-to-SQL failed" in w for w in out["warnings"])
+        assert out["documents"][0]["name"] == TENQ and out["answer"]
+    asked = [r for r in fake.requests if task_of(r)[0] == "query_to_sql"]
+    assert len(asked) == 4
+    assert "the query failed in PostgreSQL" in asked[1]["messages"][-1]["content"]
+
+
 def test_credentials_in_the_endpoint_url_are_never_printed(
     fake: FakeLLM, monkeypatch: pytest.MonkeyPatch
 ) -> None:

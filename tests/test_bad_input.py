@@ -104,3 +104,47 @@ def test_unsupported_files_inside_folders_are_ignored_not_failed(
     code, out, err = run_cli("ingest", str(folder))
     assert code == 0
     assert "ignored 1 file(s)" in err and "1 stored" in out
+
+
+def test_a_file_name_that_is_not_utf8_fails_alone(tmp_path: Path, small_pdf: Path) -> None:
+    """A file named with bytes that are not UTF-8 fails with one line showing its name
+    escaped; the other files of the folder are stored and no claim is left behind."""
+    folder = tmp_path / "names"
+    folder.mkdir()
+    bad = os.path.join(os.fsencode(folder), b"report\xff\xfe.pdf")
+    with open(bad, "wb") as f:
+        f.write(small_pdf.read_bytes())
+    (folder / "good.pdf").write_bytes(small_pdf.read_bytes())
+    code, out, err = run_cli("ingest", str(folder))
+    assert code == 1
+    errors = [ln for ln in err.splitlines() if ln.startswith("Error:")]
+    assert len(errors) == 1 and "report\\xff\\xfe.pdf" in errors[0], err
+    assert "not valid UTF-8" in errors[0] and "1 stored" in out
+    assert [d["name"] for d in run_json("docs", "list")] == ["good"]
+    from sqlalchemy import text
+
+    from pageindex_platform.db import session_scope
+
+    with session_scope() as session:
+        assert session.execute(text("SELECT count(*) FROM ingest_claims")).scalar() == 0
+
+
+def test_a_document_over_the_full_text_limit_fails_alone(tmp_path: Path, small_pdf: Path) -> None:
+    """Over 1 MB of distinct words is more than PostgreSQL's full-text index holds: that file
+    fails with one line saying so, the batch goes on, and nobody is told the database is
+    unreachable (it is not)."""
+    import random
+
+    folder = tmp_path / "limit"
+    folder.mkdir()
+    rng = random.Random(7)
+    words = " ".join(f"w{rng.getrandbits(48):012x}" for _ in range(120_000))
+    (folder / "a_words.md").write_text(f"# Words\n\n{words}\n")
+    (folder / "b_good.pdf").write_bytes(small_pdf.read_bytes())
+    code, out, err = run_cli("ingest", str(folder))
+    assert code == 1
+    errors = [ln for ln in err.splitlines() if ln.startswith("Error:")]
+    assert len(errors) == 1 and "a_words.md" in errors[0], err
+    assert "full-text index" in errors[0] and "reach" not in err
+    assert "1 stored" in out
+    assert [d["name"] for d in run_json("docs", "list")] == ["b_good"]

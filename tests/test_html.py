@@ -182,3 +182,114 @@ def test_figure_questions_state_the_tagged_figure_and_cite_its_page() -> None:
     # IBM's 10-K incorporates its statements from the annual report (an exhibit): it tags
     # no revenue, net income or total assets of its own
     assert checked + len(skipped) == 19 * 3 and len(skipped) <= 3, skipped
+
+
+HOSTILE_FACTS = f"""<html><head><title>x</title></head><body>
+<div style="display:none"><ix:header><ix:hidden>
+<ix:nonNumeric name="dei:DocumentType" contextRef="good">10-Q</ix:nonNumeric>
+<ix:nonNumeric name="dei:DocumentFiscalYearFocus" contextRef="good">99999999999</ix:nonNumeric>
+<ix:nonNumeric name="dei:DocumentFiscalPeriodFocus" contextRef="good">Q3</ix:nonNumeric>
+</ix:hidden><ix:resources>
+<xbrli:context id="good"><xbrli:period><xbrli:startDate>2025-03-30</xbrli:startDate>
+<xbrli:endDate>2025-06-28</xbrli:endDate></xbrli:period></xbrli:context>
+<xbrli:context id="good"><xbrli:period><xbrli:startDate>2019-01-01</xbrli:startDate>
+<xbrli:endDate>2019-03-31</xbrli:endDate></xbrli:period></xbrli:context>
+<xbrli:context id="feb30"><xbrli:period><xbrli:startDate>2024-12-01</xbrli:startDate>
+<xbrli:endDate>2025-02-30</xbrli:endDate></xbrli:period></xbrli:context>
+<xbrli:context id="stamp"><xbrli:period>
+<xbrli:instant>2025-06-28T00:00:00</xbrli:instant></xbrli:period></xbrli:context>
+<xbrli:unit id="usd"><xbrli:measure>iso4217:USD</xbrli:measure></xbrli:unit>
+</ix:resources></ix:header></div>
+<div>FORM 10-Q</div><div>For the quarterly period ended <ix:nonNumeric
+ name="dei:DocumentPeriodEndDate" contextRef="good">June 28, 2025</ix:nonNumeric></div>
+<div><ix:nonNumeric name="dei:EntityRegistrantName" contextRef="good">ODD FACTS INC.
+</ix:nonNumeric></div><div>(Exact name of registrant as specified in its charter)</div>
+{BREAK}
+<div style="font-weight:bold">Item 1. Financial Statements</div>
+<table>
+<tr><td>Total net sales</td><td><ix:nonFraction name="us-gaap:Revenues" contextRef="good"
+ unitRef="usd" decimals="-6" scale="6">94,036</ix:nonFraction></td></tr>
+<tr><td>Other revenue</td><td><ix:nonFraction name="us-gaap:OtherIncome" contextRef="feb30"
+ unitRef="usd" decimals="-6" scale="6">12</ix:nonFraction></td></tr>
+<tr><td>Huge</td><td><ix:nonFraction name="us-gaap:Liabilities" contextRef="stamp"
+ unitRef="usd" decimals="99999999999" scale="6">1e400</ix:nonFraction></td></tr>
+<tr><td>Total assets</td><td><ix:nonFraction name="us-gaap:Assets" contextRef="stamp"
+ unitRef="usd" decimals="99999999999" scale="6">331,233</ix:nonFraction></td></tr>
+</table></body></html>"""
+
+
+def test_invalid_ixbrl_values_are_left_out_with_a_warning_not_the_filing(tmp_path: Path) -> None:
+    """An impossible date (2025-02-30), a second context of one id, a dateTime instant, a
+    number written 1e400, decimals and a fiscal year above 2^31: the filing is stored, what
+    cannot be stored is left out and said in its warnings, and figure questions answer."""
+    path = tmp_path / "odd.htm"
+    path.write_text(HOSTILE_FACTS)
+    code, _, err = run_cli("ingest", str(path))
+    assert code == 0, err
+    shown = run_json("docs", "show", "odd")
+    warned = " ".join(shown["warnings"])
+    assert "1 context with an invalid date left out" in warned
+    assert "1 second context of one id left out" in warned
+    assert "2 tagged number unreadable or of no valid context left out" in warned
+    assert shown["fiscal_year"] != 99999999999
+    revenue = run_json("ask", "Odd Facts Q3 total net sales")
+    assert revenue["answer"].startswith("$94,036 million — three months ended June 28, 2025")
+    assets = run_json("ask", "Odd Facts total assets")
+    assert "$331,233 million" in assets["answer"] and "inf" not in assets["answer"].lower()
+
+
+@pytest.mark.parametrize(("depth", "complete"), [(300, True), (5000, False)])
+def test_deeply_nested_html_is_read_or_said_to_be_cut(
+    tmp_path: Path, depth: int, complete: bool
+) -> None:
+    """Elements nested 300 deep are read to the end (the page after them, its tagged fact);
+    past what the parser reads (2048 levels) the document is stored with a warning that the
+    rest was not read, never as if it were complete."""
+    nest = "<div>" * depth + "Deep words." + "</div>" * depth
+    path = tmp_path / "nested.htm"
+    path.write_text(
+        IXBRL.replace("<div>Notes to the statements.", nest + "<div>Notes to the statements.")
+    )
+    code, _, err = run_cli("ingest", str(path))
+    assert code == 0, err
+    shown = run_json("docs", "show", "nested")
+    pages = [
+        run_json("docs", "page", "nested", str(n))["text"]
+        for n in range(1, shown["page_count"] + 1)
+    ]
+    read_on = any("Widget demand rose" in text for text in pages)
+    cut = [w for w in shown["warnings"] if "nested deeper than 2048 levels" in w]
+    assert (read_on, bool(cut)) == (complete, not complete), shown["warnings"]
+
+
+@pytest.mark.no_database
+def test_numbers_written_in_words_are_read_and_nothing_else_is_guessed() -> None:
+    """ixt-sec:numwordsen facts ("two", "none", "twenty-one") are read as their numbers; a
+    number in any other form than plain digits is left out and counted, never misread."""
+    from collections import Counter
+
+    from pageindex_platform.index.html import _facts
+
+    cells = "".join(
+        f'<ix:nonFraction name="x:N{i}" contextRef="c" unitRef="u" {fmt}>{text}</ix:nonFraction>'
+        for i, (fmt, text) in enumerate(
+            [
+                ('format="ixt-sec:numwordsen"', "two"),
+                ('format="ixt-sec:numwordsen"', "none"),
+                ('format="ixt-sec:numwordsen"', "Twenty-one"),
+                ('format="ixt-sec:numwordsen"', "a few"),
+                ("", "1e400"),
+                ("", "1,234.5"),
+            ]
+        )
+    )
+    html = (
+        '<html><body><xbrli:context id="c"><xbrli:period><xbrli:instant>2024-12-31'
+        f"</xbrli:instant></xbrli:period></xbrli:context>{cells}</body></html>"
+    )
+    import lxml.html
+
+    skipped: Counter[str] = Counter()
+    found = {f.concept: f.value for f in _facts(lxml.html.document_fromstring(html), {}, skipped)}
+    assert found == {"x:N0": 2.0, "x:N1": 0.0, "x:N2": 21.0, "x:N5": 1234.5}
+    assert sum(skipped.values()) == 2

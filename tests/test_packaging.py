@@ -22,7 +22,6 @@ from .conftest import REPO
 PACKAGE = REPO / "pageindex_platform"
 # Declared though no module imports them by name, each for a reason:
 USED_INDIRECTLY = {
-    "psycopg": "SQLAlchemy's postgresql+psycopg driver",
     "onnx": "torch.onnx.export writes the ONNX file with it",
     "skeletoken": "model2vec's distillation step",
 }

@@ -97,11 +97,20 @@ def _home_disk_full(settings: Settings) -> bool:
         return False
 
 
+# SQLSTATEs of a connection that went away: connection exceptions (class 08) and the server
+# shutting down or refusing connections; other operational errors (a program limit such as
+# a tsvector over 1 MB, a statement timeout) are a problem of one statement.
+_GONE = ("08", "57P01", "57P02", "57P03", "57P04", "57P05")
+
+
 def connection_lost(exc: BaseException) -> bool:
     """Whether `exc` says the database went away (not a problem of one document)."""
-    return isinstance(exc, DBAPIError) and (
-        bool(exc.connection_invalidated) or isinstance(exc, OperationalError)
-    )
+    if not isinstance(exc, DBAPIError):
+        return False
+    if exc.connection_invalidated:
+        return True
+    state = getattr(exc.orig, "sqlstate", None)
+    return isinstance(exc, OperationalError) and (state is None or state.startswith(_GONE))
 
 
 def disk_full(exc: BaseException) -> bool:

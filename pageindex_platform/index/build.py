@@ -64,6 +64,7 @@ class _Read:
     cover_facts: dict[str, str] = field(default_factory=dict)
     facts: list[TaggedFact] = field(default_factory=list)
     appendices: list[FlatEntry] = field(default_factory=list)  # exhibits after the filing
+    warnings: list[str] = field(default_factory=list)  # what reading left out
 
 
 def prepare_document(path: Path, options: BuildOptions) -> PreparedDocument:
@@ -99,7 +100,7 @@ def prepare_document(path: Path, options: BuildOptions) -> PreparedDocument:
         sections=entries if source != TreeSource.WINDOWS else [],
         metadata=metadata,
         chunks=chunks,
-        warnings=warnings,
+        warnings=[*read.warnings, *warnings],
         seconds=seconds,
         facts=read.facts,
     )
@@ -126,6 +127,7 @@ def _read(path: Path, data: bytes, suffix: str) -> _Read:
         cover_facts=parsed.dei,
         facts=parsed.facts,
         appendices=parsed.appendices,
+        warnings=parsed.warnings,
     )
 
 

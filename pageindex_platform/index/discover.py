@@ -28,12 +28,16 @@ def discover(paths: Iterable[Path]) -> Discovered:
             for child in sorted(path.rglob("*")):
                 if child.name.startswith(".") or child.is_dir():
                     continue
-                if child.suffix.lower() in SUPPORTED_SUFFIXES and (
+                if not _utf8(child):
+                    found.failures.append(_misnamed(child))
+                elif child.suffix.lower() in SUPPORTED_SUFFIXES and (
                     child.suffix.lower() not in TEXT_SUFFIXES or _is_submission_file(child)
                 ):  # a .txt found in a folder is taken when it is an EDGAR submission
                     found.files.append(child)
                 else:
                     found.ignored.append(str(child))
+        elif not _utf8(path):
+            found.failures.append(_misnamed(path))
         elif path.suffix.lower() in SUPPORTED_SUFFIXES and (path.exists() or path.is_symlink()):
             found.files.append(path)
         else:
@@ -44,6 +48,23 @@ def discover(paths: Iterable[Path]) -> Discovered:
             )
             found.failures.append(FileResult.failed(path, error))
     return found
+
+
+def _utf8(path: Path) -> bool:
+    """Whether the path's name can be stored and printed (it is valid UTF-8)."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _misnamed(path: Path) -> FileResult:
+    """A file whose name is not valid UTF-8 fails alone, its name shown with the bytes
+    escaped."""
+    shown = str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    problem = "the file name is not valid UTF-8; rename the file"
+    return FileResult.failed(shown, InputError(Path(shown), problem))
 
 
 def _is_submission_file(path: Path) -> bool:

@@ -14,7 +14,10 @@ where its anchor stands, so sections start exactly where the filing says they do
 from __future__ import annotations
 
 import re
+import sys
+from collections import Counter
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 
 import lxml.etree
@@ -64,6 +67,9 @@ ROWS_PER_PAGE = 60  # pages of a document that marks none
 _PAGE_NUMBER = re.compile(r"\s+(\d{1,3})$")
 
 
+_MAX_DEPTH = 2048  # how deep libxml2 reads nested elements with huge_tree
+
+
 @dataclass
 class ParsedHtml:
     pages: list[PageText]
@@ -72,6 +78,7 @@ class ParsedHtml:
     dei: dict[str, str] = field(default_factory=dict)  # "dei:DocumentType" → "10-Q"
     facts: list[TaggedFact] = field(default_factory=list)
     appendices: list[FlatEntry] = field(default_factory=list)  # exhibits after the filing
+    warnings: list[str] = field(default_factory=list)  # what was read and left out
 
 
 @dataclass
@@ -212,15 +219,22 @@ def fact_key(el: lxml.html.HtmlElement) -> str:
     return el.get("id") or f"{el.get('name')}|{el.get('contextref')}|{el.sourceline}"
 
 
-def _contexts(
-    root: lxml.html.HtmlElement,
-) -> dict[str, tuple[str | None, str, tuple[tuple[str, str], ...]]]:
-    """Context id → (start, end or instant, explicit dimension members)."""
-    out = {}
+_Context = tuple[str | None, str, tuple[tuple[str, str], ...]]
+
+
+def _contexts(root: lxml.html.HtmlElement, skipped: Counter[str]) -> dict[str, _Context]:
+    """Context id → (start, end or instant, explicit dimension members). A context whose
+    dates are not dates, or whose id an earlier one has, is left out (counted in `skipped`)."""
+    out: dict[str, _Context] = {}
     for ctx in root.iter("xbrli:context"):
-        start = ctx.findtext(".//xbrli:startdate")
-        end = ctx.findtext(".//xbrli:enddate") or ctx.findtext(".//xbrli:instant")
-        if not end:
+        start = _iso_date(ctx.findtext(".//xbrli:startdate"))
+        end = _iso_date(ctx.findtext(".//xbrli:enddate") or ctx.findtext(".//xbrli:instant"))
+        key = ctx.get("id") or ""
+        if not end or start == "":
+            skipped["context with an invalid date"] += 1
+            continue
+        if key in out:
+            skipped["second context of one id"] += 1
             continue
         members = tuple(
             sorted(
@@ -228,8 +242,20 @@ def _contexts(
                 for m in ctx.iter("xbrldi:explicitmember", "xbrldi:typedmember")
             )
         )
-        out[ctx.get("id") or ""] = ((start or "").strip() or None, end.strip(), members)
+        out[key] = (start, end, members)
     return out
+
+
+def _iso_date(value: str | None) -> str | None:
+    """An xs:date or xs:dateTime as an ISO date; "" for a value that is no real date, None
+    for none."""
+    if value is None or not value.strip():
+        return None
+    text = value.strip()[:10]
+    try:
+        return date.fromisoformat(text).isoformat()
+    except ValueError:
+        return ""
 
 
 def _units(root: lxml.html.HtmlElement) -> dict[str, str]:
@@ -246,14 +272,18 @@ def _number(el: lxml.html.HtmlElement) -> float | None:
     text = el.text_content().strip()
     if fmt.endswith("fixed-zero") or (not fmt and text in ("-", "—", "–")):
         value = 0.0
+    elif fmt.endswith("numwordsen"):  # "two", "none", "twenty-one"
+        words = _number_words(text)
+        if words is None:
+            return None
+        value = float(words)
     else:
         if "comma-decimal" in fmt or "numcommadecimal" in fmt:
             text = text.replace(".", "").replace(" ", "").replace(",", ".")
-        digits = re.sub(r"[^0-9.]", "", text)
-        try:
-            value = float(digits)
-        except ValueError:
-            return None
+        digits = re.sub(r"[\s,$€£¥()\-–—]", "", text)
+        if not re.fullmatch(r"\d{1,18}(?:\.\d{1,18})?", digits):
+            return None  # not a plain number (or one of more digits than any figure has)
+        value = float(digits)
     scale = el.get("scale") or "0"
     if not re.fullmatch(r"-?\d{1,2}", scale):
         return None
@@ -261,21 +291,48 @@ def _number(el: lxml.html.HtmlElement) -> float | None:
     return -value if el.get("sign") == "-" else value
 
 
-def _facts(root: lxml.html.HtmlElement, pages: dict[str, int]) -> list[TaggedFact]:
-    contexts, units = _contexts(root), _units(root)
+_UNITS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen"
+).split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_WORDS = {w: n for n, w in enumerate(_UNITS)} | {w: 20 + 10 * n for n, w in enumerate(_TENS)}
+
+
+def _number_words(text: str) -> int | None:
+    """A number written in English words, as ixt-sec:numwordsen allows ("no", "none",
+    "three", "twenty-one"); None for anything longer or else."""
+    words = text.lower().replace("-", " ").split()
+    if words in (["no"], ["none"]):
+        return 0
+    if not words or len(words) > 2 or any(w not in _WORDS for w in words):
+        return None
+    return sum(_WORDS[w] for w in words)
+
+
+def _facts(
+    root: lxml.html.HtmlElement, pages: dict[str, int], skipped: Counter[str]
+) -> list[TaggedFact]:
+    """The tagged numbers, each valid one (a known context, a finite number of sane size);
+    the others counted in `skipped`."""
+    contexts, units = _contexts(root, skipped), _units(root)
     out = []
     for el in root.iter("ix:nonfraction"):
         context = contexts.get(el.get("contextref") or "")
-        value = _number(el)
+        value = _number(el) if el.get("xsi:nil") != "true" else None
         if context is None or value is None or not el.get("name"):
+            if el.get("xsi:nil") != "true" and el.get("name"):
+                skipped["tagged number unreadable or of no valid context"] += 1
             continue
         decimals = el.get("decimals") or ""
+        if not re.fullmatch(r"-?\d{1,3}", decimals):
+            decimals = ""  # INF, or no sane precision
         out.append(
             TaggedFact(
                 concept=el.get("name"),
                 value=value,
                 unit=units.get(el.get("unitref") or "", ""),
-                decimals=int(decimals) if re.fullmatch(r"-?\d+", decimals) else None,
+                decimals=int(decimals) if decimals else None,
                 period_start=context[0],
                 period_end=context[1],
                 dimensions=context[2],
@@ -331,14 +388,22 @@ def parse_html(path: Path, data: bytes) -> ParsedHtml:
         data = data.decode("utf-16", errors="replace").encode("utf-8")
     if not _TAG.search(data[:8192]) or b"\x00" in data[:8192]:
         raise InputError(path, "not an HTML document (no HTML tags at its start)")
+    # huge_tree: elements nested up to 2048 deep are read (libxml2 stops at 256 otherwise)
+    parser = lxml.html.HTMLParser(huge_tree=True)
     try:
-        root = lxml.html.document_fromstring(data)
+        root = lxml.html.document_fromstring(data, parser=parser)
     except (lxml.etree.ParserError, ValueError) as exc:
         raise InputError(path, f"unreadable HTML ({exc})") from exc
+    cut = [e.message for e in parser.error_log if e.type_name == "ERR_RESOURCE_LIMIT"]
     dei = _dei(root)
     walker = _Walker()
     body = root.find("body")
-    walker.walk(body if body is not None else root, _Style())
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 3 * _MAX_DEPTH + 1000))  # the walk recurses per level
+    try:
+        walker.walk(body if body is not None else root, _Style())
+    finally:
+        sys.setrecursionlimit(limit)
     walker.flush()
     pages_rows = walker.rows[:-1] if not walker.rows[-1] else walker.rows
     marked = walker.breaks > 0
@@ -347,5 +412,14 @@ def parse_html(path: Path, data: bytes) -> ParsedHtml:
         raise InputError(path, "no text in this HTML document")
     pages = [PageText(layout.page, layout.text) for layout in layouts]
     toc = _toc_from_links(walker, layouts) if marked else []
-    facts = _facts(root, walker.placed if marked else {})
-    return ParsedHtml(pages=pages, layouts=layouts, toc=toc, dei=dei, facts=facts)
+    skipped: Counter[str] = Counter()
+    facts = _facts(root, walker.placed if marked else {}, skipped)
+    warnings = [f"iXBRL: {n} {what} left out" for what, n in sorted(skipped.items())]
+    if cut:  # the parser stopped reading deeper elements
+        warnings.append(
+            f"HTML nested deeper than {_MAX_DEPTH} levels: the parser stopped there, and "
+            f"the text from that point on was not read ({cut[0].strip()[:120]})"
+        )
+    return ParsedHtml(
+        pages=pages, layouts=layouts, toc=toc, dei=dei, facts=facts, warnings=warnings
+    )

@@ -232,7 +232,7 @@ def _with_cover_facts(
     doc_type = kind or doc_type
     end = _fact_date(facts.get("dei:DocumentPeriodEndDate", "")) or end
     focus_year = facts.get("dei:DocumentFiscalYearFocus", "").strip()
-    if focus_year.isdigit():
+    if re.fullmatch(r"(?:19|20|21)\d\d", focus_year):  # a year, not any number
         year = int(focus_year)
     elif doc_type == DocType.FORM_8K and end is not None:
         year = end.year

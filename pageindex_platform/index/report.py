@@ -67,6 +67,11 @@ class FileResult:
             cause = getattr(error, "orig", None) or error  # SQLAlchemy wraps the driver's error
             lines = str(cause).strip().splitlines() or [""]
             detail = f"{type(cause).__name__}: {lines[0][:300]}"
+            if getattr(cause, "sqlstate", None) == "54000":  # a program limit of PostgreSQL
+                detail = (
+                    "too large for PostgreSQL's full-text index (over 1 MB of distinct words "
+                    f"in one page or document; {detail})"
+                )
         return cls(
             str(path), document_name(Path(path)), FileStatus.FAILED, seconds=seconds, error=detail
         )

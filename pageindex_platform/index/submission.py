@@ -188,4 +188,5 @@ def _appended(first: ParsedHtml, second: ParsedHtml, title: str) -> ParsedHtml:
             FlatEntry(1, title[:200], shift + 1),
             *(FlatEntry(e.level + 1, e.title, e.start_page + shift) for e in second.toc),
         ],
+        warnings=[*first.warnings, *second.warnings],
     )

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 
+import psycopg
 from pydantic import BaseModel, Field
 from sqlalchemy import Engine, text
 
 from ..errors import UnsafeSQLError
 from ..llm import StructuredChat, Usage
-from .sql_guard import VIEW, run_readonly, validate_sql, view_documentation
+from .sql_guard import VIEW, run_readonly, view_documentation
 
 
 class GeneratedSQL(BaseModel):
@@ -33,8 +34,9 @@ def _catalog(engine: Engine) -> dict[str, object]:
 def query_to_sql(
     *, engine: Engine, chat: StructuredChat, question: str, usage: Usage
 ) -> tuple[str, list[str]]:
-    """The generated SQL and the document names it selects. Raises UnsafeSQLError, LLMError
-    or a database error; the caller falls back to local entity linking."""
+    """The generated SQL and the document names it selects: a reply whose SQL is unsafe or
+    fails to run gets one corrective retry and is never cached. Raises LLMError (no usable
+    reply) or a database error; the caller falls back to local entity linking."""
     prompt = (
         "TASK: query_to_sql\nWrite one PostgreSQL SELECT over the view below that selects the "
         "documents needed to answer the question (return the name column). Use ILIKE or "
@@ -47,13 +49,20 @@ def query_to_sql(
         {"role": "system", "content": "You write safe, read-only SQL. JSON only."},
         {"role": "user", "content": prompt},
     ]
-    reply = chat.ask_sync(messages, GeneratedSQL, usage=usage, step="query_to_sql", check=_safe)
-    return reply.sql, run_readonly(engine, reply.sql)
+    selected: list[str] = []
 
+    def runs(reply: GeneratedSQL) -> None:
+        """A query that is unsafe, or that PostgreSQL refuses (a bad cast, a timeout), is a
+        reply to correct (once), never one to cache; one that runs gives the names."""
+        try:
+            selected[:] = run_readonly(engine, reply.sql)
+        except UnsafeSQLError as exc:
+            raise ValueError(f"unsafe SQL: {exc}") from exc
+        except psycopg.Error as exc:
+            problem = (str(exc).strip().splitlines() or [""])[0][:200]
+            raise ValueError(
+                f"the query failed in PostgreSQL ({type(exc).__name__}: {problem})"
+            ) from exc
 
-def _safe(reply: GeneratedSQL) -> None:
-    """An unsafe query is a reply to correct (once), never one to cache."""
-    try:
-        validate_sql(reply.sql)
-    except UnsafeSQLError as exc:
-        raise ValueError(f"unsafe SQL: {exc}") from exc
+    reply = chat.ask_sync(messages, GeneratedSQL, usage=usage, step="query_to_sql", check=runs)
+    return reply.sql, selected
