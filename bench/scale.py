@@ -105,12 +105,10 @@ def _query(question: str) -> Any:
 
 def _search(session: Any, query: Any, vector: np.ndarray) -> Any:
     """The product's hybrid search of a question over the synthetic corpus (whose vectors
-    are the bench's own: nothing is re-ordered)."""
-    from pageindex_platform.embeddings import HashEmbedder
-    from pageindex_platform.embeddings.space import EmbeddingSpace
+    are the bench's own)."""
     from pageindex_platform.search.semantic import ChunkSearch
 
-    return ChunkSearch(session, query, vector, EmbeddingSpace(HashEmbedder()))
+    return ChunkSearch(session, query, vector)
 
 
 def _year_ids(session: Any, year: int) -> list[int]:

@@ -12,8 +12,6 @@ from sqlalchemy.orm import Session
 from typer.testing import CliRunner
 
 from pageindex_platform.cli.main import app
-from pageindex_platform.embeddings import HashEmbedder
-from pageindex_platform.embeddings.space import EmbeddingSpace
 from pageindex_platform.search.query import Query
 from pageindex_platform.search.semantic import ChunkSearch
 from pageindex_platform.search.vocabulary import Vocabulary
@@ -37,13 +35,54 @@ def run_json(*args: str) -> Any:
     return json.loads(out)
 
 
-def chunk_search(
-    session: Session, question: str, vector: np.ndarray, space: EmbeddingSpace | None = None
-) -> ChunkSearch:
+REGISTRANT = "GIZMO WORKS INC."
+_REPORTS = {"10-K": "ANNUAL REPORT", "10-Q": "QUARTERLY REPORT"}
+
+
+def cover(form: str, when: str, *, name: str = REGISTRANT, symbol: str | None = None) -> str:
+    """A synthetic periodic filing's cover page, as Markdown: its form, the report it is, its
+    period as the cover states it (`when`), the registrant and, with `symbol`, the row of the
+    "Trading Symbol(s)" table."""
+    text = (
+        f"FORM {form}\n\n{_REPORTS[form]} PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES "
+        f"EXCHANGE ACT OF 1934\n\n{when}\n\n{name}\n\n(Exact name of registrant as "
+        "specified in its charter)\n\n"
+    )
+    if symbol:
+        text += (
+            "Title of each class Trading Symbol(s) Name of each exchange on which registered"
+            f"\n\nCommon Stock {symbol} New York Stock Exchange\n\n"
+        )
+    return text
+
+
+def annual_filing(
+    year: int,
+    body: str,
+    *,
+    name: str = REGISTRANT,
+    symbol: str | None = None,
+    month: str = "December 31",
+) -> str:
+    """A synthetic 10-K for the fiscal year ended on `month` of `year`."""
+    return (
+        cover("10-K", f"For the fiscal year ended {month}, {year}", name=name, symbol=symbol) + body
+    )
+
+
+def ingest_files(folder: Path, files: dict[str, str]) -> dict[str, Any]:
+    """`files` (name → text) written into a new `folder` and ingested: the `--json` report."""
+    folder.mkdir()
+    for name, body in files.items():
+        (folder / name).write_text(body)
+    return dict(run_json("ingest", str(folder)))
+
+
+def chunk_search(session: Session, question: str, vector: np.ndarray) -> ChunkSearch:
     """The hybrid search of a question as written (no hint, the packaged vocabulary) with a
-    given vector; by default in the hash embedder's space (no re-ordering)."""
+    given vector."""
     query = Query.parse(question, None, Vocabulary.packaged())
-    return ChunkSearch(session, query, vector, space or EmbeddingSpace(HashEmbedder()))
+    return ChunkSearch(session, query, vector)
 
 
 def encrypted_pdf(path: Path) -> Path:

@@ -8,38 +8,15 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from .helpers import run_cli, run_json
-
-COVER = (
-    "FORM {form}\n\n{kind} PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT "
-    "OF 1934\n\n{when}\n\n{name}\n\n(Exact name of registrant as specified in its charter)\n\n"
-    "Title of each class Trading Symbol(s) Name of each exchange on which registered\n\n"
-    "Common Stock {symbol} New York Stock Exchange\n\n"
-)
+from .helpers import annual_filing, cover, ingest_files, run_cli, run_json
 
 
 def _annual(name: str, symbol: str, year: int, body: str, month: str = "December 31") -> str:
-    when = f"For the fiscal year ended {month}, {year}"
-    cover = COVER.format(form="10-K", kind="ANNUAL REPORT", when=when, name=name, symbol=symbol)
-    return cover + body
+    return annual_filing(year, body, name=name, symbol=symbol, month=month)
 
 
 def _quarterly(name: str, symbol: str, when: str, body: str) -> str:
-    cover = COVER.format(
-        form="10-Q",
-        kind="QUARTERLY REPORT",
-        when=f"For the quarterly period ended {when}",
-        name=name,
-        symbol=symbol,
-    )
-    return cover + body
-
-
-def _ingest(folder: Path, files: dict[str, str]) -> dict[str, Any]:
-    folder.mkdir()
-    for name, body in files.items():
-        (folder / name).write_text(body)
-    return dict(run_json("ingest", str(folder)))
+    return cover("10-Q", f"For the quarterly period ended {when}", name=name, symbol=symbol) + body
 
 
 def _names(answer: dict[str, Any]) -> list[str]:
@@ -52,7 +29,7 @@ def test_a_renamed_company_is_one_company_under_both_names(tmp_path: Path) -> No
     name's filing of that year, not the new name's only filing. A company using another
     symbol stays apart."""
     body = "# Item 8. Financial Statements\n\nTotal current assets were {a} million.\n"
-    _ingest(
+    ingest_files(
         tmp_path / "renamed",
         {
             "sqp2016.md": _annual("SQUARE PEG INC.", "SQP", 2016, body.format(a="1,200")),
@@ -72,7 +49,7 @@ def test_two_companies_using_one_symbol_at_once_are_not_merged(tmp_path: Path) -
     """Two registrants whose covers give one symbol in the same years are two companies: the
     symbol alone names both (neither is chosen silently), and the name decides."""
     body = "# Item 7. Results\n\nRevenue was {a} million.\n"
-    _ingest(
+    ingest_files(
         tmp_path / "clash",
         {
             "alpha2022.md": _annual("ALPHA MINING CORP.", "ZZ", 2022, body.format(a="21")),
@@ -89,7 +66,7 @@ def test_two_companies_using_one_symbol_at_once_are_not_merged(tmp_path: Path) -
 
 def test_a_symbol_inside_a_longer_token_names_no_company(tmp_path: Path) -> None:
     """ "PG&E" is not the symbol "PG" written: the company it names is linked by its name."""
-    _ingest(
+    ingest_files(
         tmp_path / "amp",
         {
             "pg2022.md": _annual("PLAIN GOODS CORP.", "PG", 2022, "# Item 7\n\nWildfire.\n"),
@@ -103,7 +80,7 @@ def test_a_symbol_inside_a_longer_token_names_no_company(tmp_path: Path) -> None
 def test_a_symbol_that_is_a_common_word_is_read_and_said(tmp_path: Path) -> None:
     """A company whose symbol is "IT": a question writing "IT" and nothing else of the company
     gets its filing, and the answer says how "IT" was read; naming the company says nothing."""
-    _ingest(
+    ingest_files(
         tmp_path / "word",
         {"it2022.md": _annual("GARNET RESEARCH INC.", "IT", 2022, "# Item 7\n\nIT budgets.\n")},
     )
@@ -152,7 +129,7 @@ def test_the_newest_period_answers_latest_and_status_questions(tmp_path: Path) -
     "last quarter", "latest" and a case's status come from the 10-Q; a question naming no
     period and no recency is answered by the annual report, as before."""
     name, symbol = "GIZMO WORKS INC.", "GZMO"
-    _ingest(
+    ingest_files(
         tmp_path / "recent",
         {
             "k2024.md": _annual(
@@ -187,7 +164,7 @@ def test_a_compared_company_that_is_not_stored_is_said(tmp_path: Path) -> None:
     """ "Compare Gizmo Works and Widgetco": no Widgetco filing is stored, and the answer and
     its warnings say so instead of answering for Gizmo Works alone as if it were the
     comparison. A question over every company says it is answered from one filing."""
-    _ingest(
+    ingest_files(
         tmp_path / "one",
         {
             "k2024.md": _annual(

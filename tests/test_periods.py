@@ -10,29 +10,12 @@ import pytest
 
 from pageindex_platform.search.constraints import parse_dates
 
-from .helpers import run_cli, run_json
+from .helpers import annual_filing, cover, ingest_files, run_json
 
-COVER = (
-    "FORM {form}\n\n{kind} PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT "
-    "OF 1934\n\n{when}\n\nGIZMO WORKS INC.\n\n(Exact name of registrant as specified in "
-    "its charter)\n\n"
-)
 EVENT = (
     "FORM 8-K\n\nCURRENT REPORT\n\nGIZMO WORKS INC.\n\n(Exact name of registrant as "
     "specified in its charter)\n\nDate of Report: {day}\n\n"
 )
-
-
-def _annual(year: int, body: str) -> str:
-    when = f"For the fiscal year ended December 31, {year}"
-    return COVER.format(form="10-K", kind="ANNUAL REPORT", when=when) + body
-
-
-def _ingest(folder: Path, files: dict[str, str]) -> None:
-    folder.mkdir()
-    for name, body in files.items():
-        (folder / name).write_text(body)
-    assert run_cli("ingest", str(folder))[0] == 0
 
 
 def _ask(question: str) -> Any:
@@ -61,7 +44,7 @@ def test_calendar_dates_as_questions_write_them(question: str, dates: list[str])
 def test_the_8k_of_the_date_named_is_the_one_selected(tmp_path: Path) -> None:
     """Two 8-Ks of one company and year: the date decides, though the other one's words
     match the question better."""
-    _ingest(
+    ingest_files(
         tmp_path / "events",
         {
             "april.md": EVENT.format(day="April 26, 2022") + "# Item 8.01 Other Events\n\nThe "
@@ -91,16 +74,16 @@ def test_a_quarter_named_by_its_end_date_finds_its_filing_without_a_warning(
 def test_a_year_without_a_filing_falls_back_to_the_nearest_earlier_one(tmp_path: Path) -> None:
     """FY2023's outlook is in the FY2022 annual report, not in an older one whose words match
     the question better; the user is told that no FY2023 filing is stored."""
-    _ingest(
+    ingest_files(
         tmp_path / "annual",
         {
-            "k2016.md": _annual(
+            "k2016.md": annual_filing(
                 2016,
                 "# Item 7. Outlook\n\nWe forecast production rate changes: "
                 "the production rate of the G-7 line will rise, and the forecast "
                 "production rate of the G-9 line falls.\n",
             ),
-            "k2022.md": _annual(
+            "k2022.md": annual_filing(
                 2022,
                 "# Item 7. Outlook\n\nFor 2023 we expect to raise the G-7 "
                 "line to 38 units a month.\n",
@@ -118,13 +101,11 @@ def test_a_period_named_without_a_company_weighs_the_whole_corpus_ranking(
 ) -> None:
     """No company named: the semantic route ranks every filing, and the one of the latest
     year and the quarter named comes first though an older one repeats the question's words."""
-    quarter = COVER.format(
-        form="10-Q", kind="QUARTERLY REPORT", when="For the quarterly period ended March 31, 2024"
-    )
-    _ingest(
+    quarter = cover("10-Q", "For the quarterly period ended March 31, 2024")
+    ingest_files(
         tmp_path / "both",
         {
-            "k2023.md": _annual(
+            "k2023.md": annual_filing(
                 2023,
                 "# Liquidity\n\nCash and cash equivalents fell; a drop in "
                 "cash and cash equivalents from 2022.\n",

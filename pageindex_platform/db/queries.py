@@ -1,7 +1,6 @@
 """Typed reads of the stored corpus: dataclasses, not rows, one reader per question asked of
 the database. The ask pipeline and its stages, the catalog behind `pi docs` and the ingest's
-checks read through these; the hybrid chunk search (`search/semantic.py`) keeps its own SQL,
-and chunk vectors are read (and the exact ones kept) in `vectors.py`.
+checks read through these; the hybrid chunk search (`search/semantic.py`) keeps its own SQL.
 """
 
 from __future__ import annotations
@@ -232,13 +231,6 @@ def most_common_embedder(session: Session) -> str | None:
         text("SELECT embedder FROM documents GROUP BY embedder ORDER BY count(*) DESC LIMIT 1")
     ).scalar()
     return str(found) if found else None
-
-
-def any_embedded_by(session: Session, embedder: str) -> bool:
-    found = session.execute(
-        text("SELECT EXISTS (SELECT 1 FROM documents WHERE embedder = :n)"), {"n": embedder}
-    )
-    return bool(found.scalar())
 
 
 def descriptions(session: Session) -> list[tuple[str, str]]:

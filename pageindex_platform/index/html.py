@@ -319,9 +319,10 @@ def _facts(
     out = []
     for el in root.iter("ix:nonfraction"):
         context = contexts.get(el.get("contextref") or "")
-        value = _number(el) if el.get("xsi:nil") != "true" else None
+        nil = el.get("xsi:nil") == "true"  # a fact stated as having no value
+        value = None if nil else _number(el)
         if context is None or value is None or not el.get("name"):
-            if el.get("xsi:nil") != "true" and el.get("name"):
+            if not nil and el.get("name"):
                 skipped["tagged number unreadable or of no valid context"] += 1
             continue
         decimals = el.get("decimals") or ""

@@ -108,7 +108,7 @@ class _Batch:
 @dataclass(frozen=True)
 class _Plan:
     build: list[Path]  # the files to prepare and store
-    copies: list[tuple[Path, str]]  # files with the content of another (its name)
+    copies: list[tuple[Path, str, str]]  # a file with another's content: its sha256, that name
 
 
 def _to_build(
@@ -140,11 +140,10 @@ def _to_build(
             continue
         seen[name] = path
         sha = file_sha256(path)
-        original = content.get(sha) if sha else None
-        if original is not None and original != name and name not in stored:
-            plan.copies.append((path, original))
-            continue
         if sha and name not in stored:
+            if sha in content:
+                plan.copies.append((path, sha, content[sha]))
+                continue
             content[sha] = name  # a later file of this content is a copy of this one
         if name in stored and not replace and _other_source(path, *stored[name], sha):
             problem = (
@@ -162,14 +161,14 @@ def _to_build(
     return plan
 
 
-def _link_copies(copies: Sequence[tuple[Path, str]], batch: _Batch) -> None:
+def _link_copies(copies: Sequence[tuple[Path, str, str]], batch: _Batch) -> None:
     """Each copy linked to the stored document of its content ("same content as X"); a copy
     of a file this batch failed to store fails with it, one whose original another worker
     holds is left to that worker."""
     outcome = {r.name: r for r in batch.report.files}
-    for path, original in copies:
+    for path, sha, original in copies:
         with session_scope() as session:
-            if queries.stored_sha256(session, original) == file_sha256(path):
+            if queries.stored_sha256(session, original) == sha:
                 queries.link_copy(session, name=document_name(path), of=original)
                 batch.finish(FileResult.skipped(path, SkipReason.COPY, of=original))
                 continue

@@ -465,6 +465,7 @@ def parse_constraints(
     dates, and whether it names a fiscal year."""
     stored = queries.company_names(session)
     companies, notes = _link(question, session, stored, aliases)
+    entities = entity_groups(companies, stored)
     return Constraints(
         companies=companies,
         years=parse_years(question),
@@ -474,8 +475,8 @@ def parse_constraints(
         fiscal_year_mentioned=bool(_ANNUAL.search(question)),
         newest=bool(_NEWEST.search(question)),
         quarterly=bool(_QUARTERLY.search(question)),
-        entities=entity_groups(companies, stored),
+        entities=entities,
         unknown=_unknown(question, session, stored, aliases),
         notes=notes,
-        across_companies=bool(_ACROSS.search(question)) and len(entity_groups(companies)) < 2,
+        across_companies=bool(_ACROSS.search(question)) and len(entities) < 2,
     )

@@ -55,7 +55,7 @@ def ask(
     steps = steps_for(chat)
     trace = Trace()
     space = space or EmbeddingSpace.of_corpus(session)
-    search = ChunkSearch(session, query, space.embed_question(query.text), space)
+    search = ChunkSearch(session, query, space.embed_question(query.text))
     trace.lap("embed")
     constraints = parse_constraints(query.question, session=session, aliases=vocabulary.aliases)
     decision = decide_route(

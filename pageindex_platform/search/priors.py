@@ -43,6 +43,11 @@ def cue_type(question: str) -> str | None:
     return next((kind for pattern, kind in _TYPE_CUES if pattern.search(question)), None)
 
 
+def named_or_cued_types(question: str, constraints: Constraints) -> list[str]:
+    """The filing types the question names, else the one its subject cues (if any)."""
+    return constraints.doc_types or [t for t in (cue_type(question),) if t]
+
+
 def preferred_type(question: str, constraints: Constraints) -> str | None:
     """The filing type best placed to answer when the question names none."""
     if constraints.doc_types:
@@ -109,7 +114,7 @@ def _newest_first(
     type (a quarter's 10-Q after the year's 10-K reports the newer figures), among the types
     the question asks for ("last quarter": the quarterly ones); the others follow by
     DocScore."""
-    wanted = constraints.doc_types or [t for t in (cue_type(question),) if t]
+    wanted = named_or_cued_types(question, constraints)
     if not wanted and constraints.quarterly:
         wanted = list(QUARTERLY)
     score = {h.name: h.score for h in ranked}
@@ -134,7 +139,7 @@ def whole_corpus(
     """A whole-corpus ranking weighted towards what the question names though it names no
     company: the filing type ("how did shareholders vote" is an 8-K's subject), the latest
     fiscal year, the quarter, the date (`documents`: the ranked ones, by name)."""
-    types = constraints.doc_types or [t for t in (cue_type(question),) if t]
+    types = named_or_cued_types(question, constraints)
     if not (types or constraints.years or constraints.periods or constraints.dates) or not ranked:
         return list(ranked)
     latest = max(constraints.years, default=None)

@@ -1,9 +1,8 @@
 """Hybrid chunk search in SQL: pgvector (HNSW, cosine) fused with Postgres full text
 (tsvector) by reciprocal rank, and documents ranked by DocScore = Σ score / √(N+1) over
 each document's N hits. A metadata filter is a prefilter (pgvector 0.8 iterative scans keep
-recall under filtering). `ChunkSearch` binds a question's text, vector and embedding space
-once; the router ranks documents with it and each selected document's search finds its
-chunks with it."""
+recall under filtering). `ChunkSearch` binds a question's text and vector once; the router
+ranks documents with it and each selected document's search finds its chunks with it."""
 
 from __future__ import annotations
 
@@ -18,7 +17,6 @@ from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.vectors import vector_literal
-from ..embeddings.space import EmbeddingSpace
 from .candidates import candidate_documents, in_documents
 from .query import Query
 from .terms import term_weights, terms, tsquery
@@ -132,14 +130,13 @@ def by_description(session: Session, vector: np.ndarray, limit: int = 10) -> lis
 
 @dataclass(frozen=True)
 class ChunkSearch:
-    """A question's hybrid chunk search: its text, its vector and the embedding space it was
-    embedded in, bound once. Documents are ranked by the question's text; chunks inside a
-    document also by the section phrases of the subjects it names."""
+    """A question's hybrid chunk search: its text and its vector, bound once. Documents are
+    ranked by the question's text; chunks inside a document also by the section phrases of
+    the subjects it names."""
 
     session: Session
     query: Query
     vector: np.ndarray
-    space: EmbeddingSpace
 
     def rank_documents(
         self, document_ids: Sequence[int] | None = None, k: int = DOC_K
