@@ -60,7 +60,7 @@ def main() -> int:
         # --force: every round rebuilds all files, so a kill can land in any document's
         # replacement transaction (the stored version must survive it whole).
         run = subprocess.Popen(
-            [pi, "ingest", str(folder), "--force"],
+            [pi, "ingest", str(folder), "--follow-links", "--force"],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -90,7 +90,9 @@ def main() -> int:
             print(f"    left: {pid} {' '.join(psutil.Process(pid).cmdline())[:120]}")
             os.kill(pid, signal.SIGKILL)
 
-    final = subprocess.run([pi, "ingest", str(folder)], env=env, capture_output=True, text=True)
+    final = subprocess.run(
+        [pi, "ingest", str(folder), "--follow-links"], env=env, capture_output=True, text=True
+    )
     print(f"re-run: exit {final.returncode}: {final.stdout.strip().splitlines()[-1]}")
 
     os.environ.update(PI_HOME=env["PI_HOME"])

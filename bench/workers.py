@@ -40,7 +40,7 @@ def main() -> int:
         started = time.perf_counter()
         procs = [
             subprocess.Popen(
-                [*pi, "ingest", str(folder), "--json"],
+                [*pi, "ingest", str(folder), "--follow-links", "--json"],
                 env=env,
                 cwd=REPO,
                 stdout=subprocess.PIPE,

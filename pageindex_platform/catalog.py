@@ -21,6 +21,7 @@ class Listed:
 
     document: DocumentInfo
     nodes: int
+    rivals: tuple[str, ...] = ()  # other documents claiming the same filing (CIK, form, period)
 
     def to_dict(self) -> dict[str, Any]:
         d = self.document
@@ -34,6 +35,7 @@ class Listed:
             "nodes": self.nodes,
             "status": d.status,
             "copies": list(d.copies),
+            "rivals": list(self.rivals),
         }
 
 
@@ -44,6 +46,7 @@ class Shown:
     document: DocumentInfo
     nodes: int
     chunks: int
+    rivals: tuple[str, ...] = ()  # other documents claiming the same filing (CIK, form, period)
 
     def to_dict(self) -> dict[str, Any]:
         d = self.document
@@ -67,6 +70,7 @@ class Shown:
             "nodes": self.nodes,
             "chunks": self.chunks,
             "copies": list(d.copies),
+            "rivals": list(self.rivals),
             "warnings": list(d.warnings),
             "usage": dict(d.usage),
             "created_at": d.created_at,
@@ -115,13 +119,17 @@ def _document(session: Session, name: str) -> DocumentInfo:
 def list_documents(*, session: Session) -> list[Listed]:
     """Every stored document, by name."""
     counts = queries.node_counts(session)
-    return [Listed(d, counts.get(d.id, 0)) for d in queries.documents(session)]
+    rivals = queries.rivals(session)
+    return [
+        Listed(d, counts.get(d.id, 0), rivals.get(d.id, ())) for d in queries.documents(session)
+    ]
 
 
 def show_document(*, session: Session, name: str) -> Shown:
     document = _document(session, name)
     nodes, chunks = queries.document_sizes(session, document.id)
-    return Shown(document, nodes, chunks)
+    rivals = queries.rivals(session, [document.id]).get(document.id, ())
+    return Shown(document, nodes, chunks, rivals)
 
 
 def document_tree(*, session: Session, name: str) -> Tree:
@@ -131,7 +139,7 @@ def document_tree(*, session: Session, name: str) -> Tree:
 def document_page(*, session: Session, name: str, page: int) -> Page:
     """One page's stored text and the section holding it."""
     document = _document(session, name)
-    found = queries.page(session, document, page)
+    found = queries.page(session, document, page) if 1 <= page <= document.page_count else None
     if found is None:
         raise PageNotFoundError(name, page, document.page_count)
     section = queries.section_title(session, document.id, page)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
@@ -52,6 +53,8 @@ class Settings(BaseSettings):
     # how long a worker's claim on a document lasts without renewal (a killed worker's claim
     # is taken over by another after this)
     ingest_lease_seconds: float = 900.0
+    # how long reading one file may take: a file over it fails alone, the batch goes on
+    file_seconds: float = Field(default=300.0, gt=0)
 
     # Any OpenAI-compatible endpoint: OpenAI, a gateway, Ollama, vLLM, llama.cpp server.
     llm_base_url: str | None = None
@@ -87,19 +90,42 @@ class Settings(BaseSettings):
         return Mode.LLM if self.llm_model else Mode.LOCAL
 
 
+_SECRET_PARAMETER = ("key", "token", "secret", "password", "passwd", "signature", "auth")
+
+
 def redact_url(url: str) -> str:
-    """The URL without its password (`http://user:***@host/v1`), for messages and banners."""
+    """The URL without its secrets, for messages, banners and anything stored: the password
+    (`http://user:***@host/v1`) and the values of query parameters named like a key, token,
+    secret or password (`?api_key=***`)."""
     try:
         parts = urlsplit(url)
-        if parts.password is None:
-            return url
-        host = parts.hostname or ""
-        if parts.port is not None:
-            host = f"{host}:{parts.port}"
-        user = f"{parts.username}:***@" if parts.username else "***@"
-        return urlunsplit(parts._replace(netloc=user + host))
+        netloc = parts.netloc
+        userinfo, at, host = netloc.rpartition("@")
+        if at and ":" in userinfo:
+            user = userinfo.partition(":")[0]
+            netloc = (f"{user}:***@" if user else "***@") + host
+        query = "&".join(
+            f"{name}=***" if sep and any(w in name.lower() for w in _SECRET_PARAMETER) else item
+            for item in parts.query.split("&")
+            for name, sep, _ in [item.partition("=")]
+        )
+        return urlunsplit(parts._replace(netloc=netloc, query=query if parts.query else ""))
     except ValueError:
         return "<unparsable URL>"
+
+
+_SECRET_IN_TEXT = re.compile(
+    r"([?&][\w.-]{0,40}(?:" + "|".join(_SECRET_PARAMETER) + r")[\w.-]{0,40}=)[^&\s\"'#]+"
+    r"|(://[^:/@\s]{0,200}:)[^@\s/]{1,200}@",
+    re.IGNORECASE,
+)
+
+
+def redact_text(text: str) -> str:
+    """`text` (an error message, a warning) with every URL's secrets replaced by `***`."""
+    return _SECRET_IN_TEXT.sub(
+        lambda m: f"{m.group(1)}***" if m.group(1) else f"{m.group(2)}***@", text
+    )
 
 
 @lru_cache(maxsize=1)

@@ -334,3 +334,20 @@ def test_a_hostile_endpoint_never_stops_an_answer(
             assert result["answer"] and result["citations"]
         assert server.calls <= 60, f"{server.calls} calls"
     assert set(hostile.kinds) - {"competent"}, hostile.kinds  # it did misbehave
+
+
+def test_a_key_in_the_endpoint_url_query_is_never_printed_or_stored(
+    fake: FakeLLM, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`?api_key=...` in PI_LLM_BASE_URL: not in the banner, the warnings or `query_log`."""
+    monkeypatch.setenv("PI_LLM_BASE_URL", f"{fake.url}?api_key=SEKRET-42&region=eu")
+    get_settings.cache_clear()
+    fake.script = lambda request: Response("boom", status=500)
+    code, out, err = run_cli(
+        "ask", "Best Buy Q2 FY2024 comparable sales", "--mode", "llm", "--json"
+    )
+    assert code == 0 and "api_key=***" in err and json.loads(out)["warnings"]
+    with session_scope() as session:
+        logged = session.execute(text("SELECT string_agg(q::text, ' ') FROM query_log q"))
+        assert "SEKRET" not in str(logged.scalar())
+    assert "SEKRET" not in out + err

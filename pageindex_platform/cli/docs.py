@@ -35,6 +35,8 @@ def list_cmd(as_json: JsonFlag = False) -> None:
     table = Table("name", "company", "type", "year", "period", "pages", "nodes")
     for r in rows:
         also = "".join(f"\n  = {copy}" for copy in r["copies"])  # the same content, linked
+        # another document claiming the same filing (CIK, form, period)
+        also += "".join(f"\n  ≠ also claimed by {rival}" for rival in r["rivals"])
         table.add_row(
             r["name"] + also,
             r["company"] or "",

@@ -94,7 +94,9 @@ def financebench(
     with open_mode(mode) as chat:
         if score_answers and chat is None:
             raise ConfigurationError("--score-answers needs --mode llm and a model (PI_LLM_MODEL)")
-        report = run_ingest([pdfs], overrides=overrides, chat=chat, lines_to_stderr=True)
+        report = run_ingest(
+            [pdfs], overrides=overrides, chat=chat, lines_to_stderr=True, follow_links=True
+        )
         ingest = report.to_dict()
         typer.echo(
             f"ingest: {ingest['stored']} stored, {ingest['skipped']} already stored, "

@@ -58,6 +58,14 @@ def ingest(
             "PI_DATABASE_URL join in the same way).",
         ),
     ] = 1,
+    follow_links: Annotated[
+        bool,
+        typer.Option(
+            "--follow-links",
+            help="Ingest the files that links inside a folder lead to outside it (by default "
+            "they are listed and left alone).",
+        ),
+    ] = False,
     mode: Annotated[
         Mode | None,
         typer.Option(
@@ -85,6 +93,7 @@ def ingest(
             quiet=as_json,
             replace=replace,
             workers=workers,
+            follow_links=follow_links,
         )
     if as_json:
         print_json(report.to_dict())
@@ -96,6 +105,13 @@ def ingest(
             typer.echo(
                 f"ignored {n} file(s) inside folders: unsupported extensions, or .txt files "
                 "that are not EDGAR submissions (name a plain .txt to ingest it)",
+                err=True,
+            )
+        if report.not_followed:
+            typer.echo(
+                f"not followed: {len(report.not_followed)} link(s) leading outside the folder "
+                f"({', '.join(report.not_followed[:3])}"
+                f"{', ...' if len(report.not_followed) > 3 else ''}); --follow-links ingests them",
                 err=True,
             )
         d = report.to_dict()
@@ -123,6 +139,7 @@ def run_ingest(
     lines_to_stderr: bool = False,
     replace: bool = False,
     workers: int = 1,
+    follow_links: bool = False,
 ) -> IngestReport:
     """`ingest_paths` (or `workers` processes dividing the batch) with a progress bar on a
     terminal and one line per file (failures on stderr; the others on stdout, or stderr with
@@ -173,6 +190,7 @@ def run_ingest(
                 progress=progress,
                 replace=replace,
                 llm=chat is not None,
+                follow_links=follow_links,
             )
         return ingest_paths(
             paths=paths,
@@ -181,6 +199,7 @@ def run_ingest(
             progress=progress,
             chat=chat,
             replace=replace,
+            follow_links=follow_links,
         )
 
 
@@ -209,6 +228,7 @@ def _print_line(err: Console | None, r: FileResult, bar: Progress, to_stderr: bo
         )
         if r.usage:
             line += f", {r.usage['calls']} LLM calls ({r.usage['cached']} cached)"
+        line += "".join(f"\n  warning: {w}" for w in r.warnings)
     if bar.live.is_started and bar.console.is_terminal:
         bar.console.print(line, markup=False, highlight=False)
     else:

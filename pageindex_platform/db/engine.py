@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -36,12 +37,23 @@ class DatabaseStatus:
 def _sqlalchemy_url(url: str) -> str:
     for prefix in ("postgresql://", "postgres://", "postgresql+psycopg://"):
         if url.startswith(prefix):
+            _check_port(url)
             return "postgresql+psycopg://" + url[len(prefix) :]
     raise ConfigurationError(
         f"PI_DATABASE_URL must be a PostgreSQL URL such as "
         f"postgresql://user:password@host:5432/dbname (got {redact_url(url)!r}); "
         "unset it to use the embedded database"
     )
+
+
+def _check_port(url: str) -> None:
+    try:
+        urlsplit(url).port  # noqa: B018 - raises on a port that is not a number
+    except ValueError as exc:
+        raise ConfigurationError(
+            f"PI_DATABASE_URL has a port that is not a number from 0 to 65535 "
+            f"({redact_url(url)!r}): {exc}"
+        ) from None
 
 
 EXTENSIONS = ("vector", "pg_trgm")

@@ -433,3 +433,44 @@ def stored_sha256(session: Session, name: str) -> str | None:
     found = session.execute(text("SELECT sha256 FROM documents WHERE name = :n"), {"n": name})
     value = found.scalar()
     return str(value) if value is not None else None
+
+
+# Two stored documents "claim one filing" when they state the same registrant (CIK), form and
+# fiscal period: one of them is a copy (an amendment, another format, or a tampered file).
+_RIVALS = """
+SELECT d.id, array_agg(o.name ORDER BY o.id) AS names
+FROM documents d JOIN documents o
+  ON o.id <> d.id AND o.cik = d.cik AND o.doc_type = d.doc_type
+ AND o.fiscal_year = d.fiscal_year AND o.fiscal_period = d.fiscal_period
+ AND (o.period_end IS NULL OR d.period_end IS NULL OR o.period_end = d.period_end)
+WHERE d.cik IS NOT NULL AND d.doc_type IN ('10-K', '10-Q') {where}
+GROUP BY d.id
+"""
+
+
+def rivals(session: Session, ids: Sequence[int] | None = None) -> dict[int, tuple[str, ...]]:
+    """For each stored document (or each of `ids`) that claims the same filing as others (CIK,
+    form, fiscal year and period), the names of those others, oldest first."""
+    where = "" if ids is None else "AND d.id = ANY(:ids)"
+    rows = session.execute(text(_RIVALS.format(where=where)), {"ids": list(ids or ())})
+    return {int(row.id): tuple(row.names) for row in rows}
+
+
+def symbol_holders(
+    session: Session, symbols: Sequence[str], company: str, document_id: int
+) -> dict[str, list[str]]:
+    """For each of `symbols`, the other company names stored with it as an alias (another
+    document than `document_id`, under a name other than `company`)."""
+    rows = session.execute(
+        text(
+            "SELECT DISTINCT s.symbol, d.company FROM documents d, "
+            "unnest(d.company_aliases) AS s(symbol) WHERE s.symbol = ANY(:symbols) "
+            "AND d.id <> :id AND d.company IS NOT NULL AND d.company <> :company "
+            "ORDER BY d.company"
+        ),
+        {"symbols": list(symbols), "id": document_id, "company": company},
+    )
+    holders: dict[str, list[str]] = {}
+    for row in rows:
+        holders.setdefault(row.symbol, []).append(row.company)
+    return holders

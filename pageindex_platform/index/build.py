@@ -4,9 +4,14 @@ embeddings), so it runs in a worker process while the previous file is being emb
 from __future__ import annotations
 
 import hashlib
+import signal
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 
 from ..errors import InputError, UnsupportedFileError
 from ..records import PageText, PreparedDocument, TaggedFact, TreeNode, TreeSource
@@ -36,6 +41,7 @@ class BuildOptions:
     split_max_pages: int = 10
     split_max_tokens: int = 20_000
     llm_toc_check_pages: int = 20  # llm mode: the first pages checked for a TOC
+    file_seconds: float = 300.0  # how long reading one file may take
 
     @classmethod
     def from_settings(cls, settings: Settings) -> BuildOptions:
@@ -45,6 +51,7 @@ class BuildOptions:
             split_max_pages=settings.split_max_pages,
             split_max_tokens=settings.split_max_tokens,
             llm_toc_check_pages=settings.llm_toc_check_pages,
+            file_seconds=settings.file_seconds,
         )
 
 
@@ -77,6 +84,44 @@ def prepare_document(path: Path, options: BuildOptions) -> PreparedDocument:
             f"unsupported file type '{suffix or '(none)'}' "
             "(supported: .pdf, .htm, .html, .txt, .md, .markdown)",
         )
+    with _time_budget(path, options.file_seconds):
+        return _prepare(path, suffix, options)
+
+
+class _OverBudget(BaseException):  # not caught by a reader's `except Exception`
+    pass
+
+
+@contextmanager
+def _time_budget(path: Path, seconds: float) -> Iterator[None]:
+    """Stop reading `path` after `seconds`: one file over the limit fails alone (InputError)
+    rather than holding the batch. Enforced by a timer signal where one can be set (the main
+    thread of the worker process or of the command); elsewhere the file is read without one."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "setitimer"
+    ):
+        yield
+        return
+
+    def over(signum: int, frame: FrameType | None) -> None:
+        raise _OverBudget
+
+    previous = signal.signal(signal.SIGALRM, over)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except _OverBudget:
+        raise InputError(
+            path,
+            f"reading it took longer than {seconds:g} s, the limit per file "
+            "(PI_FILE_SECONDS); not stored",
+        ) from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _prepare(path: Path, suffix: str, options: BuildOptions) -> PreparedDocument:
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
     data = read_bytes(path)

@@ -19,14 +19,21 @@ class Discovered:
     files: list[Path] = field(default_factory=list)
     failures: list[FileResult] = field(default_factory=list)  # named paths that cannot be read
     ignored: list[str] = field(default_factory=list)  # files in folders, not of a supported type
+    not_followed: list[str] = field(default_factory=list)  # links in folders to paths outside
 
 
-def discover(paths: Iterable[Path]) -> Discovered:
+def discover(paths: Iterable[Path], *, follow_links: bool = False) -> Discovered:
+    """The files to ingest. In a folder, a link (or a file under a linked folder) that leads
+    outside the folder is not followed unless `follow_links`: it is listed in `not_followed`."""
     found = Discovered()
     for path in paths:
         if path.is_dir():
+            root = path.resolve()
             for child in sorted(path.rglob("*")):
                 if child.name.startswith(".") or child.is_dir():
+                    continue
+                if not follow_links and not child.resolve().is_relative_to(root):
+                    found.not_followed.append(str(child))
                     continue
                 if not _utf8(child):
                     found.failures.append(_misnamed(child))

@@ -366,6 +366,7 @@ def _toc_from_links(walker: _Walker, layouts: list[PageLayout]) -> list[FlatEntr
     return out if len(out) >= 3 else []
 
 
+_DECLARED = re.compile(rb"<meta[^>]{0,200}charset|<\?xml[^>]{0,100}encoding", re.IGNORECASE)
 _TAG = re.compile(
     rb"<\s*(?:!doctype\s+html|html|head|body|div|p|table|span|font|center|pre)\b", re.IGNORECASE
 )
@@ -383,14 +384,29 @@ def page_layouts(pages_rows: list[list[Row]], *, marked: bool) -> list[PageLayou
     ]
 
 
-def parse_html(path: Path, data: bytes) -> ParsedHtml:
-    """Pages, rows, TOC and dei facts of an HTML filing. Raises InputError subclasses."""
+def _encoding(data: bytes) -> str | None:
+    """How to decode an HTML file: as its byte-order mark says, else as it declares (None:
+    lxml reads the declaration), else UTF-8 when its bytes are UTF-8, else Windows-1252."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return "utf-8"
+    if _DECLARED.search(data[:4096]):
+        return None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "windows-1252"
+    return "utf-8"
+
+
+def parse_html(path: Path, data: bytes, *, encoding: str | None = None) -> ParsedHtml:
+    """Pages, rows, TOC and dei facts of an HTML filing (`encoding`: what the text is known
+    to be in, else as `_encoding` finds). Raises InputError subclasses."""
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark
-        data = data.decode("utf-16", errors="replace").encode("utf-8")
+        data, encoding = data.decode("utf-16", errors="replace").encode("utf-8"), "utf-8"
     if not _TAG.search(data[:8192]) or b"\x00" in data[:8192]:
         raise InputError(path, "not an HTML document (no HTML tags at its start)")
     # huge_tree: elements nested up to 2048 deep are read (libxml2 stops at 256 otherwise)
-    parser = lxml.html.HTMLParser(huge_tree=True)
+    parser = lxml.html.HTMLParser(huge_tree=True, encoding=encoding or _encoding(data))
     try:
         root = lxml.html.document_fromstring(data, parser=parser)
     except (lxml.etree.ParserError, ValueError) as exc:

@@ -9,7 +9,6 @@ from ..records import PageText
 from ..tokens import count_tokens
 from .toc import FlatEntry
 
-_HEADER = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 PAGE_TOKENS = 800
 THIN_TOKENS = 40  # a section whose subtree is smaller is merged into the one before it
@@ -23,9 +22,9 @@ def parse_markdown(text: str) -> tuple[list[PageText], list[FlatEntry]]:
         m = _FENCE.match(line)
         if m:
             fence = None if fence == m.group(1) else (fence or m.group(1))
-        header = _HEADER.match(line) if fence is None else None
+        header = _header(line) if fence is None else None
         if header:
-            sections.append((len(header.group(1)), header.group(2).strip(), [line]))
+            sections.append((*header, [line]))
         else:
             sections[-1][2].append(line)
     if not "\n".join(sections[0][2]).strip():
@@ -40,6 +39,20 @@ def parse_markdown(text: str) -> tuple[list[PageText], list[FlatEntry]]:
         if level:
             entries.append(FlatEntry(level, title, start))
     return pages, entries
+
+
+def _header(line: str) -> tuple[int, str] | None:
+    """An ATX header's level and title: `## Title`, `## Title ##`. Read by hand, not by a
+    regular expression, so that a line of spaces or hashes costs time linear in its length."""
+    title = line.lstrip("#")
+    level = len(line) - len(title)
+    if not 1 <= level <= 6 or not title[:1].isspace():
+        return None
+    title = title.strip()
+    unclosed = title.rstrip("#")
+    if unclosed != title and (not unclosed or unclosed[-1].isspace()):
+        title = unclosed.rstrip()  # a closing sequence of hashes
+    return (level, title) if title else None
 
 
 def _thin(sections: list[tuple[int, str, list[str]]]) -> list[tuple[int, str, list[str]]]:

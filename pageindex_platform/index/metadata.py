@@ -18,6 +18,7 @@ from datetime import date, datetime
 from ..names import SYMBOL, display_name, letters, short_company
 from ..records import DocMetadata, DocType, PageText, TreeNode
 from .company import company_names
+from .text import squeezed
 from .tree import PREFACE, WHOLE_DOCUMENT
 
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
@@ -31,7 +32,7 @@ _FISCAL_YEAR_END = re.compile(
 )
 _MONTH_NUMBER = {m.lower(): i for i, m in enumerate(_MONTHS.split("|"), 1)}
 _REPORT_DATE = re.compile(
-    rf"({_DATE})\s*\n?\s*\(?date of report|date of report[^\n:]*:?\s*\n?\s*({_DATE})",
+    rf"({_DATE})\s*\n?\s*\(?date of report|date of report[^\n:]{{0,120}}:?\s*\n?\s*({_DATE})",
     re.IGNORECASE,
 )
 _FISCAL_YEAR = re.compile(r"\bfiscal\s+(?:year\s+)?(20\d\d|19\d\d)\b", re.IGNORECASE)
@@ -112,7 +113,7 @@ def extract_metadata(
     """Type, company, fiscal year and period from what the first pages say (the file's name
     is not consulted: users' files are named after download links, UUIDs or anything). An
     inline-XBRL filing's `dei:` cover facts (`cover_facts`) are exact and take precedence."""
-    first = "\n".join(p.text for p in pages[:3])
+    first = squeezed(p.text for p in pages[:3])
     doc_type = _doc_type(first)
     company, aliases = company_names(pages, first.splitlines(), first, doc_type)
     end, year, period = _period(pages, first, doc_type)
@@ -148,7 +149,7 @@ def _period(
         m = _PERIOD_END.search(first)
         if m:
             end = _parse_date(m.group(1))
-    opening = "\n".join(p.text for p in pages[:10])
+    opening = squeezed(p.text for p in pages[:10])
     mentions = Counter(
         int(y) for y in _FISCAL_YEAR.findall(first if doc_type == DocType.FORM_10K else opening)
     )

@@ -60,6 +60,7 @@ def ingest_paths(
     parallel: bool = True,
     chat: StructuredChat | None = None,
     replace: bool = False,
+    follow_links: bool = False,
 ) -> IngestReport:
     """Ingest files and folders. Bad files are reported and the batch goes on.
 
@@ -68,8 +69,9 @@ def ingest_paths(
     With `chat` (llm mode) the model refines each tree and writes summaries; without it
     everything is deterministic (local mode)."""
     started = time.perf_counter()
-    found = discover(paths)
-    batch = _Batch(IngestReport(ignored=found.ignored), progress)
+    found = discover(paths, follow_links=follow_links)
+    report = IngestReport(ignored=found.ignored, not_followed=found.not_followed)
+    batch = _Batch(report, progress)
     batch.notify(BatchStarted(len(found.files) + len(found.failures)))
     for failure in found.failures:
         batch.finish(failure)

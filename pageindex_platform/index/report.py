@@ -44,6 +44,8 @@ class FileResult:
     stages: dict[str, float] = field(default_factory=dict)
     usage: dict[str, Any] = field(default_factory=dict)  # LLM calls, tokens, cost (llm mode)
     skip: SkipReason | None = None
+    warnings: list[str] = field(default_factory=list)  # what the stored document's reading
+    # left out, and what it claims that other stored documents claim too
 
     @classmethod
     def skipped(
@@ -89,6 +91,7 @@ class FileResult:
 class IngestReport:
     files: list[FileResult] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)
+    not_followed: list[str] = field(default_factory=list)  # links out of a folder, not followed
     seconds: float = 0.0
     stopped: str | None = None  # why the batch stopped early (the database went away)
     not_attempted: list[str] = field(default_factory=list)
@@ -107,6 +110,7 @@ class IngestReport:
             "skipped": self.count(FileStatus.SKIPPED),
             "failed": self.failed,
             "ignored": self.ignored,
+            "not_followed": self.not_followed,
             "pages": sum(f.pages for f in self.files if f.status == FileStatus.STORED),
             "chunks": sum(f.chunks for f in self.files if f.status == FileStatus.STORED),
             "seconds": round(self.seconds, 3),

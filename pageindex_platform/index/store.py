@@ -20,7 +20,7 @@ from ..db.engine import session_scope
 from ..db.tables import Chunk, Document, Fact, Node, Page
 from ..embeddings import Embedder, description_embedder, get_embedder
 from ..llm import StructuredChat, Usage
-from ..names import letters
+from ..names import SYMBOL, letters
 from ..records import PreparedDocument, TreeNode
 from .build import BuildOptions
 from .claims import release
@@ -82,6 +82,7 @@ def embed_and_store(doc: PreparedDocument, options: StoreOptions) -> FileResult:
         seconds=sum(stages.values()),
         stages=stages,
         usage=used,
+        warnings=list(doc.warnings),
     )
 
 
@@ -109,6 +110,10 @@ def store_document(
     session.add(document)
     session.flush()
     doc_id = document.id
+    claims = _claims(session, doc, doc_id)
+    if claims:
+        doc.warnings.extend(claims)
+        document.warnings = list(doc.warnings)
     session.execute(
         insert(Page), [{"document_id": doc_id, "page": p.page, "text": p.text} for p in doc.pages]
     )
@@ -134,6 +139,29 @@ def store_document(
             {"id": doc_id},
         )
     return doc_id
+
+
+def _claims(session: Session, doc: PreparedDocument, doc_id: int) -> list[str]:
+    """What the new document claims that stored ones claim too: the same filing (CIK, form
+    and fiscal period: a copy, an amendment, another format, or a tampered file), or a
+    trading symbol stored under another company's name."""
+    said: list[str] = []
+    meta = doc.metadata
+    rivals = queries.rivals(session, [doc_id]).get(doc_id, ())
+    if rivals:
+        said.append(
+            f"claims the same filing as {', '.join(rivals)} (CIK {meta.cik}, {meta.doc_type} "
+            f"for fiscal {meta.fiscal_year} {meta.fiscal_period}): answers about that period "
+            "cite both; `pi docs rm` the one that is not the filing"
+        )
+    symbols = [a for a in meta.company_aliases if SYMBOL.fullmatch(a)]
+    if symbols and meta.company:
+        holders = queries.symbol_holders(session, symbols, meta.company, doc_id)
+        said.extend(
+            f"trading symbol {symbol} is also stored under another name: {', '.join(names)}"
+            for symbol, names in holders.items()
+        )
+    return said
 
 
 def _document_row(

@@ -27,16 +27,16 @@ from .html import ParsedHtml, page_layouts, parse_html
 from .layout import Row
 
 _ENVELOPE = re.compile(r"<(?:SEC-DOCUMENT|SEC-HEADER|IMS-HEADER|DOCUMENT)>", re.I)
-_HEADER = re.compile(r"<(SEC-HEADER|IMS-HEADER)>(.*?)</\1>", re.I | re.S)
+_HEADER_START = re.compile(r"<(SEC-HEADER|IMS-HEADER)>", re.I)
 _DOCUMENT = re.compile(r"<DOCUMENT>(.*?)(?:</DOCUMENT>|\Z)", re.I | re.S)
 _FIELD = re.compile(r"^<(TYPE|SEQUENCE|FILENAME|DESCRIPTION)>[ \t]*(.*?)\s*$", re.I | re.M)
 _TEXT = re.compile(r"<TEXT>(.*?)(?:</TEXT>|\Z)", re.I | re.S)
-_XBRL = re.compile(r"^\s*<XBRL>\s*(.*?)\s*(?:</XBRL>\s*)?$", re.I | re.S)
 _HTML_START = re.compile(r"^\s*(?:<\?xml[^>]*>\s*)?<(?:!doctype\s+html|html)\b", re.I)
+# documents of a submission that are data, not text: pictures, archives, XBRL files
+_DATA_TYPES = {"GRAPHIC", "ZIP", "EXCEL", "PDF", "XML", "JSON"}
 _EXHIBITS_READ = re.compile(r"^EX-(?:99|13)(?:\.\d+)?\b", re.I)
-_PAGE_MARK = re.compile(r"^\s*<PAGE>\s*\d*\s*$", re.I)
 _SGML_LINE = re.compile(r"^\s*</?(?:TABLE|CAPTION|S|C|FN|F\d+|PRE)>\s*", re.I)
-_TRAILING_NUMBER = re.compile(r"\s{2,}(\d{1,3}|[ivx]{1,5})\s*$", re.I)
+_PAGE_NUMBER = re.compile(r"\d{1,3}|[ivx]{1,5}", re.I)
 # header keys → the dei: names the metadata extractor reads
 _COVER = {
     "COMPANY CONFORMED NAME": "dei:EntityRegistrantName",
@@ -53,19 +53,41 @@ class SubmissionDocument:
     body: str  # what stands between <TEXT> and </TEXT>
 
 
+def _decoded(data: bytes) -> str:
+    """The file's text: UTF-8 (a byte-order mark dropped) when its bytes are UTF-8, else
+    Windows-1252, the single-byte encoding of older EDGAR filings."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("windows-1252", errors="replace")
+
+
 def is_submission(text: str) -> bool:
     return bool(_ENVELOPE.search(text[:4096]))
 
 
 def submission_header(text: str) -> dict[str, str]:
     """The header's `KEY: value` lines, first value of each key (the filer comes first)."""
-    found = _HEADER.search(text)
     header: dict[str, str] = {}
-    for line in (found.group(2) if found else "").splitlines():
+    for line in _header_text(text).splitlines():
         key, sep, value = line.strip().partition(":")
         if sep and value.strip():
             header.setdefault(key.strip().upper(), value.strip())
     return header
+
+
+def _header_text(text: str) -> str:
+    """What stands between the first `<SEC-HEADER>` and its closing mark (or the first
+    document, when the mark is never closed)."""
+    found = _HEADER_START.search(text)
+    if found is None:
+        return ""
+    start = found.end()
+    upper = text.upper()
+    end = upper.find(f"</{found.group(1).upper()}>", start)
+    if end < 0:
+        end = upper.find("<DOCUMENT>", start)
+    return text[start : end if end >= 0 else len(text)]
 
 
 def submission_documents(text: str) -> Iterator[SubmissionDocument]:
@@ -80,6 +102,20 @@ def submission_documents(text: str) -> Iterator[SubmissionDocument]:
         )
 
 
+def _readable(document: SubmissionDocument) -> bool:
+    """Whether a document of the submission is text to read: not a graphic, an archive, a
+    spreadsheet, a PDF or an XBRL/XML data file (uuencoded or not)."""
+    kind = document.type
+    if kind in _DATA_TYPES or kind.startswith("EX-101") or kind.endswith((".XML", ".XSD")):
+        return False
+    head = document.body.lstrip()[:200]
+    if head.startswith("begin ") and head[6:9].isdigit():  # uuencoded binary
+        return False
+    return not head.lower().startswith(("<?xml", "<xbrl", "<xbrli:xbrl")) or "<html" in (
+        document.body[:4096].lower()
+    )
+
+
 def _cover_facts(header: dict[str, str]) -> dict[str, str]:
     facts = {dei: header[key] for key, dei in _COVER.items() if header.get(key)}
     end = facts.get("dei:DocumentPeriodEndDate", "")
@@ -91,15 +127,17 @@ def _cover_facts(header: dict[str, str]) -> dict[str, str]:
 def parse_submission(path: Path, data: bytes) -> ParsedHtml:
     """The filing of a full-submission file (or a plain text file) as pages, layouts, TOC,
     cover facts and tagged facts. Raises InputError subclasses."""
-    text = data.decode("utf-8", errors="replace")
+    text = _decoded(data)
     if "\x00" in text[:8192]:
         raise InputError(path, "not a text file (binary content)")
     if not is_submission(text):
         return parse_plain_text(path, text)
     header = submission_header(text)
-    documents = [d for d in submission_documents(text) if d.body.strip()]
+    every = [d for d in submission_documents(text) if d.body.strip()]
+    documents = [d for d in every if _readable(d)]
     if not documents:
-        raise InputError(path, "EDGAR submission without any document text")
+        left = f" (only {', '.join(sorted({d.type or '?' for d in every}))} data)" if every else ""
+        raise InputError(path, f"EDGAR submission without any document text{left}")
     kind = header.get("CONFORMED SUBMISSION TYPE", "").upper()
     main = next((d for d in documents if d.type == kind), documents[0])
     parsed = _parse_body(path, main.body)
@@ -119,11 +157,38 @@ def parse_submission(path: Path, data: bytes) -> ParsedHtml:
 
 
 def _parse_body(path: Path, body: str) -> ParsedHtml:
-    xbrl = _XBRL.match(body)
-    body = xbrl.group(1) if xbrl else body
+    body = _unwrapped_xbrl(body)
     if _HTML_START.match(body) or re.search(r"<(?:html|body|div|p|table)\b", body[:4096], re.I):
-        return parse_html(path, body.encode("utf-8"))
+        return parse_html(path, body.encode("utf-8"), encoding="utf-8")
     return parse_plain_text(path, body)
+
+
+def _unwrapped_xbrl(body: str) -> str:
+    """An `<XBRL>` wrapper's content (inline XBRL documents come wrapped in one)."""
+    stripped = body.strip()
+    if stripped[:6].upper() != "<XBRL>":
+        return body
+    inner = stripped[6:]
+    if inner[-7:].upper() == "</XBRL>":
+        inner = inner[:-7]
+    return inner.strip()
+
+
+def _is_page_mark(line: str) -> bool:
+    """`<PAGE>` alone on its line, or with the page's number."""
+    stripped = line.strip()
+    return stripped[:6].upper() == "<PAGE>" and (not stripped[6:] or stripped[6:].strip().isdigit())
+
+
+def _trailing_number(line: str) -> str | None:
+    """A page number at the end of a line after a gap of two or more spaces (a table of
+    contents row), found without a regular expression that backtracks over the gap."""
+    stripped = line.rstrip()
+    last = stripped.rsplit(None, 1)[-1] if stripped.strip() else ""
+    before = stripped[: len(stripped) - len(last)]
+    if len(before) < 2 or not before[-2:].isspace() or not _PAGE_NUMBER.fullmatch(last):
+        return None
+    return last
 
 
 def parse_plain_text(path: Path, text: str) -> ParsedHtml:
@@ -134,16 +199,17 @@ def parse_plain_text(path: Path, text: str) -> ParsedHtml:
     for raw in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
         pieces = raw.split("\f")
         for i, piece in enumerate(pieces):
-            if i > 0 or _PAGE_MARK.match(piece):
+            mark = _is_page_mark(piece)
+            if i > 0 or mark:
                 if pages_rows[-1]:
                     pages_rows.append([])
-                if _PAGE_MARK.match(piece):
+                if mark:
                     continue
             line = _SGML_LINE.sub("", piece)
             words = " ".join(line.split())
             if not words:
                 continue
-            number = _TRAILING_NUMBER.search(line)
+            number = _trailing_number(line)
             rows = pages_rows[-1]
             rows.append(
                 Row(
@@ -153,7 +219,7 @@ def parse_plain_text(path: Path, text: str) -> ParsedHtml:
                     size=10.0,
                     bold=words.isupper(),
                     last_x0=400.0 if number else 0.0,
-                    last_text=number.group(1) if number else words,
+                    last_text=number or words,
                 )
             )
     pages_rows = [rows for rows in pages_rows if rows]

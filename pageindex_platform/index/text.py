@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _ITEM = re.compile(r"^item\s*(\d{1,2}[a-c]?)\b", re.IGNORECASE)
@@ -24,3 +25,10 @@ def item_label(text: str) -> str | None:
 def part_label(text: str) -> str | None:
     m = _PART.match(text.strip())
     return m.group(1).lower() if m else None
+
+
+def squeezed(texts: Iterable[str]) -> str:
+    """The texts' non-blank lines, each with its runs of whitespace made one space: what the
+    metadata patterns read, so that no run of spaces or blank lines makes them backtrack."""
+    lines = (" ".join(line.split()) for text in texts for line in text.splitlines())
+    return "\n".join(line for line in lines if line)

@@ -18,9 +18,9 @@ from ..records import FlatEntry
 from .layout import PageLayout
 from .text import item_label, normalize, part_label
 
-_ENTRY = re.compile(
-    r"^(?P<title>.*?[A-Za-z].*?)[\s.·…_-]*?(?:\s|\.{2,}|…)(?P<page>\d{1,4})(?:\s*[-–]\s*\d{1,4})?$"
-)
+# A contents row ends in its page number (or a range of pages): "Risk Factors ..... 12"
+_PAGE_AT_END = re.compile(r"(?<!\d)(\d{1,4})(?:\s?[-–]\s?\d{1,4})?$")
+_LEADER = " .·…_-"
 _FOOTER_NUMBER = re.compile(
     r"^(?:page\s+)?[-–]?\s*(?P<n>\d{1,4})\s*[-–]?$|^(?P<n2>\d{1,4})\s*[|]|[|]\s*(?P<n3>\d{1,4})$",
     re.IGNORECASE,
@@ -41,10 +41,9 @@ def _entries_on_page(layout: PageLayout, page_count: int) -> list[TocEntry]:
     wrapped: str | None = None  # an "Item 5. Market for ..." row whose page number is below
     for row in layout.rows:
         text = row.text.strip()
-        m = _ENTRY.match(text)
-        if m:
-            title = m.group("title").strip(" .·…_-")
-            page = int(m.group("page"))
+        entry = contents_row(text)
+        if entry:
+            title, page = entry
             if len(title) >= 3 and page <= page_count + 20 and not title.isdigit():
                 if wrapped and not item_label(title) and not part_label(title):
                     title, x0 = f"{wrapped} {title}", out.pop().x0
@@ -60,6 +59,22 @@ def _entries_on_page(layout: PageLayout, page_count: int) -> list[TocEntry]:
             out.append(TocEntry(0, text, None, row.x0))
             wrapped = text
     return [e for e in out if e.printed_page is not None or part_label(e.title)]
+
+
+def contents_row(text: str) -> tuple[str, int] | None:
+    """(title, printed page) of a row that reads like a contents entry: a title with a letter,
+    then a space, a leader of two or more dots or an ellipsis, then the page number. Found
+    from the row's end, in time linear in its length (a row of 3,000 dots included)."""
+    m = _PAGE_AT_END.search(text)
+    if m is None:
+        return None
+    before = text[: m.start()]
+    if not (before[-1:].isspace() or before.endswith(("..", "…"))):
+        return None
+    title = before.strip(_LEADER + "\t\u00a0")
+    if not any("a" <= c.lower() <= "z" for c in title):
+        return None
+    return title, int(m.group(1))
 
 
 def _is_toc_page(layout: PageLayout, entries: list[TocEntry]) -> bool:

@@ -46,6 +46,7 @@ class _Job:
     overrides: dict[str, dict[str, Any]] | None
     replace: bool
     llm: bool
+    follow_links: bool
     log_level: int  # the records the parent shows
 
 
@@ -81,6 +82,7 @@ def _work(job: _Job, events: Any) -> None:
                 progress=events.put,
                 chat=chat,
                 replace=job.replace,
+                follow_links=job.follow_links,
             )
         events.put(_Done(report))
     except BaseException as exc:  # the parent reports it; a worker never dies silently
@@ -96,6 +98,7 @@ def ingest_with_workers(
     progress: Progress | None = None,
     replace: bool = False,
     llm: bool = False,
+    follow_links: bool = False,
 ) -> IngestReport:
     """Ingest `paths` with `workers` processes; one merged report, one file's line once. A
     worker that stopped early is reported (WorkerStopped) and its files are finished here."""
@@ -108,6 +111,7 @@ def ingest_with_workers(
         overrides=overrides,
         replace=replace,
         llm=llm,
+        follow_links=follow_links,
         log_level=shown_level(),
     )
     procs = [context.Process(target=_work, args=(job, events)) for _ in range(workers)]
@@ -121,7 +125,7 @@ def ingest_with_workers(
             proc.join(timeout=5)
             if proc.is_alive():
                 proc.terminate()
-    left = [p for p in discover(paths).files if merged.left(str(p))]
+    left = [p for p in discover(paths, follow_links=follow_links).files if merged.left(str(p))]
     if left:  # a worker's files when it died or ended early: this process finishes them
         for why in merged.crashes:
             logger.info("%s; its files are finished by the main process", why)
@@ -170,6 +174,7 @@ class _Merge:
         self.seen: dict[str, list[FileResult]] = {}  # path → undecided skips so far
         self.started = False
         self.ignored: list[str] = []
+        self.not_followed: list[str] = []
         self.stopped: str | None = None
         self.not_attempted: set[str] = set()
         self.crashes: list[str] = []
@@ -206,6 +211,7 @@ class _Merge:
 
     def done(self, report: IngestReport) -> None:
         self.ignored = self.ignored or report.ignored
+        self.not_followed = self.not_followed or report.not_followed
         self.stopped = self.stopped or report.stopped
         self.not_attempted.update(report.not_attempted)
 
@@ -225,6 +231,7 @@ class _Merge:
         return IngestReport(
             files=list(self.final.values()),
             ignored=self.ignored,
+            not_followed=self.not_followed,
             stopped=self.stopped,
             not_attempted=not_attempted,
         )

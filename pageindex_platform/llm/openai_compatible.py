@@ -20,7 +20,7 @@ import httpx2
 import openai
 
 from ..errors import ConfigurationError, LLMRequestError, LLMUnavailableError
-from ..settings import Settings, get_settings, redact_url
+from ..settings import Settings, get_settings, redact_text, redact_url
 from .cache import DatabaseCache
 from .chat import Message, Reply, ResponseFormat, StructuredChat, schema_instructions
 
@@ -212,7 +212,7 @@ class OpenAICompatible:
         base = self.settings.llm_base_url
         if base and redact_url(base) != base:
             text = text.replace(base, redact_url(base))
-        return text
+        return redact_text(text)
 
 
 def _refuses_format(exc: openai.APIStatusError) -> bool:

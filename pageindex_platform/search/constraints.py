@@ -347,7 +347,7 @@ def _named(
         if len(entity_groups(sorted(companies), stored)) > 1:
             notes.append(f'"{symbol}" is the trading symbol of {names}: each is searched.')
         elif common(symbol):
-            notes.append(f'"{symbol}" was read as the trading symbol of {names}.')
+            notes.append(f'"{symbol}" was read as the trading symbol of {names.removesuffix(".")}.')
     return _Named(found, {c: f for c, f in forms_of.items() if c not in found}, notes)
 
 

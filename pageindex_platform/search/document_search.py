@@ -7,6 +7,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from sqlalchemy.orm import Session
+
 from ..db import queries
 from ..db.queries import DocumentInfo, TreeInfo
 from .constraints import Constraints
@@ -31,6 +33,7 @@ class Selected:
     documents: list[tuple[DocumentInfo, float]]
     top: float  # the best route score
     interleaved: bool
+    rivals: frozenset[str] = frozenset()  # documents claiming the filing of a selected one
 
 
 def select_documents(
@@ -60,6 +63,40 @@ def select_documents(
     logger.info("documents searched: %s", ", ".join(d.name for d in chosen))
     documents = [(stored[d.name], d.score) for d in chosen if d.name in stored]
     return Selected(documents, top, interleaved=len(entities) > 1)
+
+
+def with_rivals(*, session: Session, selected: Selected) -> tuple[Selected, str | None]:
+    """The selected documents, each followed by the stored documents that claim the same
+    filing (CIK, form, fiscal period), which are searched and cited in turn with it; and a
+    notice saying which documents claim one filing. Never silently the first stored."""
+    rivals = queries.rivals(session, [d.id for d, _ in selected.documents])
+    if not rivals:
+        return selected, None
+    names = {d.name for d, _ in selected.documents}
+    stored = queries.documents_by_name(session, [n for group in rivals.values() for n in group])
+    documents: list[tuple[DocumentInfo, float]] = []
+    added: set[str] = set()
+    said: list[str] = []
+    noticed: set[str] = set()
+    for document, score in selected.documents:
+        documents.append((document, score))
+        others = [stored[n] for n in rivals.get(document.id, ()) if n in stored]
+        for other in others:
+            if other.name not in names | added:
+                documents.append((other, score))
+                added.add(other.name)
+        group = [document, *others]
+        if others and document.name not in noticed:
+            noticed.update(d.name for d in group)
+            said.append(
+                f"{', '.join(d.name for d in group)} claim to be one filing "
+                f"({document.company or 'CIK ' + str(document.cik)}'s {document.doc_type} for "
+                f"fiscal {document.fiscal_year} {document.fiscal_period}, CIK {document.cik}): "
+                "each is cited; `pi docs show` says where each came from."
+            )
+    claimed = frozenset(n for group in rivals.values() for n in group)
+    chosen = Selected(documents, selected.top, interleaved=True, rivals=claimed)
+    return chosen, " ".join(said) or None
 
 
 @dataclass(frozen=True)

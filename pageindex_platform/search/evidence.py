@@ -58,10 +58,21 @@ def gather(
     logger.info(
         "figure stated: %s (%s) on %s p. %d", figure.shown, figure.concept, document, figure.page
     )
-    others = [c for c in citations if (c.document, c.page) != (document, figure.page)]
-    shown_on = Citation(document, figure.page, best.tree.leaf_of(figure.page))
+    shown = [Citation(document, figure.page, best.tree.leaf_of(figure.page))]
     stated = f"{figure.shown} — {figure.period} ({figure.concept}) [{document}, p. {figure.page}]"
-    return Evidence([shown_on, *others[: max_citations - 1]], stated)
+    for rival in found[1:]:  # a document claiming the same filing states its own figure
+        if rival.document.name not in selected.rivals:
+            continue
+        said = stated_figure(session=session, concepts=query.concepts, document=rival.document)
+        if said is not None:
+            name = rival.document.name
+            shown.append(Citation(name, said.page, rival.tree.leaf_of(said.page)))
+            stated += (
+                f"; {name}, claiming the same filing, states {said.shown} [{name}, p. {said.page}]"
+            )
+    at = {(c.document, c.page) for c in shown}
+    others = [c for c in citations if (c.document, c.page) not in at]
+    return Evidence([*shown, *others[: max_citations - len(shown)]], stated)
 
 
 def missing_notice(constraints: Constraints, documents: Sequence[DocumentInfo]) -> str | None:

@@ -102,7 +102,9 @@ class LlmSteps(Steps):
 
     def _query_to_sql(self, search: ChunkSearch, trace: Trace) -> tuple[str | None, list[int], str]:
         """(sql, document ids, reason); ids are [] when it failed or selected nothing."""
-        from .query_sql import query_to_sql  # llm mode only: keeps pglast out of local start-up
+        # llm mode only: keeps pglast out of local start-up
+        from .query_sql import query_to_sql
+        from .sql_guard import READER_ROLE, reader_role
 
         sql: str | None = None
         try:
@@ -116,6 +118,13 @@ class LlmSteps(Steps):
             why = f"Query-to-SQL failed ({type(exc).__name__}: {problem})"
             trace.warn(f"llm {why}; local entity linking instead")
             return sql, [], why
+        with engine.connect() as conn:
+            if not reader_role(conn):
+                trace.warn(
+                    f"Query-to-SQL ran as the database user, not the read-only role "
+                    f"{READER_ROLE} (this user may not create roles; see README): the query "
+                    "was still validated and run in a read-only transaction"
+                )
         ids = [d.id for d in queries.documents(search.session, names=names)]
         if not ids:
             return sql, [], "Query-to-SQL selected no document"

@@ -11,17 +11,18 @@ from __future__ import annotations
 import logging
 from dataclasses import asdict
 
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from ..db import queries
-from ..db.engine import corpus_location
+from ..db.engine import corpus_location, explain_failure
 from ..db.tables import QueryLog
 from ..embeddings.space import EmbeddingSpace
 from ..errors import EmptyCorpusError
 from ..llm import StructuredChat
 from ..settings import Mode, get_settings
 from .constraints import parse_constraints
-from .document_search import Found, search_document, select_documents
+from .document_search import Found, search_document, select_documents, with_rivals
 from .evidence import gather, missing_notice
 from .modes import Written, steps_for
 from .query import Query
@@ -65,7 +66,10 @@ def ask(
     selected = select_documents(
         search=search, decision=decision, constraints=constraints, limit=max_documents
     )
-    notice = missing_notice(constraints, [d for d, _ in selected.documents])
+    selected, claimed = with_rivals(session=session, selected=selected)
+    notice = " ".join(
+        n for n in (missing_notice(constraints, [d for d, _ in selected.documents]), claimed) if n
+    )
     if notice:
         trace.warn(notice)
     found = [
@@ -90,7 +94,7 @@ def _answer(
     decision: RouteDecision,
     found: list[Found],
     written: Written,
-    notice: str | None,
+    notice: str,
     trace: Trace,
 ) -> Answer:
     """The answer as returned: what the corpus lacks said first, the route and its reason,
@@ -121,16 +125,23 @@ def _require_documents(session: Session) -> None:
 
 
 def _log(session: Session, answer: Answer) -> None:
-    """The question's row in `query_log`: its route, documents, citations, time and usage."""
-    session.add(
-        QueryLog(
-            question=answer.question,
-            mode=answer.mode,
-            route=answer.route,
-            route_reason=answer.route_reason,
-            documents=[{"name": d.name, "score": d.score} for d in answer.documents],
-            citations=[asdict(c) for c in answer.citations],
-            latency_ms=answer.timings["total"] * 1000,
-            usage=answer.usage,
-        )
+    """The question's row in `query_log`: its route, documents, citations, time and usage.
+    Best-effort: a row that cannot be written (a full disk) costs the log, not the answer."""
+    try:
+        with session.begin_nested():
+            session.add(_log_row(answer))
+    except DBAPIError as exc:
+        logger.warning("the question was not logged in query_log (%s)", explain_failure(exc))
+
+
+def _log_row(answer: Answer) -> QueryLog:
+    return QueryLog(
+        question=answer.question,
+        mode=answer.mode,
+        route=answer.route,
+        route_reason=answer.route_reason,
+        documents=[{"name": d.name, "score": d.score} for d in answer.documents],
+        citations=[asdict(c) for c in answer.citations],
+        latency_ms=answer.timings["total"] * 1000,
+        usage=answer.usage,
     )

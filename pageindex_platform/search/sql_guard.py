@@ -14,7 +14,7 @@ from typing import Any
 from pglast import ast, parse_sql
 from pglast.parser import ParseError
 from pglast.visitors import Visitor
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 
 from ..errors import UnsafeSQLError
 
@@ -74,6 +74,7 @@ ALLOWED_TYPES = frozenset(
     }
 )
 STATEMENT_TIMEOUT_MS = 2000
+WORK_MEM = "4MB"  # each sort or hash of the query: its memory is bounded, not only its time
 ROW_LIMIT = 50
 READER_ROLE = "pageindex_sql_reader"  # migration 0006, where the database user may create it
 
@@ -159,7 +160,9 @@ def run_readonly(engine: Engine, sql: str, *, limit: int = ROW_LIMIT) -> list[st
     with engine.connect() as conn, conn.begin():
         conn.execute(text("SET TRANSACTION READ ONLY"))
         conn.execute(text(f"SET LOCAL statement_timeout = {STATEMENT_TIMEOUT_MS}"))
-        if conn.execute(text(_CAN_BE_READER), {"role": READER_ROLE}).scalar():
+        conn.execute(text(f"SET LOCAL work_mem = '{WORK_MEM}'"))
+        conn.execute(text("SET LOCAL hash_mem_multiplier = 1"))
+        if reader_role(conn):
             conn.execute(text(f"SET LOCAL ROLE {READER_ROLE}"))
         # The driver's own cursor, without parameters: the text is sent as it is (no `:name`
         # or `%` in a literal is taken for a placeholder).
@@ -179,6 +182,12 @@ _CAN_BE_READER = (
     "SELECT CASE WHEN to_regrole(:role) IS NULL THEN false "
     "ELSE pg_has_role(current_user, to_regrole(:role), 'MEMBER') END"
 )
+
+
+def reader_role(conn: Connection) -> bool:
+    """Whether generated SQL can run as the read-only role (a database user that may not
+    create roles has none: the SQL then runs as that user, still validated and read-only)."""
+    return bool(conn.execute(text(_CAN_BE_READER), {"role": READER_ROLE}).scalar())
 
 
 def view_documentation() -> str:

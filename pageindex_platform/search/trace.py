@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..llm import Usage
+from ..settings import redact_text
 
 logger = logging.getLogger(__name__)
 
@@ -24,6 +25,8 @@ class Trace:
         self._clock = self._started
 
     def warn(self, *messages: str) -> None:
+        """Warnings of the answer, shown and returned with it (never a URL's secrets)."""
+        messages = tuple(redact_text(m) for m in messages)
         for message in messages:
             logger.info("warning: %s", message)
         self.warnings.extend(messages)
