@@ -14,14 +14,16 @@ from .test_html import IXBRL
 
 
 def _ingest_alone(path: Path) -> tuple[float, dict[str, object]]:
-    """Seconds to ingest `path` by itself, and its line of the `--json` report."""
-    started = time.perf_counter()
-    code, out, err = run_cli("ingest", str(path), "--json")
-    seconds = time.perf_counter() - started
-    report = json.loads(out)
-    (result,) = report["files"]
-    assert code == (0 if result["status"] != "failed" else 1), err
-    return seconds, result
+    """Seconds to ingest `path` by itself (the fastest of three runs, so that a busy machine's
+    pauses are not taken for the parser's time), and its line of the `--json` report."""
+    times = []
+    for run in range(3):
+        started = time.perf_counter()
+        code, out, err = run_cli("ingest", str(path), "--json", *(["--force"] if run else []))
+        times.append(time.perf_counter() - started)
+        (result,) = json.loads(out)["files"]
+        assert code == (0 if result["status"] != "failed" else 1), err
+    return min(times), result
 
 
 def test_pathological_inputs_ingest_in_time_linear_in_their_size(tmp_path: Path) -> None:
