@@ -225,7 +225,7 @@ def test_sql_is_sent_as_written_and_runs_as_a_reader_of_the_view(fake: FakeLLM) 
         "SELECT name FROM document_metadata WHERE company ILIKE '%best buy%' "
         "OR title = 'ratio :debt to %equity'"
     )
-    assert run_readonly(engine, sql) == [TENQ]
+    assert run_readonly(engine, sql).names == [TENQ]
     with engine.connect() as conn:
         rights = conn.execute(
             text(

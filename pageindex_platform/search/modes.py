@@ -104,13 +104,13 @@ class LlmSteps(Steps):
         """(sql, document ids, reason); ids are [] when it failed or selected nothing."""
         # llm mode only: keeps pglast out of local start-up
         from .query_sql import query_to_sql
-        from .sql_guard import READER_ROLE, reader_role
+        from .sql_guard import READER_ROLE
 
         sql: str | None = None
         try:
             engine = search.session.get_bind()
             assert isinstance(engine, Engine)
-            sql, names = query_to_sql(
+            sql, selected = query_to_sql(
                 engine=engine, chat=self.chat, question=search.query.text, usage=trace.usage
             )
         except (PageIndexError, SQLAlchemyError) as exc:
@@ -118,14 +118,13 @@ class LlmSteps(Steps):
             why = f"Query-to-SQL failed ({type(exc).__name__}: {problem})"
             trace.warn(f"llm {why}; local entity linking instead")
             return sql, [], why
-        with engine.connect() as conn:
-            if not reader_role(conn):
-                trace.warn(
-                    f"Query-to-SQL ran as the database user, not the read-only role "
-                    f"{READER_ROLE} (this user may not create roles; see README): the query "
-                    "was still validated and run in a read-only transaction"
-                )
-        ids = [d.id for d in queries.documents(search.session, names=names)]
+        if not selected.as_reader:
+            trace.warn(
+                f"Query-to-SQL ran as the database user, not the read-only role {READER_ROLE} "
+                "(this user may not create roles; see README): the query was still validated "
+                "and run in a read-only transaction"
+            )
+        ids = [d.id for d in queries.documents(search.session, names=selected.names)]
         if not ids:
             return sql, [], "Query-to-SQL selected no document"
         return sql, ids, f"Query-to-SQL selected {len(ids)} document(s)"

@@ -11,7 +11,7 @@ from sqlalchemy import Engine, text
 
 from ..errors import UnsafeSQLError
 from ..llm import StructuredChat, Usage
-from .sql_guard import VIEW, run_readonly, view_documentation
+from .sql_guard import VIEW, ReadOnlyResult, run_readonly, view_documentation
 
 
 class GeneratedSQL(BaseModel):
@@ -33,8 +33,8 @@ def _catalog(engine: Engine) -> dict[str, object]:
 
 def query_to_sql(
     *, engine: Engine, chat: StructuredChat, question: str, usage: Usage
-) -> tuple[str, list[str]]:
-    """The generated SQL and the document names it selects: a reply whose SQL is unsafe or
+) -> tuple[str, ReadOnlyResult]:
+    """The generated SQL and what running it selected: a reply whose SQL is unsafe or
     fails to run gets one corrective retry and is never cached. Raises LLMError (no usable
     reply) or a database error; the caller falls back to local entity linking."""
     prompt = (
@@ -49,13 +49,13 @@ def query_to_sql(
         {"role": "system", "content": "You write safe, read-only SQL. JSON only."},
         {"role": "user", "content": prompt},
     ]
-    selected: list[str] = []
+    selected: list[ReadOnlyResult] = []
 
     def runs(reply: GeneratedSQL) -> None:
         """A query that is unsafe, or that PostgreSQL refuses (a bad cast, a timeout), is a
         reply to correct (once), never one to cache; one that runs gives the names."""
         try:
-            selected[:] = run_readonly(engine, reply.sql)
+            selected[:] = [run_readonly(engine, reply.sql)]
         except UnsafeSQLError as exc:
             raise ValueError(f"unsafe SQL: {exc}") from exc
         except psycopg.Error as exc:
@@ -65,4 +65,4 @@ def query_to_sql(
             ) from exc
 
     reply = chat.ask_sync(messages, GeneratedSQL, usage=usage, step="query_to_sql", check=runs)
-    return reply.sql, selected
+    return reply.sql, selected[0]

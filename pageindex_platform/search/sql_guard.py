@@ -9,12 +9,13 @@ is: nothing in it is taken for a bind parameter."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pglast import ast, parse_sql
 from pglast.parser import ParseError
 from pglast.visitors import Visitor
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Engine, text
 
 from ..errors import UnsafeSQLError
 
@@ -153,16 +154,24 @@ def validate_sql(sql: str) -> str:
     return sql
 
 
-def run_readonly(engine: Engine, sql: str, *, limit: int = ROW_LIMIT) -> list[str]:
+@dataclass(frozen=True)
+class ReadOnlyResult:
+    names: list[str]  # the documents selected, in the query's order
+    # whether the query ran as READER_ROLE; else as the database user, who may not create roles
+    as_reader: bool
+
+
+def run_readonly(engine: Engine, sql: str, *, limit: int = ROW_LIMIT) -> ReadOnlyResult:
     """Document names selected by validated SQL, in a READ ONLY transaction with a statement
-    timeout and a row limit."""
+    timeout, bounded memory and a row limit, as the read-only role where there is one."""
     safe = validate_sql(sql)
     with engine.connect() as conn, conn.begin():
         conn.execute(text("SET TRANSACTION READ ONLY"))
         conn.execute(text(f"SET LOCAL statement_timeout = {STATEMENT_TIMEOUT_MS}"))
         conn.execute(text(f"SET LOCAL work_mem = '{WORK_MEM}'"))
         conn.execute(text("SET LOCAL hash_mem_multiplier = 1"))
-        if reader_role(conn):
+        as_reader = bool(conn.execute(text(_CAN_BE_READER), {"role": READER_ROLE}).scalar())
+        if as_reader:
             conn.execute(text(f"SET LOCAL ROLE {READER_ROLE}"))
         # The driver's own cursor, without parameters: the text is sent as it is (no `:name`
         # or `%` in a literal is taken for a placeholder).
@@ -175,19 +184,14 @@ def run_readonly(engine: Engine, sql: str, *, limit: int = ROW_LIMIT) -> list[st
             rows = cursor.fetchall()
         finally:
             cursor.close()
-        return list(dict.fromkeys(str(r[0]) for r in rows if r[0] is not None))
+        names = list(dict.fromkeys(str(r[0]) for r in rows if r[0] is not None))
+        return ReadOnlyResult(names, as_reader)
 
 
 _CAN_BE_READER = (
     "SELECT CASE WHEN to_regrole(:role) IS NULL THEN false "
     "ELSE pg_has_role(current_user, to_regrole(:role), 'MEMBER') END"
 )
-
-
-def reader_role(conn: Connection) -> bool:
-    """Whether generated SQL can run as the read-only role (a database user that may not
-    create roles has none: the SQL then runs as that user, still validated and read-only)."""
-    return bool(conn.execute(text(_CAN_BE_READER), {"role": READER_ROLE}).scalar())
 
 
 def view_documentation() -> str:
