@@ -28,6 +28,11 @@ from .layout import Row
 
 _ENVELOPE = re.compile(r"<(?:SEC-DOCUMENT|SEC-HEADER|IMS-HEADER|DOCUMENT)>", re.I)
 _HEADER_START = re.compile(r"<(SEC-HEADER|IMS-HEADER)>", re.I)
+_HEADER_END = {
+    "SEC-HEADER": re.compile(r"</SEC-HEADER>", re.I),
+    "IMS-HEADER": re.compile(r"</IMS-HEADER>", re.I),
+}
+_DOCUMENT_START = re.compile(r"<DOCUMENT>", re.I)
 _DOCUMENT = re.compile(r"<DOCUMENT>(.*?)(?:</DOCUMENT>|\Z)", re.I | re.S)
 _FIELD = re.compile(r"^<(TYPE|SEQUENCE|FILENAME|DESCRIPTION)>[ \t]*(.*?)\s*$", re.I | re.M)
 _TEXT = re.compile(r"<TEXT>(.*?)(?:</TEXT>|\Z)", re.I | re.S)
@@ -83,11 +88,10 @@ def _header_text(text: str) -> str:
     if found is None:
         return ""
     start = found.end()
-    upper = text.upper()
-    end = upper.find(f"</{found.group(1).upper()}>", start)
-    if end < 0:
-        end = upper.find("<DOCUMENT>", start)
-    return text[start : end if end >= 0 else len(text)]
+    end = _HEADER_END[found.group(1).upper()].search(text, start) or _DOCUMENT_START.search(
+        text, start
+    )
+    return text[start : end.start() if end else len(text)]
 
 
 def submission_documents(text: str) -> Iterator[SubmissionDocument]:

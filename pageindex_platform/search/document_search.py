@@ -72,19 +72,19 @@ def with_rivals(*, session: Session, selected: Selected) -> tuple[Selected, str 
     rivals = queries.rivals(session, [d.id for d, _ in selected.documents])
     if not rivals:
         return selected, None
-    names = {d.name for d, _ in selected.documents}
-    stored = queries.documents_by_name(session, [n for group in rivals.values() for n in group])
+    claimed = frozenset(n for group in rivals.values() for n in group)
+    stored = queries.documents_by_name(session, sorted(claimed))
+    included = {d.name for d, _ in selected.documents}
     documents: list[tuple[DocumentInfo, float]] = []
-    added: set[str] = set()
     said: list[str] = []
     noticed: set[str] = set()
     for document, score in selected.documents:
         documents.append((document, score))
         others = [stored[n] for n in rivals.get(document.id, ()) if n in stored]
         for other in others:
-            if other.name not in names | added:
+            if other.name not in included:
                 documents.append((other, score))
-                added.add(other.name)
+                included.add(other.name)
         group = [document, *others]
         if others and document.name not in noticed:
             noticed.update(d.name for d in group)
@@ -94,7 +94,6 @@ def with_rivals(*, session: Session, selected: Selected) -> tuple[Selected, str 
                 f"fiscal {document.fiscal_year} {document.fiscal_period}, CIK {document.cik}): "
                 "each is cited; `pi docs show` says where each came from."
             )
-    claimed = frozenset(n for group in rivals.values() for n in group)
     chosen = Selected(documents, selected.top, interleaved=True, rivals=claimed)
     return chosen, " ".join(said) or None
 
