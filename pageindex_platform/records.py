@@ -108,8 +108,9 @@ class ChunkText:
 
 @dataclass(frozen=True)
 class TaggedFact:
-    """A numeric fact an inline-XBRL filing tags: its concept, value in units (scale
-    applied, sign applied), period and the page where it is shown (None: hidden)."""
+    """A numeric fact an inline-XBRL filing tags, or a figure read from a table row: its
+    concept, value in units (scale applied, sign applied), period and the page where it is
+    shown (None: hidden)."""
 
     concept: str  # "us-gaap:Revenues"
     value: float
@@ -119,6 +120,8 @@ class TaggedFact:
     period_end: str  # ISO date (the instant for balances)
     dimensions: tuple[tuple[str, str], ...]  # (axis, member): () for the whole company
     page: int | None
+    label: str | None = None  # a table row's own label
+    source: str = "tagged"  # "tagged" (inline XBRL) or "table" (read from a table row)
 
 
 @dataclass

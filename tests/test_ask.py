@@ -29,6 +29,8 @@ KEYS = {
     "nodes",
     "citations",
     "answer",
+    "figures",
+    "working",
     "timings",
     "usage",
     "warnings",

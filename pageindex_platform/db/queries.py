@@ -374,29 +374,32 @@ def pages_opening_with(
 
 @dataclass(frozen=True)
 class FactInfo:
-    """A tagged numeric fact (inline XBRL) shown on a page."""
+    """A numeric fact shown on a page: tagged (inline XBRL) or read from a table row."""
 
-    concept: str
+    concept: str  # "us-gaap:Revenues"; "table:" and the row label's key for a table row
     value: float
     unit: str
     decimals: int | None
     period_start: str | None
     period_end: str
     page: int
+    label: str | None
+    source: str  # "tagged" or "table"
 
 
-def whole_company_facts(
-    session: Session, document_id: int, period_end: str, concepts: Sequence[str]
+def stated_figures(
+    session: Session, document_id: int, *, names: Sequence[str], prefixes: Sequence[str]
 ) -> list[FactInfo]:
-    """The document's facts of the whole company (no dimension) shown on a page, ending on
-    `period_end`, whose concept's local name is one of `concepts`."""
+    """The document's whole-company (no dimension) facts shown on a page whose concept's
+    local name (a table row's label key) is one of `names` or is LIKE one of `prefixes`."""
     rows = session.execute(
         text(
-            "SELECT concept, value, unit, decimals, period_start, period_end, page FROM facts "
-            "WHERE document_id = :d AND page IS NOT NULL AND dimensions = '[]'::jsonb "
-            "AND period_end = :end AND split_part(concept, ':', 2) = ANY(:c)"
+            "SELECT concept, value, unit, decimals, period_start, period_end, page, label, "
+            "source FROM facts WHERE document_id = :d AND page IS NOT NULL "
+            "AND dimensions = '[]'::jsonb AND (split_part(concept, ':', 2) = ANY(:n) "
+            "OR split_part(concept, ':', 2) LIKE ANY(:p))"
         ),
-        {"d": document_id, "end": period_end, "c": list(concepts)},
+        {"d": document_id, "n": list(names), "p": list(prefixes)},
     )
     return [FactInfo(*row) for row in rows]
 

@@ -117,7 +117,8 @@ class Chunk(Base):
 
 
 class Fact(Base):
-    """A numeric fact tagged in an inline-XBRL filing (migration 0007)."""
+    """A numeric fact tagged in an inline-XBRL filing (migration 0007), or a figure read
+    from a table row (source `table`, its row's label; migration 0013)."""
 
     __tablename__ = "facts"
     __table_args__ = (Index("ix_facts_document_concept", "document_id", "concept"),)
@@ -132,6 +133,8 @@ class Fact(Base):
     period_end: Mapped[str] = mapped_column(String(10))
     dimensions: Mapped[list[list[str]]] = mapped_column(JSONB, default=list)
     page: Mapped[int | None] = mapped_column(Integer)
+    label: Mapped[str | None] = mapped_column(Text)
+    source: Mapped[str] = mapped_column(Text, server_default="tagged")
 
 
 class IngestClaim(Base):

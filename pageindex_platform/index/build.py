@@ -24,6 +24,7 @@ from .markdown import parse_markdown
 from .metadata import extract_metadata
 from .pdf import parse_pdf, read_bytes
 from .submission import parse_submission
+from .tables import read_tables
 from .toc import FlatEntry, outline_entries, toc_entries
 from .tree import Splitter, check_tree, finish_tree
 
@@ -135,6 +136,11 @@ def _prepare(path: Path, suffix: str, options: BuildOptions) -> PreparedDocument
     metadata = extract_metadata(pages=read.pages, tree=tree, cover_facts=read.cover_facts)
     chunks = chunk_pages(read.pages, tree, max_tokens=options.chunk_tokens)
     seconds["chunk"] = time.perf_counter() - t2
+    t3 = time.perf_counter()
+    figures = read_tables(
+        read.pages, period_end=metadata.period_end, fiscal_year=metadata.fiscal_year
+    )
+    seconds["tables"] = time.perf_counter() - t3
     return PreparedDocument(
         name=document_name(path),
         path=str(path),
@@ -147,7 +153,7 @@ def _prepare(path: Path, suffix: str, options: BuildOptions) -> PreparedDocument
         chunks=chunks,
         warnings=[*read.warnings, *warnings],
         seconds=seconds,
-        facts=read.facts,
+        facts=[*read.facts, *figures],
     )
 
 

@@ -202,6 +202,8 @@ def _fact_row(doc_id: int, fact: Any) -> dict[str, Any]:
         "period_end": fact.period_end,
         "dimensions": [list(d) for d in fact.dimensions],
         "page": fact.page,
+        "label": fact.label,
+        "source": fact.source,
     }
 
 

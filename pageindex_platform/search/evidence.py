@@ -1,5 +1,5 @@
 """What an answer stands on: the searched documents' pages merged into citations, the figure
-the best document states (its tagged fact, cited first), and what the question asked for
+or metric the best document states (its pages cited first), and what the question asked for
 that no selected filing is."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from ..db.queries import DocumentInfo
 from .calendar import filing_years, of_dates
 from .constraints import Constraints
 from .document_search import Found, Selected
-from .figures import stated_figure
 from .query import Query
 from .results import Citation
+from .stated import Stated, state
 from .tree_search import PageHit
 
 logger = logging.getLogger(__name__)
@@ -25,7 +25,7 @@ logger = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class Evidence:
     citations: list[Citation]  # best first
-    stated: str  # the figure the best document tags for the question, with its page; or ""
+    stated: Stated  # the figure or metric the best document states for the question
 
 
 def gather(
@@ -38,7 +38,7 @@ def gather(
 ) -> Evidence:
     """Pages of every searched document, each weighted by its document's route score
     relative to the best (or, comparing companies, each company's in turn), as citations;
-    the best document's stated figure, when it tags one, cited first."""
+    the figure or metric the best document states for the question, its pages cited first."""
     pages: list[tuple[PageHit, float]] = []
     for doc in found:
         if selected.interleaved:  # every company named gets its first pages cited
@@ -49,30 +49,36 @@ def gather(
     pages.sort(key=lambda x: -x[1])
     citations = [Citation(p.document, p.page, p.node_id) for p, _ in pages[:max_citations]]
     if not found:
-        return Evidence(citations, "")
+        return Evidence(citations, Stated())
     best = found[0]
-    figure = stated_figure(session=session, concepts=query.concepts, document=best.document)
-    if figure is None:
-        return Evidence(citations, "")
-    document = best.document.name
-    logger.info(
-        "figure stated: %s (%s) on %s p. %d", figure.shown, figure.concept, document, figure.page
+    stated = state(
+        session=session, question=query.question, catalogue=query.catalogue, document=best.document
     )
-    shown = [Citation(document, figure.page, best.tree.leaf_of(figure.page))]
-    stated = f"{figure.shown} — {figure.period} ({figure.concept}) [{document}, p. {figure.page}]"
     for rival in found[1:]:  # a document claiming the same filing states its own figure
-        if rival.document.name not in selected.rivals:
-            continue
-        said = stated_figure(session=session, concepts=query.concepts, document=rival.document)
-        if said is not None:
-            name = rival.document.name
-            shown.append(Citation(name, said.page, rival.tree.leaf_of(said.page)))
-            stated += (
-                f"; {name}, claiming the same filing, states {said.shown} [{name}, p. {said.page}]"
+        if stated.figures and rival.document.name in selected.rivals:
+            said = state(
+                session=session,
+                question=query.question,
+                catalogue=query.catalogue,
+                document=rival.document,
             )
+            if said.figures:
+                name = rival.document.name
+                stated.text += (
+                    f"\n{name}, claiming the same filing, states: {said.text.splitlines()[0]}"
+                )
+                stated.figures.extend(said.figures)
+    if stated.text:
+        logger.info("stated: %s", stated.text.splitlines()[0])
+    trees = {doc.document.name: doc.tree for doc in found}
+    shown = [
+        Citation(document, page, trees[document].leaf_of(page))
+        for document, page in stated.pages
+        if document in trees
+    ]
     at = {(c.document, c.page) for c in shown}
     others = [c for c in citations if (c.document, c.page) not in at]
-    return Evidence([*shown, *others[: max_citations - len(shown)]], stated)
+    return Evidence([*shown, *others[: max(0, max_citations - len(shown))]], stated)
 
 
 def missing_notice(constraints: Constraints, documents: Sequence[DocumentInfo]) -> str | None:

@@ -8,7 +8,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..db.queries import PageInfo
+from ..index.tables import CELL, column_periods
 from .terms import keywords
+
+__all__ = ["column_periods", "extract_lines", "extractive_answer", "with_periods"]
 
 _NUMBER = re.compile(r"\d[\d,.]*")
 _DIGITS = re.compile(r"\d+")
@@ -52,49 +55,11 @@ def extract_lines(question: str, pages: Sequence[PageInfo], *, limit: int = 6) -
     return out
 
 
-_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
-_DATE = re.compile(rf"(?:{_MONTHS})\s+\d{{1,2}},\s*\d{{4}}|(?<![\d,.$])(?:19|20)\d\d(?![\d,.%])")
-_SPAN = re.compile(
-    r"(?:(?:three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|\d{1,2})[\s-]+"
-    r"(?:months|weeks)|years?|quarters?|fiscal years?)\s+ended(?:\s+(?:" + _MONTHS + r")"
-    r"\s+\d{1,2}\b(?!,?\s*\d{4}))?",
-    re.IGNORECASE,
-)
-# a table cell holding a number: "$ 8,890", "(6.3)%", "23.1 %", "(1,577)", "—"
-_CELL = re.compile(r"\(?-?\$?\s?\d[\d,]*(?:\.\d+)?\)?\s?%?|(?<=\s)[—–-](?=\s|$)")
-
-
-def column_periods(above: Sequence[str]) -> list[str]:
-    """The period of each numeric column of a table, from its header lines above a row:
-    "Three Months Ended | Six Months Ended" over "July 29, 2023 July 30, 2022 ...", or
-    "Years ended December 31" over "(Millions) 2018 2017 2016"; [] when none is found."""
-    for back in range(len(above) - 1, -1, -1):
-        dates = _DATE.findall(above[back])
-        rest = _DATE.sub("", above[back])
-        if len(dates) < 2 or len(re.findall(r"[a-z]{3,}", rest.lower())) > 3:
-            continue
-        spans: list[str] = []
-        for header in reversed(above[max(0, back - 2) : back + 1]):
-            spans = _SPAN.findall(header)
-            if spans:
-                break
-        labels = []
-        for i, when in enumerate(re.sub(r",\s*", ", ", d) for d in dates):
-            span = spans[i * len(spans) // len(dates)] if spans else ""
-            day = re.search(rf"(?:{_MONTHS})\s+\d{{1,2}}$", span, re.IGNORECASE)
-            if day and re.fullmatch(r"\d{4}", when):  # "Years ended December 31" over years
-                span, when = span[: day.start()].strip(), f"{day.group(0)}, {when}"
-            span = re.sub(r"^(year|quarter)s\b", r"\1", span.lower())  # "years ended" → one
-            labels.append(" ".join(f"{span} {when}".split()) if span else when)
-        return labels
-    return []
-
-
 def with_periods(line: str, above: Sequence[str]) -> str:
     """A table row with each number followed by its column's period; the row as it is when
     its numbers and the header's periods do not pair up."""
-    cells = list(_CELL.finditer(line))
-    if len(cells) < 2 or re.search(r"[A-Za-z]", _CELL.sub("", line[cells[0].start() :])):
+    cells = list(CELL.finditer(line))
+    if len(cells) < 2 or re.search(r"[A-Za-z]", CELL.sub("", line[cells[0].start() :])):
         return line  # not a table row: words among the numbers
     periods = column_periods(above)
     if len(periods) != len(cells):

@@ -1,29 +1,107 @@
-"""The figure a question asks for, stated from the filing's own tagged facts (inline XBRL):
-"Apple Q3 FY2025 revenue" → the revenue fact of the selected 10-Q for its own quarter, with
-its period, unit, concept and the page it is shown on. Concepts come from `concepts.txt`
-(see vocabulary.py); only facts of the whole company (no dimension) of
-the filing's own period count."""
+"""The figures a filing states, as an answer states them: its tagged facts (inline XBRL) and
+the rows of its tables (index/tables.py), looked up by line item and fiscal year. Line
+items come from `concepts.txt` (see vocabulary.py): the names an analyst or a filing gives
+one, and the tagged concepts that state it. Only whole-company facts shown on a page count;
+a table row counts first when it is on a primary statement."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
+from typing import Any
 
 from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo, FactInfo
-from .subjects import Subject
+from ..index.tables import fiscal_offset, label_key, months_before
+from .statements import Fact, Statement, statement_pages, statements_for
 from .terms import phrase_words
 
 _MONTHS = {3: "three", 6: "six", 9: "nine", 12: "twelve"}
-_SCALES = ((12, "trillion"), (9, "billion"), (6, "million"), (3, "thousand"))
+_SCALES = {3: "thousand", 6: "million", 9: "billion", 12: "trillion"}
+_STATEMENT_PAGES = 3  # a primary statement's first page and its continuations
+_FLOWS = (Statement.INCOME, Statement.CASH_FLOW)
+_MINORITY = re.compile(r"non-?controlling|minority", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
-class StatedFigure(FactInfo):
-    """A tagged fact as the answer states it: its period and its value in words."""
+class LineItem:
+    """A line item: its names (the first is how metrics refer to it), the tagged concepts
+    stating it, and whether it is an outflow (a payment, shown in parentheses)."""
+
+    names: tuple[str, ...]
+    concepts: tuple[str, ...]
+    outflow: bool = False
+    statements: tuple[Statement, ...] = ()  # the primary statements that report it
+
+    @property
+    def name(self) -> str:
+        return self.names[0]
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Its names as table-row keys; a name ending in " *" as a prefix ("... to %")."""
+        return tuple(
+            f"{label_key(n[:-2])} %" if n.endswith(" *") else label_key(n) for n in self.names
+        )
+
+    @property
+    def per_share(self) -> bool:
+        return any("PerShare" in c for c in self.concepts)
+
+
+def parse_line_items(
+    body: str, outflows: Sequence[str] = (), facts: Sequence[Fact] = ()
+) -> list[LineItem]:
+    """Line items from "name, name: Concept, Concept" lines ('#' lines are comments); the
+    statements that report each from knowledge `facts` (knowledge.txt)."""
+    items = []
+    for line in body.splitlines():
+        if line.lstrip().startswith("#") or ":" not in line:
+            continue
+        left, right = line.rsplit(":", 1)
+        names = tuple(n.strip().lower() for n in left.split(",") if n.strip())
+        concepts = tuple(c.strip() for c in right.split(",") if c.strip())
+        if names:
+            statements = tuple(statements_for(names[0], facts))
+            items.append(LineItem(names, concepts, names[0] in outflows, statements))
+    return items
+
+
+def items_in(text: str, items: Sequence[LineItem]) -> list[tuple[LineItem, int, int]]:
+    """The line items `text` names, the longest name first: (item, where, length)."""
+    words = phrase_words(text)
+    found = []
+    for item in items:
+        spans = [
+            (words.find(w), len(w))
+            for w in (phrase_words(n.removesuffix(" *")) for n in item.names)
+            if w in words
+        ]
+        if spans:
+            at, length = max(spans, key=lambda s: s[1])
+            found.append((item, at, length))
+    found.sort(key=lambda x: -x[2])
+    return found
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One stated figure: tagged, or read from a table row (its label), with its period,
+    page and document."""
+
+    document: str
+    label: str
+    value: float
+    unit: str
+    decimals: int | None
+    period_start: str | None
+    period_end: str
+    page: int
+    source: str  # "tagged" or "table"
 
     @property
     def period(self) -> str:
@@ -39,54 +117,164 @@ class StatedFigure(FactInfo):
 
     @property
     def shown(self) -> str:
-        """The value as a reader writes it: "$94,036 million", "$1.57", "15 billion shares"."""
+        """The value as the filing writes it: "$94,036 million", "$39,000,966 thousand",
+        "$1.57" per share, "15,204 million shares"."""
         money = self.unit.startswith("iso4217:USD")
         sign, value = ("-" if self.value < 0 else ""), abs(self.value)
         if "/" in self.unit:  # per share
             return f"{sign}{'$' if money else ''}{value:,.2f}"
         exponent = -self.decimals if self.decimals is not None and self.decimals < 0 else 0
-        for power, word in _SCALES:
-            if exponent >= power or value >= 10.0 ** (power + 3):
-                amount = f"{value / 10.0**power:,.{max(0, power - exponent)}f}"
-                amount = f"{amount.rstrip('0').rstrip('.') if '.' in amount else amount} {word}"
-                break
+        if exponent:
+            power = min(12, -(-exponent // 3) * 3)  # the filing's scale: thousands, millions...
+            places = max(0, power - exponent)
+            amount = f"{value / 10.0**power:,.{places}f} {_SCALES[power]}"
         else:
-            amount = f"{value:,.0f}"
+            amount = f"{value:,.2f}".removesuffix(".00")
         unit = "" if money else f" {self.unit.split(':')[-1]}"
         return f"{sign}{'$' if money else ''}{amount}{unit}"
 
+    @property
+    def cited(self) -> str:
+        how = "tagged" if self.source == "tagged" else "table row"
+        return f"{self.label}, {self.period} ({how}) [{self.document}, p. {self.page}]"
 
-def concepts_for(question: str, concepts: Sequence[Subject]) -> list[str]:
-    """The concepts (local names) the question's figure may be tagged with, best first:
-    the longest matching name first ("net income" before "income"), then in the order of
-    `concepts` (the user's lines before the packaged ones)."""
-    words = phrase_words(question)
-    found: list[tuple[int, int, tuple[str, ...]]] = []
-    for order, (spoken, named) in enumerate(concepts):
-        hits = [len(s) for s in spoken if s in words]
-        if hits:
-            found.append((-max(hits), order, named))
-    found.sort()
-    return list(dict.fromkeys(c for _, _, named in found for c in named))
+    def positive(self) -> Figure:
+        """The same figure as an amount (an outflow's parentheses dropped)."""
+        return Figure(**{**vars(self), "value": abs(self.value)})
+
+    def to_dict(self) -> dict[str, Any]:
+        scale = -self.decimals if self.decimals is not None and self.decimals < 0 else 0
+        return {
+            "value": self.value,
+            "shown": self.shown,
+            "unit": self.unit.split(":")[-1],
+            "scale": 10**scale,
+            "label": self.label,
+            "period": self.period,
+            "period_start": self.period_start,
+            "period_end": self.period_end,
+            "document": self.document,
+            "page": self.page,
+            "source": self.source,
+        }
 
 
-def stated_figure(
-    *, session: Session, concepts: Sequence[str], document: DocumentInfo
-) -> StatedFigure | None:
-    """The document's own-period, whole-company fact for the first of `concepts` it tags,
-    shown on a page; None when no concept is wanted or the filing tags none of them."""
-    if not concepts or document.period_end is None:
-        return None
-    facts = queries.whole_company_facts(session, document.id, document.period_end, concepts)
-    if not facts:
-        return None
-    quarter = document.fiscal_period in ("Q1", "Q2", "Q3", "Q4")
-    end = date.fromisoformat(document.period_end)
+class FigureBook:
+    """The figures of one document, looked up by line item and fiscal year (None: the
+    filing's own period). A column's fiscal year is its end's year shifted as the filing's
+    own is (a year ending January 1, 2022 is fiscal 2021 when the filing says so)."""
 
-    def rank(f: FactInfo) -> tuple[int, int, int]:
-        days = 0 if f.period_start is None else (end - date.fromisoformat(f.period_start)).days
-        # a quarter's own three months first; a year's twelve
-        span = abs(days - (91 if quarter else 364)) if f.period_start is not None else 0
-        return (list(concepts).index(f.concept.split(":")[-1]), span, f.page)
+    def __init__(self, session: Session, document: DocumentInfo) -> None:
+        self.session = session
+        self.document = document
+        self.offset = -fiscal_offset(document.fiscal_year, document.period_end)
+        self._statements: dict[int, Statement] | None = None
+        self._found: dict[tuple[str, int | None], Figure | None] = {}
 
-    return StatedFigure(**vars(min(facts, key=rank)))
+    def fiscal_year(self, period_end: str) -> int:
+        return int(period_end[:4]) + self.offset
+
+    @property
+    def statement_pages(self) -> dict[int, Statement]:
+        """The primary statements' pages: each first page and its continuations."""
+        if self._statements is None:
+            starts = statement_pages(session=self.session, document_id=self.document.id)
+            found = {first: kind for kind, first in starts.items()}
+            for kind, first in starts.items():
+                for page in range(first + 1, first + _STATEMENT_PAGES):
+                    if page in starts.values():
+                        break
+                    found.setdefault(page, kind)
+            self._statements = found
+        return self._statements
+
+    def get(self, item: LineItem, year: int | None = None) -> Figure | None:
+        key = (item.name, year)
+        if key not in self._found:
+            self._found[key] = self._find(item, year)
+        return self._found[key]
+
+    def _find(self, item: LineItem, year: int | None) -> Figure | None:
+        keys = item.keys
+        rows = queries.stated_figures(
+            self.session,
+            self.document.id,
+            names=[*item.concepts, *(k for k in keys if not k.endswith("%"))],
+            prefixes=[k for k in keys if k.endswith("%")],
+        )
+        document = self.document
+        quarter = document.fiscal_period in ("Q1", "Q2", "Q3", "Q4") and year is None
+        pages = self.statement_pages
+
+        def order(f: FactInfo) -> int:
+            name = f.concept.split(":", 1)[-1]
+            if f.source == "tagged":
+                return item.concepts.index(name) if name in item.concepts else len(keys)
+            for i, k in enumerate(keys):
+                if name == k or (k.endswith("%") and name.startswith(k[:-1])):
+                    return i
+            return len(keys)
+
+        def rank(f: FactInfo) -> tuple[int, int, int, int]:
+            kind = pages.get(f.page)
+            if f.source == "tagged" or (kind is not None and kind in item.statements):
+                where = 0
+            else:  # another statement; a table elsewhere (a segment's, a quarter's)
+                where = 1 if kind is not None else 2
+            days = 0
+            if f.period_start is not None:
+                start, end = date.fromisoformat(f.period_start), date.fromisoformat(f.period_end)
+                days = (end - start).days
+            span = abs(days - (91 if quarter else 364)) if f.period_start is not None else 0
+            return (where, span // 60, order(f), f.page)
+
+        minority = any("controlling" in n or "minority" in n for n in item.names)
+        wanted = [
+            f
+            for f in rows
+            if ("/" in f.unit) == item.per_share
+            and (minority or not _MINORITY.search(f.label or ""))
+            and (
+                f.period_end == document.period_end
+                if year is None
+                else self.fiscal_year(f.period_end) == year
+            )
+        ]
+        if not wanted:
+            return None
+        best = min(wanted, key=rank)
+        start = best.period_start
+        if start is None and pages.get(best.page) in _FLOWS and document.fiscal_period == "FY":
+            # a year's column of an annual income or cash flow statement headed by its year
+            end = date.fromisoformat(best.period_end)
+            start = (months_before(end, 12) + timedelta(days=1)).isoformat()
+        figure = Figure(
+            document.name,
+            best.label or best.concept,
+            best.value,
+            best.unit,
+            best.decimals,
+            start,
+            best.period_end,
+            best.page,
+            best.source,
+        )
+        return figure.positive() if item.outflow else figure
+
+
+def stated_rows(
+    session: Session, document: DocumentInfo, *, label: str, year: int | None
+) -> list[FactInfo]:
+    """Table rows of `document` whose label's key is `label`'s, for the fiscal year."""
+    book = FigureBook(session, document)
+    rows = queries.stated_figures(session, document.id, names=[label_key(label)], prefixes=[])
+    return [
+        r
+        for r in rows
+        if r.source == "table"
+        and (
+            r.period_end == document.period_end
+            if year is None
+            else book.fiscal_year(r.period_end) == year
+        )
+    ]

@@ -30,17 +30,23 @@ def llm_answer(
     question: str,
     pages: Sequence[PageInfo],
     usage: Usage,
+    figures: str = "",
 ) -> tuple[str, list[tuple[str, int]], list[str]]:
-    """(answer, valid citations in the model's order, warnings about dropped citations)."""
-    payload = {
+    """(answer, valid citations in the model's order, warnings about dropped citations).
+    `figures`: the figures and working read from the filing's tables and tagged facts, each
+    with its page, given to the model as evidence."""
+    payload: dict[str, object] = {
         "question": question,
         "pages": [
             {"document": p.document, "page": p.page, "text": p.text[:PAGE_CHARS]} for p in pages
         ],
     }
+    if figures:
+        payload["figures"] = figures
     prompt = (
         "TASK: answer_question\nAnswer the question from these pages only. Cite every page "
-        "you used as {document, page}. If the pages do not hold the answer, say so.\nINPUT:\n"
+        "you used as {document, page}. If the pages do not hold the answer, say so. `figures` "
+        "are read from these pages' tables, with their working: state them as given.\nINPUT:\n"
         + json.dumps(payload, ensure_ascii=False)
     )
     messages = [

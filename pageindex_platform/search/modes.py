@@ -197,7 +197,11 @@ class LlmSteps(Steps):
         if pages:
             try:
                 answer, cited, dropped = llm_answer(
-                    chat=self.chat, question=query.question, pages=pages, usage=trace.usage
+                    chat=self.chat,
+                    question=query.question,
+                    pages=pages,
+                    usage=trace.usage,
+                    figures=stated,
                 )
                 trace.warn(*dropped)
                 by_key = {(c.document, c.page): c for c in citations}
@@ -206,8 +210,8 @@ class LlmSteps(Steps):
             except LLMError as exc:
                 trace.warn(f"llm answer failed ({exc}); extracted text instead")
                 answer = ""
-        if answer:
-            return Written(answer, citations)
+        if answer:  # the stated figures and their citations follow the model's answer
+            return Written(f"{answer}\n\n{stated}" if stated else answer, citations)
         return super().write_answer(query, citations, stated, pages, trace)
 
 

@@ -81,9 +81,11 @@ def ask(
     )
     trace.lap("tree_search")
     pages = queries.page_texts(session, [(c.document, c.page) for c in evidence.citations[:5]])
-    written = steps.write_answer(query, evidence.citations, evidence.stated, pages, trace)
+    written = steps.write_answer(query, evidence.citations, evidence.stated.text, pages, trace)
     trace.lap("answer")
     answer = _answer(query, steps.mode, decision, found, written, notice, trace)
+    answer.figures = [f.to_dict() for f in evidence.stated.figures]
+    answer.working = evidence.stated.working.to_dict() if evidence.stated.working else None
     _log(session, answer)
     return answer
 

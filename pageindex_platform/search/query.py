@@ -1,14 +1,14 @@
 """The question, in the one form every stage reads: checked and cleaned once, with what the
 vocabulary says about it (the section phrases of its subjects, the statements its concepts
-are reported in, the tagged concepts that state its figure)."""
+are reported in, the metrics and line items figures are stated for)."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import QuestionError
-from .figures import concepts_for
+from .metrics import Catalogue
 from .statements import Statement, statements_for
 from .subjects import section_phrases
 from .terms import keywords
@@ -58,8 +58,8 @@ class Query:
     hint: str | None
     phrases: tuple[str, ...]  # sections where filings discuss what it names (sections.txt)
     statements: tuple[Statement, ...]  # primary statements holding what it asks (knowledge.txt)
-    concepts: tuple[str, ...]  # tagged concepts that state its figure (concepts.txt)
     notes: str = ""  # the user's knowledge file, for the model
+    catalogue: Catalogue = field(default_factory=lambda: Catalogue((), ()))  # metrics.txt...
 
     @classmethod
     def parse(cls, question: str, hint: str | None, vocabulary: Vocabulary) -> Query:
@@ -73,8 +73,8 @@ class Query:
             hint=hint,
             phrases=tuple(section_phrases(text, vocabulary.subjects)),
             statements=tuple(statements_for(text, vocabulary.statement_facts)),
-            concepts=tuple(concepts_for(question, vocabulary.concepts)),
             notes=vocabulary.notes,
+            catalogue=vocabulary.catalogue,
         )
 
     @property

@@ -33,6 +33,8 @@ class Answer:
     usage: dict[str, int] = field(
         default_factory=lambda: {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
     )
+    figures: list[dict[str, Any]] = field(default_factory=list)  # the figures stated first
+    working: dict[str, Any] | None = None  # a computed metric's formula and inputs
 
     def to_dict(self) -> dict[str, Any]:
         """The stable `pi ask --json` shape."""
@@ -55,6 +57,8 @@ class Answer:
             ],
             "citations": [asdict(c) for c in self.citations],
             "answer": self.answer,
+            "figures": self.figures,
+            "working": self.working,
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
             "usage": self.usage,
             "warnings": self.warnings,

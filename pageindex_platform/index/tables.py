@@ -1,0 +1,258 @@
+"""Figures read from a filing's tables, PDF and HTML alike: each row's label and its values
+by column, the period of each column (from the header lines above the rows), the table's
+scale ("in millions", "(Thousands)"), negatives in parentheses and the page. A page's text
+holds a table row as one line, label first and cells after it ("Purchases of property,
+plant and equipment (PP&E) (1,577) (1,373) (1,420)"), as both readers write it.
+
+The figures are stored beside the tagged (inline XBRL) facts, with their source `table` and
+their label; their concept is `table:` and the label's key (`label_key`)."""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from ..records import PageText, TaggedFact
+
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_DATE = re.compile(rf"(?:{_MONTHS})\s+\d{{1,2}},\s*\d{{4}}|(?<![\d,.$])(?:19|20)\d\d(?![\d,.%])")
+_SPAN = re.compile(
+    r"(?:(?:three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three|"
+    r"\d{1,2})[\s-]+(?:months|weeks)|years?|quarters?|fiscal years?)\s+ended"
+    r"(?:\s+(?:" + _MONTHS + r")\s+\d{1,2}\b(?!,?\s*\d{4}))?",
+    re.IGNORECASE,
+)
+# a table cell holding a number: "$ 8,890", "(6.3)%", "23.1 %", "(1,577)", "—"
+CELL = re.compile(r"\(?-?\$?\s?\d[\d,]*(?:\.\d+)?\)?\s?%?|(?<=\s)[—–-](?=\s|$)")
+# "(In millions, except per share amounts)", "(Millions)", "$ in thousands", "Dollars in billions"
+_SCALE = re.compile(
+    r"(?:\bin|\()\s*(?:u\.?s\.?\s*)?(?:\$|dollars)?\s*(?:in\s+)?(million|thousand|billion)s?\b",
+    re.IGNORECASE,
+)
+_POWERS = {"thousand": 3, "million": 6, "billion": 9}
+_SPAN_MONTHS = {
+    "three": 3, "thirteen": 3, "13": 3, "six": 6, "twenty-six": 6, "26": 6, "nine": 9,
+    "thirty-nine": 9, "39": 9, "twelve": 12, "fifty-two": 12, "fifty-three": 12, "52": 12,
+    "53": 12, "year": 12, "quarter": 3,
+}  # fmt: skip
+# words of a header line beside its dates ("In millions, except per share amounts 2018 2017")
+_HEADER_WORDS = frozenset(
+    "in millions thousands billions except per share shares amounts amount data dollars and "
+    "fiscal year years ended unaudited".split()
+)
+_PARENTHESES = re.compile(r"\([^()]*\)")
+_LEADERS = re.compile(r"(?:\s*\.){3,}")
+_MAX_LABEL = 160
+
+
+def column_periods(above: Sequence[str]) -> list[str]:
+    """The period of each numeric column of a table, from its header lines above a row:
+    "Three Months Ended | Six Months Ended" over "July 29, 2023 July 30, 2022 ...", or
+    "Years ended December 31" over "(Millions) 2018 2017 2016"; [] when none is found."""
+    for back in range(len(above) - 1, -1, -1):
+        dates = _DATE.findall(above[back])
+        rest = _PARENTHESES.sub("", _DATE.sub("", above[back]))  # "(In millions, except ...)"
+        words = [w for w in re.findall(r"[a-z]{3,}", rest.lower()) if w not in _HEADER_WORDS]
+        if len(dates) < 2 or len(words) > 3:
+            continue
+        spans: list[str] = []
+        for header in reversed(above[max(0, back - 2) : back + 1]):
+            spans = _SPAN.findall(header)
+            if spans:
+                break
+        labels = []
+        for i, when in enumerate(re.sub(r",\s*", ", ", d) for d in dates):
+            span = spans[i * len(spans) // len(dates)] if spans else ""
+            day = re.search(rf"(?:{_MONTHS})\s+\d{{1,2}}$", span, re.IGNORECASE)
+            if day and re.fullmatch(r"\d{4}", when):  # "Years ended December 31" over years
+                span, when = span[: day.start()].strip(), f"{day.group(0)}, {when}"
+            span = re.sub(r"^(year|quarter)s\b", r"\1", span.lower())  # "years ended" → one
+            labels.append(" ".join(f"{span} {when}".split()) if span else when)
+        return labels
+    return []
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column's period: its end, and its start for a span (None: a balance at the end)."""
+
+    start: str | None
+    end: str
+
+
+def fiscal_offset(fiscal_year: int | None, period_end: str | None) -> int:
+    """Years from a fiscal year's name to the year it ends in: 1 where fiscal 2023 ends in
+    January to March 2024, else 0 (a year ending later is named by the year it ends in)."""
+    if fiscal_year is None or period_end is None or int(period_end[5:7]) > 3:
+        return 0
+    return max(0, min(1, int(period_end[:4]) - fiscal_year))
+
+
+def column_dates(label: str, *, year_end: tuple[int, int], offset: int = 0) -> Column:
+    """The period of a column label from `column_periods` ("three months ended July 29,
+    2023", "December 31, 2018", "2018"). A bare year is a fiscal year, as filings head their
+    columns: it ends on the filing's own year-end day (`year_end`: month, day), `offset`
+    years after it (1 where fiscal 2023 ends in February 2024)."""
+    found = re.search(rf"({_MONTHS})\s+(\d{{1,2}}),\s*(\d{{4}})", label, re.IGNORECASE)
+    if found:
+        month = list(calendar.month_name).index(found.group(1).capitalize())
+        end = _day(int(found.group(3)), month, int(found.group(2)))
+    else:
+        end = _day(int(re.findall(r"\d{4}", label)[-1]) + offset, *year_end)
+    span = re.match(r"([\w-]+)(?:[\s-]+(?:months|weeks))?\s", label.lower())
+    months = _SPAN_MONTHS.get(span.group(1)) if span and "ended" in label.lower() else None
+    if months is None:
+        return Column(None, end.isoformat())
+    first = months_before(end, months) + timedelta(days=1)
+    return Column(first.isoformat(), end.isoformat())
+
+
+def _day(year: int, month: int, day: int) -> date:
+    return date(year, month, min(day, calendar.monthrange(year, month)[1]))
+
+
+def months_before(end: date, months: int) -> date:
+    """The same day `months` months earlier (the month's last day where it is shorter)."""
+    month = end.month - months
+    year = end.year + (month - 1) // 12
+    month = (month - 1) % 12 + 1
+    return _day(year, month, end.day)
+
+
+def label_key(label: str) -> str:
+    """A row label or an analyst's name for a line item, as the two are matched: lower-case
+    words (see `phrase_words`: plural `s` dropped, "&" is "and"), parentheses dropped and a
+    leading "total" left out ("Total net sales" → "net sale", "Property, plant and
+    equipment — net" → "property plant and equipment net")."""
+    words = _phrase_words(_PARENTHESES.sub(" ", label)).split()
+    return " ".join(words[1:] if words[:1] == ["total"] else words)
+
+
+def _phrase_words(value: str) -> str:
+    words = [
+        "and" if w == "&" else w for w in re.findall(r"[a-z0-9&]+", value.lower().replace("-", " "))
+    ]
+    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words)
+
+
+def cell_value(cell: str) -> float:
+    """A cell's number: "(1,577)" is -1577, "—" is 0."""
+    body = cell.replace("$", "").replace(",", "").replace(" ", "")
+    if body in ("—", "–", "-"):
+        return 0.0
+    negative = body.startswith("(") or body.startswith("-")
+    number = float(body.strip("()-%"))
+    return -number if negative else number
+
+
+@dataclass(frozen=True)
+class _Header:
+    columns: list[Column]
+    power: int | None  # the table's scale: 6 for "in millions"; None when not stated
+    labels: list[str]
+
+
+def read_tables(
+    pages: Sequence[PageText], *, period_end: str | None, fiscal_year: int | None = None
+) -> list[TaggedFact]:
+    """Every table row of the pages whose numbers pair with a header's periods, one figure
+    per cell: its label, value (scale applied), unit, period and page. `period_end` and
+    `fiscal_year`: the filing's own, which say when a bare fiscal year column ends."""
+    year_end, offset = (12, 31), 0
+    if period_end:
+        end = date.fromisoformat(period_end)
+        year_end = (end.month, end.day)
+        offset = fiscal_offset(fiscal_year, period_end)
+    figures: list[TaggedFact] = []
+    for page in pages:
+        figures.extend(_page_figures(page, year_end, offset))
+    return figures
+
+
+def _page_figures(page: PageText, year_end: tuple[int, int], offset: int) -> list[TaggedFact]:
+    lines = [" ".join(x.split()) for x in page.text.splitlines()]
+    header: _Header | None = None
+    power: int | None = None
+    heading = ""
+    out: list[TaggedFact] = []
+    previous = ""
+    for i, line in enumerate(lines):
+        scale = _SCALE.search(line)
+        if scale:
+            power = _POWERS[scale.group(1).lower()]
+        if len(_DATE.findall(line)) >= 2:
+            labels = column_periods(lines[max(0, i - 3) : i + 1])
+            if labels:
+                columns = [column_dates(x, year_end=year_end, offset=offset) for x in labels]
+                header = _Header(columns, power, labels)
+                previous = ""
+                continue
+        if header is not None:
+            row = _row_figures(line, previous, heading, header, page.page, power)
+            if not row:
+                heading = line  # "Earnings per common share:" over "Basic" and "Diluted"
+            out.extend(row)
+        previous = line
+    return out
+
+
+def _row_cells(line: str) -> list[re.Match[str]]:
+    """The cells a row ends with: the numbers after its last word ("Property, plant and
+    equipment — net 8,738 8,866" ends with two; "—" inside the label is not one)."""
+    cells = list(CELL.finditer(line))
+    if not cells or re.search(r"[A-Za-z]", line[cells[-1].end() :]):
+        return []  # words after the numbers: prose, not a row
+    start = len(cells) - 1
+    while start > 0 and not re.search(
+        r"[A-Za-z]", line[cells[start - 1].end() : cells[start].start()]
+    ):
+        start -= 1
+    return cells[start:]
+
+
+def _row_figures(
+    line: str, previous: str, heading: str, header: _Header, page: int, power: int | None
+) -> list[TaggedFact]:
+    cells = _row_cells(line)
+    if any("%" in c.group(0) for c in cells):  # "$ 3,226,773 100.0% $ 2,729,388 100.0%"
+        cells = [c for c in cells if "%" not in c.group(0)]  # a ratio column beside each
+    if len(cells) < len(header.columns):
+        return []
+    cells = cells[len(cells) - len(header.columns) :]  # numbers before them are the label's
+    label = _LEADERS.sub(" ", line[: cells[0].start()]).strip(" $:")
+    if label[:1].islower() and previous and not CELL.search(previous) and len(previous) < 100:
+        label = f"{previous.rstrip(' :')} {label}"  # a label wrapped over two lines
+    if not re.search(r"[A-Za-z]{2,}", label) or len(label) > _MAX_LABEL:
+        return []
+    texts = [c.group(0) for c in cells]
+    small = all("." in t and abs(cell_value(t)) < 1000 for t in texts)  # "3.56", not "2,729"
+    lower = f"{heading} {label}".lower() if small else label.lower()
+    if "per share" in lower or "per common share" in lower or "per diluted" in lower:
+        unit, scale = "iso4217:USD/xbrli:shares", None
+    elif re.search(r"\bshares\b", lower):
+        unit, scale = "xbrli:shares", power
+    else:
+        unit, scale = "iso4217:USD", power
+    if scale is None:
+        scale = header.power if unit != "iso4217:USD/xbrli:shares" else None
+    key = label_key(label)
+    if not key:
+        return []
+    return [
+        TaggedFact(
+            concept=f"table:{key}",
+            value=cell_value(text) * 10.0 ** (scale or 0),
+            unit=unit,
+            decimals=-scale if scale else None,
+            period_start=column.start,
+            period_end=column.end,
+            dimensions=(),
+            page=page,
+            label=label,
+            source="table",
+        )
+        for text, column in zip(texts, header.columns, strict=True)
+    ]

@@ -1,0 +1,251 @@
+"""What a figure question's answer states before any extracted text: the figure of the line
+item asked, for the period asked, for the scope asked — or the metric asked, computed with
+its working — each with its label, period and page. Where the question asks for a segment
+or an adjusted figure the filing's tables do not give, or a line that is not found, it says
+so and what it found instead; it never states another line as the one asked."""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+
+from sqlalchemy.orm import Session
+
+from ..db import queries
+from ..db.queries import DocumentInfo
+from .figures import Figure, FigureBook, LineItem, items_in, stated_rows
+from .metrics import (
+    Asked,
+    Catalogue,
+    FormulaError,
+    Metric,
+    MissingInput,
+    Working,
+    asked,
+    compute,
+    defined_metrics,
+    metric_in,
+)
+
+logger = logging.getLogger(__name__)
+
+_SEGMENT = re.compile(
+    r"((?:[A-Z][\w&'.-]*\s+){1,4})(?:reportable\s+)?(?:segment|division|business unit)",
+)
+_SEGMENT_WORD = re.compile(r"\b(?:segments?|divisions?|business units?)\b", re.IGNORECASE)
+_ADJUSTED = re.compile(
+    r"\b(?:adjusted|non-gaap|organic|exclud\w*|pro forma|constant currency|underlying)\b",
+    re.IGNORECASE,
+)
+# a question answered by yes or no, a name or a reason, not by a number
+_NOT_A_NUMBER = re.compile(
+    r"^\W*(?:is|are|was|were|does|do|did|has|have|had|can|could|should|will|would|which|why|"
+    r"who|among|explain|describe|list|discuss|what (?:drove|drives|caused|causes|led|"
+    r"explains|contributed|are the (?:main|major|key|primary)))\b",
+    re.IGNORECASE,
+)
+_QUARTERS = ("Q1", "Q2", "Q3", "Q4")
+_QUARTER = re.compile(r"\bQ[1-4]\b|\bquarter", re.IGNORECASE)
+
+
+@dataclass
+class Stated:
+    """The lines an answer states first, the figures and working behind them, and the
+    pages they cite (first)."""
+
+    text: str = ""
+    figures: list[Figure] = field(default_factory=list)
+    working: Working | None = None
+
+    @property
+    def pages(self) -> list[tuple[str, int]]:
+        return list(dict.fromkeys((f.document, f.page) for f in self.figures))
+
+
+def state(
+    *, session: Session, question: str, catalogue: Catalogue, document: DocumentInfo
+) -> Stated:
+    """The figure or metric `question` asks for, from `document`'s figures; empty when the
+    question names no line item or metric."""
+    ask = asked(question)
+    defined = defined_metrics(question)
+    metric = metric_in(question, catalogue, defined)
+    items = items_in(question, catalogue.items)
+    book = FigureBook(session, document)
+    number = not _NOT_A_NUMBER.search(question)
+    if metric is not None:
+        try:
+            stated = _computed(metric, catalogue, defined, book, ask, document)
+        except FormulaError as exc:
+            logger.info("metric %s not computed: %s", metric.name, exc)
+        else:
+            if _ADJUSTED.search(question) and stated.working is not None:
+                stated.text = (
+                    "The question asks for an adjusted (non-GAAP) figure; computed from the "
+                    f"reported lines instead: {stated.text}"
+                )
+            return stated if number else _for_reference(stated)
+    if not items or not number:
+        return Stated()
+    return _line_item(session, question, catalogue, items[0][0], book, ask, document)
+
+
+def _for_reference(stated: Stated) -> Stated:
+    """A metric computed for a question that asks no number (yes or no, which, why): shown
+    as what the answer can draw on, not as the answer."""
+    if stated.text:
+        stated.text = f"For reference, {stated.text}"
+    return stated
+
+
+def _year(ask: Asked, question: str, document: DocumentInfo) -> int | None:
+    """The fiscal year asked; None for the filing's own period (a quarterly filing's own
+    quarter, unless the question asks for a year of it)."""
+    quarter = _QUARTER.search(question) or not ask.years
+    if (
+        document.fiscal_period in _QUARTERS
+        and quarter
+        and (not ask.years or ask.years[-1] == document.fiscal_year)
+    ):
+        return None
+    return ask.years[-1] if ask.years else document.fiscal_year
+
+
+def _computed(
+    metric: Metric,
+    catalogue: Catalogue,
+    defined: dict[str, Metric],
+    book: FigureBook,
+    ask: Asked,
+    document: DocumentInfo,
+) -> Stated:
+    try:
+        working = compute(
+            metric=metric,
+            catalogue=catalogue,
+            defined=defined,
+            lookup=catalogue.lookup(book.get),
+            ask=ask,
+            own_year=document.fiscal_year,
+        )
+    except MissingInput as exc:
+        text = (
+            f"{metric.name} is not computed: no figure for {exc.name}"
+            f"{f' in FY{exc.year}' if exc.year else ''} was found among {document.name}'s "
+            f"tagged facts or table rows ({metric.name} = {metric.formula})."
+        )
+        return Stated(text)
+    years = working.years
+    when = (
+        f"FY{years[0]}–FY{years[-1]} average"
+        if len(years) > 1
+        else (f"FY{years[0]}" if years else "")
+    )
+    first = f"{working.shown} — {working.metric}{f', {when}' if when else ''}"
+    if working.change:
+        before, after = (
+            f"{v:,.{working.places}f}{'%' if working.percent else ''}" for v in working.change
+        )
+        points = " percentage points" if working.percent else ""
+        first = (
+            f"{working.value:+,.{working.places}f}{points} — the change in {working.metric} from "
+            f"FY{years[0]} ({before}) to FY{years[-1]} ({after})"
+        )
+    lines = [
+        f"{first} = {working.formula}{' (as a %)' if working.percent else ''}",
+        "Working:",
+    ]
+    lines.extend(
+        f"- {name}{f' FY{year}' if year else ''}: {figure.shown} — {figure.cited}"
+        for name, year, figure in working.inputs
+    )
+    return Stated("\n".join(lines), [f for _, _, f in working.inputs], working)
+
+
+def _line_item(
+    session: Session,
+    question: str,
+    catalogue: Catalogue,
+    item: LineItem,
+    book: FigureBook,
+    ask: Asked,
+    document: DocumentInfo,
+) -> Stated:
+    year = _year(ask, question, document)
+    figure = catalogue.lookup(book.get)(item, year)
+    when = f" for FY{year}" if year else ""
+    segment = _SEGMENT.search(question)
+    if segment or _SEGMENT_WORD.search(question):
+        name = _segment_name(segment.group(1), document) if segment else ""
+        name = name or "the segment asked"
+        found = (
+            _segment_figure(session, document, item, name, year)
+            if segment and name != "the segment asked"
+            else None
+        )
+        if found is not None:
+            text = (
+                f"{found.shown} — {found.cited}: the row {found.label!r} of a table of {item.name}"
+            )
+            return Stated(text, [found])
+        text = f"No {item.name} of {name}{when} was found in {document.name}'s tables"
+        if figure is None:
+            return Stated(f"{text}.")
+        return Stated(
+            f"{text}; the whole company's {item.name} is {figure.shown} — {figure.cited} — "
+            "not the segment's.",
+            [figure],
+        )
+    if _ADJUSTED.search(question):
+        if figure is None:
+            return Stated(f"No reported {item.name}{when} was found in {document.name}.")
+        return Stated(
+            f"The question asks for an adjusted (non-GAAP) figure, which the statements do not "
+            f"report; the reported {item.name} is {figure.shown} — {figure.cited}.",
+            [figure],
+        )
+    if figure is None:
+        return Stated(
+            f"No figure for {item.name}{when} was found among {document.name}'s tagged facts "
+            "or table rows; the passages below may hold it."
+        )
+    return Stated(f"{figure.shown} — {figure.cited}", [figure])
+
+
+def _segment_name(words: str, document: DocumentInfo) -> str:
+    """The segment's name from the capitalised words before "segment": the last ones that
+    are neither a period ("Q2", "FY2024") nor the company's name."""
+    company = set((document.company or "").lower().split())
+    kept: list[str] = []
+    for word in reversed(words.split()):
+        if re.search(r"\d", word) or word.lower().strip("'s") in company:
+            break
+        kept.insert(0, word)
+    return " ".join(kept[-3:])
+
+
+def _segment_figure(
+    session: Session, document: DocumentInfo, item: LineItem, segment: str, year: int | None
+) -> Figure | None:
+    """The row labelled as the segment in a table on a page that names the line item."""
+    rows = stated_rows(session, document, label=segment, year=year)
+    if not rows:
+        return None
+    pages = {
+        p.page: p.text for p in queries.page_texts(session, [(document.name, r.page) for r in rows])
+    }
+    for row in sorted(rows, key=lambda r: r.page):
+        if any(i is item for i, _, _ in items_in(pages.get(row.page, ""), [item])):
+            return Figure(
+                document.name,
+                row.label or segment,
+                row.value,
+                row.unit,
+                row.decimals,
+                row.period_start,
+                row.period_end,
+                row.page,
+                row.source,
+            )
+    return None

@@ -1,0 +1,188 @@
+"""Figures read from statement tables, stated for the line item and period asked, and
+standard metrics computed with their working shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pageindex_platform.index.tables import label_key, read_tables
+from pageindex_platform.records import PageText
+from pageindex_platform.search.figures import Figure, LineItem
+from pageindex_platform.search.metrics import (
+    Catalogue,
+    Metric,
+    MissingInput,
+    asked,
+    compute,
+    defined_metrics,
+    parse_formula,
+)
+
+from .helpers import run_json
+
+INCOME = """NIKE, INC.
+CONSOLIDATED STATEMENTS OF INCOME
+YEAR ENDED MAY 31,
+(In millions, except per share data) 2021 2020 2019
+Revenues $ 44,538 $ 37,403 $ 39,117
+Cost of sales 24,576 21,162 21,643
+Other (income) expense, net 14 139 (78)
+Earnings per common share:
+Diluted $ 3.56 $ 1.60 $ 2.49
+Net sales $ 3,226,773 100.0% $ 2,729,388 100.0% $ 1 100.0%
+"""
+BALANCE = """Consolidated Balance Sheet
+December 31, December 31,
+(Dollars in millions, except per share amount) 2018 2017
+Property, plant and equipment 24,873 24,914
+Property, plant and equipment — net 8,738 8,866
+Revenue increased 12% in 2018 compared with 2017, to $ 5 and $ 4
+"""
+
+
+@pytest.mark.no_database
+def test_rows_are_read_with_periods_scale_and_negatives() -> None:
+    figures = read_tables([PageText(7, INCOME)], period_end="2021-05-31", fiscal_year=2021)
+    rows = {(f.label, f.period_end): f for f in figures}
+    revenue = rows[("Revenues", "2021-05-31")]
+    assert revenue.value == 44_538e6 and revenue.decimals == -6 and revenue.page == 7
+    assert revenue.period_start == "2020-06-01" and revenue.source == "table"
+    assert rows[("Other (income) expense, net", "2019-05-31")].value == -78e6
+    eps = rows[("Diluted", "2021-05-31")]
+    assert eps.value == 3.56 and eps.unit.endswith("/xbrli:shares")  # per share: no scale
+    assert rows[("Net sales", "2020-05-31")].value == 2_729_388e6  # the % columns left out
+
+
+@pytest.mark.no_database
+def test_a_dash_inside_a_label_and_prose_are_not_cells() -> None:
+    figures = read_tables([PageText(58, BALANCE)], period_end="2018-12-31")
+    net = [f for f in figures if f.label == "Property, plant and equipment — net"]
+    assert [(f.value, f.period_end, f.period_start) for f in net] == [
+        (8_738e6, "2018-12-31", None),
+        (8_866e6, "2017-12-31", None),
+    ]
+    assert not [f for f in figures if "Revenue increased" in (f.label or "")]
+    assert label_key("Total net sales") == "net sale"
+    assert label_key("Property, plant and equipment — net") == "property plant and equipment net"
+
+
+@pytest.mark.no_database
+def test_a_figure_is_written_in_the_filing_own_scale() -> None:
+    def shown(value: float, decimals: int | None, unit: str = "iso4217:USD") -> str:
+        return Figure(
+            "doc", "Revenues", value, unit, decimals, None, "2024-12-31", 3, "table"
+        ).shown
+
+    assert shown(39_000_966_000, -3) == "$39,000,966 thousand"
+    assert shown(94_036e6, -6) == "$94,036 million"
+    assert shown(-1_577e6, -6) == "-$1,577 million"
+    assert shown(1.57, None, "iso4217:USD/xbrli:shares") == "$1.57"
+
+
+ITEMS = (
+    LineItem(("revenue", "net sales"), ()),
+    LineItem(("cost of sales", "cogs"), (), outflow=True),
+    LineItem(("inventory", "inventories"), ()),
+    LineItem(("accounts payable",), ()),
+    LineItem(("property plant and equipment net", "pp&e"), ()),
+)
+VALUES = {
+    ("revenue", 2019): 200.0,
+    ("revenue", 2018): 150.0,
+    ("cost of sales", 2019): -120.0,
+    ("inventory", 2019): 30.0,
+    ("inventory", 2018): 20.0,
+    ("accounts payable", 2019): 25.0,
+    ("accounts payable", 2018): 15.0,
+    ("property plant and equipment net", 2019): 10.0,
+    ("property plant and equipment net", 2018): 6.0,
+}
+
+
+def lookup(item: LineItem, year: int | None) -> Figure | None:
+    value = VALUES.get((item.name, year or 0))
+    if value is None:
+        return None
+    figure = Figure(
+        "doc", item.name, value * 1e6, "iso4217:USD", -6, None, f"{year}-12-31", 9, "table"
+    )
+    return figure.positive() if item.outflow else figure
+
+
+CATALOGUE = Catalogue(
+    (
+        Metric(("inventory turnover",), "cost of sales / average(inventory)", False),
+        Metric(("revenue growth",), "revenue / previous(revenue) - 1", True),
+        Metric(("gross profit",), "revenue - cost of sales", False),
+    ),
+    ITEMS,
+)
+
+
+def _compute(question: str) -> object:
+    defined = defined_metrics(question)
+    from pageindex_platform.search.metrics import metric_in
+
+    metric = metric_in(question, CATALOGUE, defined)
+    assert metric is not None
+    return compute(
+        metric=metric, catalogue=CATALOGUE, defined=defined, lookup=lookup,
+        ask=asked(question), own_year=2019,
+    )  # fmt: skip
+
+
+@pytest.mark.no_database
+def test_a_metric_is_computed_with_each_input_cited() -> None:
+    working = _compute("What is the FY2019 inventory turnover? Round to two decimal places.")
+    assert working.shown == "4.80"  # 120 / ((30 + 20) / 2)
+    assert [(n, y) for n, y, _ in working.inputs] == [
+        ("cost of sales", 2019),
+        ("inventory", 2019),
+        ("inventory", 2018),
+    ]
+    assert _compute("FY2018 to FY2019 revenue growth").shown == "33.3%"
+    assert _compute("FY2019 gross profit").shown == "$80 million"  # an amount, in millions
+
+
+@pytest.mark.no_database
+def test_a_question_own_definition_wins() -> None:
+    question = (
+        "What is the FY2019 DPO? DPO is defined as: 365 * (average accounts payable between "
+        "FY2018 and FY2019) / (FY2019 COGS + change in inventory between FY2018 and FY2019). "
+        "Round your answer to one decimal place."
+    )
+    assert parse_formula(defined_metrics(question)[" dpo "].formula).kind == "op"
+    assert _compute(question).shown == "56.2"  # 365 * 20 / (120 + 10)
+    fixed = "FY2019 fixed asset turnover, defined as revenue divided by average PP&E. Ratio."
+    assert _compute(fixed.replace(", defined as", ". It is defined as")).shown == "25.00"
+
+
+@pytest.mark.no_database
+def test_a_missing_input_is_named() -> None:
+    with pytest.raises(MissingInput, match="cost of sales for FY2018"):
+        _compute("What is the FY2018 inventory turnover?")
+
+
+def test_figures_are_stated_from_a_pdf_statement_table(corpus: Path) -> None:
+    out = run_json("ask", "Ulta Beauty FY2023 net sales")
+    figure = out["figures"][0]
+    assert out["answer"].startswith("$10,208,580 thousand — Net sales")
+    assert (figure["value"], figure["source"], figure["scale"]) == (10_208_580_000, "table", 1000)
+    assert out["citations"][0] == {
+        "document": figure["document"],
+        "page": figure["page"],
+        "node_id": out["citations"][0]["node_id"],
+    }
+    margin = run_json("ask", "Ulta Beauty FY2023 operating margin")
+    assert margin["answer"].startswith("16.1% — operating margin, FY2023")
+    assert [i["name"] for i in margin["working"]["inputs"]] == ["operating income", "revenue"]
+
+
+def test_a_segment_or_adjusted_figure_is_never_stated_as_the_total(corpus: Path) -> None:
+    out = run_json("ask", "Best Buy Q2 FY2024 Domestic segment revenue")
+    assert out["answer"].startswith("No revenue of Domestic for")
+    assert "not the segment's" in out["answer"]
+    adjusted = run_json("ask", "What was Best Buy's adjusted operating income in Q2 FY2024?")
+    assert adjusted["answer"].startswith("The question asks for an adjusted (non-GAAP) figure")
