@@ -17,6 +17,7 @@ from pageindex_platform.search.metrics import (
     asked,
     compute,
     defined_metrics,
+    metric_in,
     parse_formula,
 )
 
@@ -123,8 +124,6 @@ CATALOGUE = Catalogue(
 
 def _compute(question: str) -> object:
     defined = defined_metrics(question)
-    from pageindex_platform.search.metrics import metric_in
-
     metric = metric_in(question, CATALOGUE, defined)
     assert metric is not None
     return compute(

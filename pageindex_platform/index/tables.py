@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from ..records import PageText, TaggedFact
+from .text import phrase_words
 
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 _DATE = re.compile(rf"(?:{_MONTHS})\s+\d{{1,2}},\s*\d{{4}}|(?<![\d,.$])(?:19|20)\d\d(?![\d,.%])")
@@ -127,15 +128,8 @@ def label_key(label: str) -> str:
     words (see `phrase_words`: plural `s` dropped, "&" is "and"), parentheses dropped and a
     leading "total" left out ("Total net sales" → "net sale", "Property, plant and
     equipment — net" → "property plant and equipment net")."""
-    words = _phrase_words(_PARENTHESES.sub(" ", label)).split()
+    words = phrase_words(_PARENTHESES.sub(" ", label)).split()
     return " ".join(words[1:] if words[:1] == ["total"] else words)
-
-
-def _phrase_words(value: str) -> str:
-    words = [
-        "and" if w == "&" else w for w in re.findall(r"[a-z0-9&]+", value.lower().replace("-", " "))
-    ]
-    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words)
 
 
 def cell_value(cell: str) -> float:

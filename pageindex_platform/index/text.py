@@ -16,6 +16,16 @@ def normalize(text: str) -> str:
     return " ".join(_NON_ALNUM.sub(" ", text).split())
 
 
+def phrase_words(value: str) -> str:
+    """Lower-case words with a plural `s` dropped, space-padded for phrase matching ("Capital
+    Expenditures" is " capital expenditure ", found in " fy2018 capital expenditure "); an
+    "&" between words is "and" ("Cash & cash equivalents")."""
+    words = [
+        "and" if w == "&" else w for w in re.findall(r"[a-z0-9&]+", value.lower().replace("-", " "))
+    ]
+    return " " + " ".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words) + " "
+
+
 def item_label(text: str) -> str | None:
     """'ITEM 1A. Risk Factors' -> '1a'; None when the text is not an Item heading."""
     m = _ITEM.match(text.strip())

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Any
 
@@ -138,9 +138,24 @@ class Figure:
         how = "tagged" if self.source == "tagged" else "table row"
         return f"{self.label}, {self.period} ({how}) [{self.document}, p. {self.page}]"
 
+    @classmethod
+    def of(cls, document: str, fact: FactInfo) -> Figure:
+        """A stored fact of `document` as stated: a table row by its label."""
+        return cls(
+            document,
+            fact.label or fact.concept,
+            fact.value,
+            fact.unit,
+            fact.decimals,
+            fact.period_start,
+            fact.period_end,
+            fact.page,
+            fact.source,
+        )
+
     def positive(self) -> Figure:
         """The same figure as an amount (an outflow's parentheses dropped)."""
-        return Figure(**{**vars(self), "value": abs(self.value)})
+        return replace(self, value=abs(self.value))
 
     def to_dict(self) -> dict[str, Any]:
         scale = -self.decimals if self.decimals is not None and self.decimals < 0 else 0
@@ -173,6 +188,19 @@ class FigureBook:
 
     def fiscal_year(self, period_end: str) -> int:
         return int(period_end[:4]) + self.offset
+
+    def of_year(self, fact: FactInfo, year: int | None) -> bool:
+        """Whether the fact is of the fiscal year (None: ends on the filing's own period)."""
+        if year is None:
+            return fact.period_end == self.document.period_end
+        return self.fiscal_year(fact.period_end) == year
+
+    def rows(self, label: str, year: int | None) -> list[FactInfo]:
+        """The table rows whose label's key is `label`'s, of the fiscal year."""
+        found = queries.stated_figures(
+            self.session, self.document.id, names=[label_key(label)], prefixes=[]
+        )
+        return [f for f in found if f.source == "table" and self.of_year(f, year)]
 
     @property
     def statement_pages(self) -> dict[int, Statement]:
@@ -234,47 +262,19 @@ class FigureBook:
             for f in rows
             if ("/" in f.unit) == item.per_share
             and (minority or not _MINORITY.search(f.label or ""))
-            and (
-                f.period_end == document.period_end
-                if year is None
-                else self.fiscal_year(f.period_end) == year
-            )
+            and self.of_year(f, year)
         ]
         if not wanted:
             return None
         best = min(wanted, key=rank)
-        start = best.period_start
-        if start is None and pages.get(best.page) in _FLOWS and document.fiscal_period == "FY":
+        figure = Figure.of(document.name, best)
+        if (
+            best.period_start is None
+            and pages.get(best.page) in _FLOWS
+            and document.fiscal_period == "FY"
+        ):
             # a year's column of an annual income or cash flow statement headed by its year
             end = date.fromisoformat(best.period_end)
-            start = (months_before(end, 12) + timedelta(days=1)).isoformat()
-        figure = Figure(
-            document.name,
-            best.label or best.concept,
-            best.value,
-            best.unit,
-            best.decimals,
-            start,
-            best.period_end,
-            best.page,
-            best.source,
-        )
+            start = months_before(end, 12) + timedelta(days=1)
+            figure = replace(figure, period_start=start.isoformat())
         return figure.positive() if item.outflow else figure
-
-
-def stated_rows(
-    session: Session, document: DocumentInfo, *, label: str, year: int | None
-) -> list[FactInfo]:
-    """Table rows of `document` whose label's key is `label`'s, for the fiscal year."""
-    book = FigureBook(session, document)
-    rows = queries.stated_figures(session, document.id, names=[label_key(label)], prefixes=[])
-    return [
-        r
-        for r in rows
-        if r.source == "table"
-        and (
-            r.period_end == document.period_end
-            if year is None
-            else book.fiscal_year(r.period_end) == year
-        )
-    ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import PageIndexError
 from .figures import Figure, LineItem
@@ -232,8 +232,7 @@ class Working:
         money = [f for _, _, f in self.inputs if f.unit == "iso4217:USD"]
         if not self.percent and not self.ratio and money and len(money) == len(self.inputs):
             scale = min((f.decimals for f in money if f.decimals is not None), default=None)
-            like = money[0]
-            return Figure(**{**vars(like), "value": self.value, "decimals": scale}).shown
+            return replace(money[0], value=self.value, decimals=scale).shown
         return f"{self.value:,.{self.places}f}{'%' if self.percent else ''}"
 
     def to_dict(self) -> dict[str, object]:

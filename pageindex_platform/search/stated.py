@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo
-from .figures import Figure, FigureBook, LineItem, items_in, stated_rows
+from .figures import Figure, FigureBook, LineItem, items_in
 from .metrics import (
     Asked,
     Catalogue,
@@ -180,7 +180,7 @@ def _line_item(
         name = _segment_name(segment.group(1), document) if segment else ""
         name = name or "the segment asked"
         found = (
-            _segment_figure(session, document, item, name, year)
+            _segment_figure(session, book, item, name, year)
             if segment and name != "the segment asked"
             else None
         )
@@ -226,26 +226,15 @@ def _segment_name(words: str, document: DocumentInfo) -> str:
 
 
 def _segment_figure(
-    session: Session, document: DocumentInfo, item: LineItem, segment: str, year: int | None
+    session: Session, book: FigureBook, item: LineItem, segment: str, year: int | None
 ) -> Figure | None:
     """The row labelled as the segment in a table on a page that names the line item."""
-    rows = stated_rows(session, document, label=segment, year=year)
+    rows = book.rows(segment, year)
     if not rows:
         return None
-    pages = {
-        p.page: p.text for p in queries.page_texts(session, [(document.name, r.page) for r in rows])
-    }
+    name = book.document.name
+    pages = {p.page: p.text for p in queries.page_texts(session, [(name, r.page) for r in rows])}
     for row in sorted(rows, key=lambda r: r.page):
         if any(i is item for i, _, _ in items_in(pages.get(row.page, ""), [item])):
-            return Figure(
-                document.name,
-                row.label or segment,
-                row.value,
-                row.unit,
-                row.decimals,
-                row.period_start,
-                row.period_end,
-                row.page,
-                row.source,
-            )
+            return Figure.of(name, row)
     return None

@@ -13,6 +13,10 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from ..index.text import phrase_words
+
+__all__ = ["keywords", "phrase_words", "rarity", "term_weights", "terms", "tsquery"]
+
 _WORD = re.compile(r"[a-z0-9]+(?:[.-][a-z0-9]+)*")
 _STOP = frozenset(
     (
@@ -27,16 +31,6 @@ _STOP = frozenset(
 def keywords(question: str) -> list[str]:
     words = [w for w in _WORD.findall(question.lower()) if w not in _STOP and len(w) > 1]
     return list(dict.fromkeys(words))
-
-
-def phrase_words(value: str) -> str:
-    """Lower-case words with a plural `s` dropped, space-padded for phrase matching ("Capital
-    Expenditures" is " capital expenditure ", found in " fy2018 capital expenditure "); an
-    "&" between words is "and" ("Cash & cash equivalents")."""
-    words = [
-        "and" if w == "&" else w for w in re.findall(r"[a-z0-9&]+", value.lower().replace("-", " "))
-    ]
-    return " " + " ".join(w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words) + " "
 
 
 def terms(question: str, phrases: Sequence[str] = ()) -> list[str]:
