@@ -48,7 +48,12 @@ def test_question_naming_company_and_period_lands_on_that_filing(corpus: Path) -
     assert out["nodes"] and {"document", "node_id", "title", "start_page", "end_page"} == set(
         out["nodes"][0]
     )
-    assert out["answer"].startswith("Extracted text")
+    # the quarter's revenue line is stated first, with its period and page, then the lines read
+    first, _, rest = out["answer"].partition("\n\n")
+    assert first.startswith("$9,583 million — Revenue, three months ended July 29, 2023")
+    assert "[BESTBUY_2024Q2_10Q, p. " in first
+    assert rest.startswith("Extracted text")
+    assert out["figures"][0]["label"] == "Revenue" and out["figures"][0]["source"] == "table"
     assert out["usage"] == {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
     assert out["timings"]["total"] > 0
 

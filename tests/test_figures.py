@@ -181,7 +181,14 @@ def test_figures_are_stated_from_a_pdf_statement_table(corpus: Path) -> None:
 
 def test_a_segment_or_adjusted_figure_is_never_stated_as_the_total(corpus: Path) -> None:
     out = run_json("ask", "Best Buy Q2 FY2024 Domestic segment revenue")
-    assert out["answer"].startswith("No revenue of Domestic for")
-    assert "not the segment's" in out["answer"]
+    assert out["answer"].startswith("$8,890 million — Domestic, three months ended July 29, 2023")
+    assert [f["label"] for f in out["figures"]] == ["Domestic"]
+    page = run_json("docs", "page", "BESTBUY_2024Q2_10Q", str(out["figures"][0]["page"]))["text"]
+    assert "Revenue by reportable segment" in page
+    missing = run_json("ask", "Best Buy Q2 FY2024 Canada segment revenue")
+    assert missing["answer"].startswith("No revenue of Canada was found")
+    assert "$9,583 million" in missing["answer"] and "not the segment's" in missing["answer"]
+    comparable = run_json("ask", "Best Buy comparable sales in the second quarter of fiscal 2024")
+    assert comparable["figures"] == [] and "$9,583" not in comparable["answer"]
     adjusted = run_json("ask", "What was Best Buy's adjusted operating income in Q2 FY2024?")
     assert adjusted["answer"].startswith("The question asks for an adjusted (non-GAAP) figure")

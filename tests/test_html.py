@@ -168,7 +168,7 @@ def test_figure_questions_state_the_tagged_figure_and_cite_its_page() -> None:
             out = run_json("ask", question)
             first = out["answer"].splitlines()[0]
             m = re.match(
-                r"(-?\$[\d,.]+) (million|billion) — (.+?) \((us-gaap:\w+)\) "
+                r"(-?\$[\d,.]+) (million|billion) — (.+?) \(tagged (us-gaap:\w+)\) "
                 r"\[(.+), p\. (\d+)\]",
                 first,
             )
@@ -233,7 +233,9 @@ def test_invalid_ixbrl_values_are_left_out_with_a_warning_not_the_filing(tmp_pat
     assert "2 tagged number unreadable or of no valid context left out" in warned
     assert shown["fiscal_year"] != 99999999999
     revenue = run_json("ask", "Odd Facts Q3 total net sales")
-    assert revenue["answer"].startswith("$94,036 million — three months ended June 28, 2025")
+    assert revenue["answer"].startswith(
+        "$94,036 million — Revenue, three months ended June 28, 2025 (tagged us-gaap:Revenues)"
+    )
     assets = run_json("ask", "Odd Facts total assets")
     assert "$331,233 million" in assets["answer"] and "inf" not in assets["answer"].lower()
 

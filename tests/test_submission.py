@@ -114,7 +114,7 @@ def test_full_submission_is_the_filing_with_its_exhibits_and_header_facts(tmp_pa
     assert "Services revenue reached an all-time high." in pages[-1]
     assert not any("begin 644" in p or "CERTIFICATION I, the officer" in p for p in pages)
     out = run_json("ask", "Apple Q3 FY2025 revenue")
-    assert out["answer"].startswith("$94,036 million — three months ended June 28, 2025")
+    assert out["answer"].startswith("$94,036 million — Revenue, three months ended June 28, 2025")
     assert "94,036" in pages[out["citations"][0]["page"] - 1]
 
 

@@ -102,6 +102,7 @@ class Figure:
     period_end: str
     page: int
     source: str  # "tagged" or "table"
+    concept: str | None = None  # a tagged figure's concept
 
     @property
     def period(self) -> str:
@@ -116,6 +117,17 @@ class Figure:
         return f"{_MONTHS.get(months, str(months))} months ended {when}"
 
     @property
+    def exponent(self) -> int:
+        """The power of ten the filing writes the figure in (3: thousands, 6: millions)."""
+        if self.decimals is not None:
+            return -self.decimals if self.decimals < 0 else 0
+        value = abs(self.value)
+        if value >= 10**6 and value.is_integer():
+            # the precision is unknown: the scale the number is a whole multiple of
+            return next((e for e in (6, 3) if value % 10**e == 0), 0)
+        return 0
+
+    @property
     def shown(self) -> str:
         """The value as the filing writes it: "$94,036 million", "$39,000,966 thousand",
         "$1.57" per share, "15,204 million shares"."""
@@ -123,7 +135,7 @@ class Figure:
         sign, value = ("-" if self.value < 0 else ""), abs(self.value)
         if "/" in self.unit:  # per share
             return f"{sign}{'$' if money else ''}{value:,.2f}"
-        exponent = -self.decimals if self.decimals is not None and self.decimals < 0 else 0
+        exponent = self.exponent
         if exponent:
             power = min(12, -(-exponent // 3) * 3)  # the filing's scale: thousands, millions...
             places = max(0, power - exponent)
@@ -135,15 +147,17 @@ class Figure:
 
     @property
     def cited(self) -> str:
-        how = "tagged" if self.source == "tagged" else "table row"
+        how = f"tagged {self.concept}" if self.concept else "table row"
         return f"{self.label}, {self.period} ({how}) [{self.document}, p. {self.page}]"
 
     @classmethod
-    def of(cls, document: str, fact: FactInfo) -> Figure:
-        """A stored fact of `document` as stated: a table row by its label."""
+    def of(cls, document: str, fact: FactInfo, item: str | None = None) -> Figure:
+        """A stored fact of `document` as stated: a table row by its label, a tagged fact by
+        the line `item` it states (its concept beside it)."""
+        tagged = fact.source == "tagged"
         return cls(
             document,
-            fact.label or fact.concept,
+            fact.label or (item.capitalize() if tagged and item else fact.concept),
             fact.value,
             fact.unit,
             fact.decimals,
@@ -151,6 +165,7 @@ class Figure:
             fact.period_end,
             fact.page,
             fact.source,
+            fact.concept if tagged else None,
         )
 
     def positive(self) -> Figure:
@@ -158,12 +173,11 @@ class Figure:
         return replace(self, value=abs(self.value))
 
     def to_dict(self) -> dict[str, Any]:
-        scale = -self.decimals if self.decimals is not None and self.decimals < 0 else 0
         return {
             "value": self.value,
             "shown": self.shown,
             "unit": self.unit.split(":")[-1],
-            "scale": 10**scale,
+            "scale": 10**self.exponent,
             "label": self.label,
             "period": self.period,
             "period_start": self.period_start,
@@ -171,6 +185,7 @@ class Figure:
             "document": self.document,
             "page": self.page,
             "source": self.source,
+            "concept": self.concept,
         }
 
 
@@ -243,7 +258,7 @@ class FigureBook:
                     return i
             return len(keys)
 
-        def rank(f: FactInfo) -> tuple[int, int, int, int]:
+        def rank(f: FactInfo) -> tuple[int, int, bool, int, int]:
             kind = pages.get(f.page)
             if f.source == "tagged" or (kind is not None and kind in item.statements):
                 where = 0
@@ -254,7 +269,7 @@ class FigureBook:
                 start, end = date.fromisoformat(f.period_start), date.fromisoformat(f.period_end)
                 days = (end - start).days
             span = abs(days - (91 if quarter else 364)) if f.period_start is not None else 0
-            return (where, span // 60, order(f), f.page)
+            return (where, span // 60, f.source != "tagged", order(f), f.page)
 
         minority = any("controlling" in n or "minority" in n for n in item.names)
         wanted = [
@@ -267,7 +282,7 @@ class FigureBook:
         if not wanted:
             return None
         best = min(wanted, key=rank)
-        figure = Figure.of(document.name, best)
+        figure = Figure.of(document.name, best, item.name)
         if (
             best.period_start is None
             and pages.get(best.page) in _FLOWS

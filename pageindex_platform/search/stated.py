@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo
+from ..index.text import phrase_words
 from .figures import Figure, FigureBook, LineItem, items_in
 from .metrics import (
     Asked,
@@ -45,6 +46,9 @@ _NOT_A_NUMBER = re.compile(
     r"explains|contributed|are the (?:main|major|key|primary)))\b",
     re.IGNORECASE,
 )
+# words that make a line item's name another measure: "comparable sales", "same-store sales"
+# are store measures the statements do not report, not the revenue line
+_OTHER_MEASURE = frozenset({"comparable", "comp", "same", "like"})
 _QUARTERS = ("Q1", "Q2", "Q3", "Q4")
 _QUARTER = re.compile(r"\bQ[1-4]\b|\bquarter", re.IGNORECASE)
 
@@ -88,7 +92,12 @@ def state(
             return stated if number else _for_reference(stated)
     if not items or not number:
         return Stated()
-    return _line_item(session, question, catalogue, items[0][0], book, ask, document)
+    item, at, _ = items[0]
+    qualifiers = phrase_words(question)[:at].split()[-3:]
+    if _OTHER_MEASURE.intersection(qualifiers):
+        logger.info("%r asks for another measure than %s", question, item.name)
+        return Stated()
+    return _line_item(session, question, catalogue, item, book, ask, document)
 
 
 def _for_reference(stated: Stated) -> Stated:
