@@ -69,6 +69,40 @@ def test_a_dash_inside_a_label_and_prose_are_not_cells() -> None:
     assert label_key("Property, plant and equipment — net") == "property plant and equipment net"
 
 
+RETAILER = """Consolidated Statements of Income
+(In thousands, except per share data)
+52 Weeks Ended
+January 28, January 29,
+2023 2022
+Net sales $ 10,208,580 100.0% $ 8,630,889 100.0%
+Fiscal year
+2022 2021
+Operating income 1,638,610 1,297,492
+"""
+
+
+@pytest.mark.no_database
+def test_a_year_under_its_month_and_day_is_a_calendar_date_not_a_fiscal_year() -> None:
+    """A retailer's fiscal 2022 ends January 28, 2023: "January 28," over "2023" is that
+    date; a bare fiscal year column ends a year later, never after the filing's period."""
+    figures = read_tables([PageText(6, RETAILER)], period_end="2023-01-28", fiscal_year=2022)
+    rows = {(f.label, f.period_end): f for f in figures}
+    assert rows[("Net sales", "2023-01-28")].value == 10_208_580e3
+    assert rows[("Net sales", "2023-01-28")].period_start == "2022-01-29"
+    assert rows[("Net sales", "2022-01-29")].value == 8_630_889e3
+    assert {f.period_end for f in figures if f.label == "Operating income"} == {
+        "2023-01-28",
+        "2022-01-28",
+    }
+    # "2023 2022" alone read as fiscal years would end in 2024: after the filing's period
+    bare = read_tables(
+        [PageText(6, RETAILER.replace("January 28, January 29,\n", ""))],
+        period_end="2023-01-28",
+        fiscal_year=2022,
+    )
+    assert max(f.period_end for f in bare) == "2023-01-28"
+
+
 @pytest.mark.no_database
 def test_a_figure_is_written_in_the_filing_own_scale() -> None:
     def shown(value: float, decimals: int | None, unit: str = "iso4217:USD") -> str:
@@ -167,7 +201,11 @@ def test_a_missing_input_is_named() -> None:
 def test_figures_are_stated_from_a_pdf_statement_table(corpus: Path) -> None:
     out = run_json("ask", "Ulta Beauty FY2023 net sales")
     figure = out["figures"][0]
-    assert out["answer"].startswith("$10,208,580 thousand — Net sales")
+    assert out["answer"].startswith(
+        "$10,208,580 thousand — Net sales, year ended January 28, 2023 (table row)"
+    )
+    # the filing is fiscal 2022's; the question names the year it ends in, and is told so
+    assert "FY2023 read as the fiscal year ending in that year: fiscal 2022" in out["answer"]
     assert (figure["value"], figure["source"], figure["scale"]) == (10_208_580_000, "table", 1000)
     assert out["citations"][0] == {
         "document": figure["document"],
@@ -175,7 +213,7 @@ def test_figures_are_stated_from_a_pdf_statement_table(corpus: Path) -> None:
         "node_id": out["citations"][0]["node_id"],
     }
     margin = run_json("ask", "Ulta Beauty FY2023 operating margin")
-    assert margin["answer"].startswith("16.1% — operating margin, FY2023")
+    assert margin["answer"].startswith("16.1% — operating margin, FY2022")
     assert [i["name"] for i in margin["working"]["inputs"]] == ["operating income", "revenue"]
 
 
@@ -188,6 +226,12 @@ def test_a_segment_or_adjusted_figure_is_never_stated_as_the_total(corpus: Path)
     missing = run_json("ask", "Best Buy Q2 FY2024 Canada segment revenue")
     assert missing["answer"].startswith("No revenue of Canada was found")
     assert "$9,583 million" in missing["answer"] and "not the segment's" in missing["answer"]
+    # a company the corpus does not hold: no other company's figure is stated for it
+    other = run_json("ask", "Costco FY2022 net sales")
+    assert other["figures"] == [] and "$10,208,580" not in other["answer"]
+    # the line after "net of" is what is taken away, not the line asked
+    net = run_json("ask", "Ulta Beauty FY2022 operating income net of income tax expense")
+    assert [f["label"] for f in net["figures"]] == ["Operating income"]
     comparable = run_json("ask", "Best Buy comparable sales in the second quarter of fiscal 2024")
     assert comparable["figures"] == [] and "$9,583" not in comparable["answer"]
     adjusted = run_json("ask", "What was Best Buy's adjusted operating income in Q2 FY2024?")

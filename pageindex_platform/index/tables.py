@@ -26,6 +26,8 @@ _SPAN = re.compile(
     r"(?:\s+(?:" + _MONTHS + r")\s+\d{1,2}\b(?!,?\s*\d{4}))?",
     re.IGNORECASE,
 )
+# a month and day without its year: "January 28," over the year "2023"
+_DAY = re.compile(rf"\b(?:{_MONTHS})\s+\d{{1,2}}\b(?!,?\s*\d{{4}})", re.IGNORECASE)
 # a table cell holding a number: "$ 8,890", "(6.3)%", "23.1 %", "(1,577)", "—"
 CELL = re.compile(r"\(?-?\$?\s?\d[\d,]*(?:\.\d+)?\)?\s?%?|(?<=\s)[—–-](?=\s|$)")
 # "(In millions, except per share amounts)", "(Millions)", "$ in thousands", "Dollars in billions"
@@ -64,6 +66,11 @@ def column_periods(above: Sequence[str]) -> list[str]:
             spans = _SPAN.findall(header)
             if spans:
                 break
+        days: list[str] = []  # "January 28, January 29," over "2023 2022": one date each
+        if back > 0 and not _SPAN.search(above[back - 1]):
+            days = _DAY.findall(above[back - 1])
+        if all(re.fullmatch(r"\d{4}", d) for d in dates) and len(days) in (1, len(dates)):
+            dates = [f"{days[i % len(days)]}, {d}" for i, d in enumerate(dates)]
         labels = []
         for i, when in enumerate(re.sub(r",\s*", ", ", d) for d in dates):
             span = spans[i * len(spans) // len(dates)] if spans else ""
@@ -155,18 +162,31 @@ def read_tables(
     """Every table row of the pages whose numbers pair with a header's periods, one figure
     per cell: its label, value (scale applied), unit, period and page. `period_end` and
     `fiscal_year`: the filing's own, which say when a bare fiscal year column ends."""
-    year_end, offset = (12, 31), 0
+    year_end, offset, latest = (12, 31), 0, None
     if period_end:
-        end = date.fromisoformat(period_end)
-        year_end = (end.month, end.day)
+        latest = date.fromisoformat(period_end)
+        year_end = (latest.month, latest.day)
         offset = fiscal_offset(fiscal_year, period_end)
     figures: list[TaggedFact] = []
     for page in pages:
-        figures.extend(_page_figures(page, year_end, offset))
+        figures.extend(_page_figures(page, year_end, offset, latest))
     return figures
 
 
-def _page_figures(page: PageText, year_end: tuple[int, int], offset: int) -> list[TaggedFact]:
+def _columns(
+    labels: Sequence[str], year_end: tuple[int, int], offset: int, latest: date | None
+) -> list[Column]:
+    """The columns' periods; bare years named as fiscal years only where that puts none of
+    them after the filing's own period (a statement reports no period still to come)."""
+    columns = [column_dates(x, year_end=year_end, offset=offset) for x in labels]
+    if offset and latest is not None and any(date.fromisoformat(c.end) > latest for c in columns):
+        columns = [column_dates(x, year_end=year_end) for x in labels]
+    return columns
+
+
+def _page_figures(
+    page: PageText, year_end: tuple[int, int], offset: int, latest: date | None
+) -> list[TaggedFact]:
     lines = [" ".join(x.split()) for x in page.text.splitlines()]
     header: _Header | None = None
     power: int | None = None
@@ -180,7 +200,7 @@ def _page_figures(page: PageText, year_end: tuple[int, int], offset: int) -> lis
         if len(_DATE.findall(line)) >= 2:
             labels = column_periods(lines[max(0, i - 3) : i + 1])
             if labels:
-                columns = [column_dates(x, year_end=year_end, offset=offset) for x in labels]
+                columns = _columns(labels, year_end, offset, latest)
                 header = _Header(columns, power, labels)
                 previous = ""
                 continue

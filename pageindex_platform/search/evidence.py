@@ -34,11 +34,14 @@ def gather(
     query: Query,
     selected: Selected,
     found: Sequence[Found],
+    companies: Sequence[str],
     max_citations: int,
 ) -> Evidence:
     """Pages of every searched document, each weighted by its document's route score
     relative to the best (or, comparing companies, each company's in turn), as citations;
-    the figure or metric the best document states for the question, its pages cited first."""
+    the figure or metric the best document states for the question, its pages cited first —
+    only where the best document is of a company the question names (`companies`, as
+    stored): a figure of another company is never stated as the one asked."""
     pages: list[tuple[PageHit, float]] = []
     for doc in found:
         if selected.interleaved:  # every company named gets its first pages cited
@@ -48,7 +51,7 @@ def gather(
         pages.extend((p, p.score * weight) for p in doc.pages)
     pages.sort(key=lambda x: -x[1])
     citations = [Citation(p.document, p.page, p.node_id) for p, _ in pages[:max_citations]]
-    if not found:
+    if not found or found[0].document.company not in companies:
         return Evidence(citations, Stated())
     best = found[0]
     stated = state(

@@ -77,7 +77,12 @@ def ask(
         for d, s in selected.documents
     ]
     evidence = gather(
-        session=session, query=query, selected=selected, found=found, max_citations=max_citations
+        session=session,
+        query=query,
+        selected=selected,
+        found=found,
+        companies=constraints.companies,
+        max_citations=max_citations,
     )
     trace.lap("tree_search")
     pages = queries.page_texts(session, [(c.document, c.page) for c in evidence.citations[:5]])

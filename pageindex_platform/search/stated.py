@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy.orm import Session
 
@@ -49,6 +49,7 @@ _NOT_A_NUMBER = re.compile(
 # words that make a line item's name another measure: "comparable sales", "same-store sales"
 # are store measures the statements do not report, not the revenue line
 _OTHER_MEASURE = frozenset({"comparable", "comp", "same", "like"})
+_DEDUCTED = re.compile(r" (?:net of|excluding|exclusive of|less|after|before) $")
 _QUARTERS = ("Q1", "Q2", "Q3", "Q4")
 _QUARTER = re.compile(r"\bQ[1-4]\b|\bquarter", re.IGNORECASE)
 
@@ -72,7 +73,7 @@ def state(
 ) -> Stated:
     """The figure or metric `question` asks for, from `document`'s figures; empty when the
     question names no line item or metric."""
-    ask = asked(question)
+    ask, read_as = _own_years(asked(question), document)
     defined = defined_metrics(question)
     metric = metric_in(question, catalogue, defined)
     items = items_in(question, catalogue.items)
@@ -89,15 +90,45 @@ def state(
                     "The question asks for an adjusted (non-GAAP) figure; computed from the "
                     f"reported lines instead: {stated.text}"
                 )
-            return stated if number else _for_reference(stated)
+            return _read_as(stated if number else _for_reference(stated), read_as)
+    words = phrase_words(question)
+    # "revenues net of interest expense": the line after "net of" is not the one asked
+    items = [i for i in items if not _DEDUCTED.search(words[: i[1] + 1])]
     if not items or not number:
         return Stated()
     item, at, _ = items[0]
-    qualifiers = phrase_words(question)[:at].split()[-3:]
+    qualifiers = words[:at].split()[-3:]
     if _OTHER_MEASURE.intersection(qualifiers):
         logger.info("%r asks for another measure than %s", question, item.name)
         return Stated()
-    return _line_item(session, question, catalogue, item, book, ask, document)
+    return _read_as(_line_item(session, question, catalogue, item, book, ask, document), read_as)
+
+
+def _own_years(ask: Asked, document: DocumentInfo) -> tuple[Asked, str]:
+    """The years asked, as fiscal years of `document`. A fiscal year ending early in the
+    next calendar year (Ulta's fiscal 2022 ended January 28, 2023) is also called by the
+    year it ends in; when the question names that year and not the filing's own, it means
+    the filing's year: the years asked are shifted and the reading is said."""
+    own, end = document.fiscal_year, document.period_end
+    if own is None or end is None or not ask.years or own in ask.years:
+        return ask, ""
+    shift = int(end[:4]) - own
+    if shift <= 0 or own + shift not in ask.years:
+        return ask, ""
+    years = [y - shift for y in ask.years]
+    said = ", ".join(f"FY{y}" for y in ask.years)
+    return replace(ask, years=years), (
+        f"{said} read as the fiscal year{'s' if len(years) > 1 else ''} ending in "
+        f"{'those years' if len(years) > 1 else 'that year'}: "
+        f"{', '.join(f'fiscal {y}' for y in years)} ({document.name} covers fiscal {own}, "
+        f"ended {end})."
+    )
+
+
+def _read_as(stated: Stated, read_as: str) -> Stated:
+    if read_as and stated.text:
+        stated.text = f"{stated.text}\n{read_as}"
+    return stated
 
 
 def _for_reference(stated: Stated) -> Stated:
