@@ -84,11 +84,11 @@ def main() -> int:
             if wrong:
                 print("      " + answer.split("\n\n")[-2 if "\n\n" in answer else 0][:300])
     print(f"{len(numeric)} questions with a numeric gold answer (of {len(rows)})")
-    for key, (n, ok, anywhere, wrong) in sorted(tally.items()):
+    for key, (n, ok, anywhere, misstated) in sorted(tally.items()):
         print(
             f"{key:18} {n:3} questions: first stated figure matches {ok} ({ok / n:.1%}); gold "
             f"anywhere in the answer {anywhere} ({anywhere / n:.1%}); stated and not the gold "
-            f"{wrong}"
+            f"{misstated}"
         )
     return 0
 

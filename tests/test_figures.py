@@ -14,6 +14,7 @@ from pageindex_platform.search.metrics import (
     Catalogue,
     Metric,
     MissingInput,
+    Working,
     asked,
     compute,
     defined_metrics,
@@ -156,7 +157,7 @@ CATALOGUE = Catalogue(
 )
 
 
-def _compute(question: str) -> object:
+def _compute(question: str) -> Working:
     defined = defined_metrics(question)
     metric = metric_in(question, CATALOGUE, defined)
     assert metric is not None
