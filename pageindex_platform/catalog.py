@@ -80,13 +80,20 @@ class Shown:
 @dataclass(frozen=True)
 class Tree:
     tree: TreeInfo
+    depth: int | None = None  # levels shown (None: all); deeper nodes are left out
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.tree.document,
             "page_count": self.tree.page_count,
-            "nodes": self.tree.nested(),
+            "nodes": _levels(self.tree.nested(), self.depth),
         }
+
+
+def _levels(nodes: list[dict[str, Any]], depth: int | None) -> list[dict[str, Any]]:
+    if depth is None:
+        return nodes
+    return [{**n, "nodes": _levels(n["nodes"], depth - 1) if depth > 1 else []} for n in nodes]
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@
     ├── PageNotFoundError       a page number outside a stored document
     ├── EmptyCorpusError        a question asked before anything is ingested
     ├── QuestionError           a question that cannot be searched (exit code 2)
+    ├── EmptySelectionError     filters on a question that no stored filing matches (exit 2)
     ├── UnsafeSQLError          generated SQL that is not one read-only SELECT over the view
     ├── LLMError                the language model could not give a usable answer
     │   ├── LLMUnavailableError     network errors, timeouts, 429/5xx after bounded retries
@@ -67,6 +68,13 @@ class EmptyCorpusError(PageIndexError):
 class QuestionError(PageIndexError):
     """A question with nothing to search for: empty, punctuation or common words only, not
     valid UTF-8, or too long."""
+
+    exit_code = 2
+
+
+class EmptySelectionError(PageIndexError):
+    """Filters on a question (--doc, --company, --year, --type, --period) that leave no
+    stored filing, or that cannot be read."""
 
     exit_code = 2
 

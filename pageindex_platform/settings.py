@@ -56,6 +56,10 @@ class Settings(BaseSettings):
     # how long reading one file may take: a file over it fails alone, the batch goes on
     file_seconds: float = Field(default=300.0, gt=0)
 
+    # the bearer token `pi mcp --http` requires (needed to serve another interface than
+    # loopback)
+    mcp_token: str | None = None
+
     # Any OpenAI-compatible endpoint: OpenAI, a gateway, Ollama, vLLM, llama.cpp server.
     llm_base_url: str | None = None
     llm_model: str | None = None
@@ -128,6 +132,18 @@ def redact_text(text: str) -> str:
     )
 
 
+_overrides: dict[str, object] = {}
+
+
+def configure(**values: object) -> None:
+    """Settings given in code (`Corpus.open(home=...)`), over the environment's, for the
+    rest of the process: the next `get_settings()` reads them. None leaves a setting to
+    the environment."""
+    _overrides.clear()
+    _overrides.update({k: v for k, v in values.items() if v is not None})
+    get_settings.cache_clear()
+
+
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     """The process-wide settings, read on first use (never at import time). A value that
@@ -138,7 +154,7 @@ def get_settings() -> Settings:
     from .errors import ConfigurationError
 
     try:
-        return Settings()
+        return Settings(**_overrides)  # type: ignore[arg-type]
     except SettingsError as exc:  # a value that is not even JSON, for a structured setting
         field_name = str(exc).split('"')[1] if '"' in str(exc) else "?"
         raise ConfigurationError(

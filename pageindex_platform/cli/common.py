@@ -84,16 +84,14 @@ def _fail(kind: str, message: str, code: int, as_json: bool) -> NoReturn:
 def open_mode(mode: Mode | None) -> Iterator[StructuredChat | None]:
     """The chat model for llm mode (None for local), after saying on stderr which mode runs;
     closed (its event loop and HTTP connections) when the block ends."""
-    from ..llm.openai_compatible import open_chat
+    from ..llm.openai_compatible import chat_for
 
     settings = get_settings()
-    mode = mode or settings.default_mode
-    if mode == Mode.LLM:
-        with open_chat(settings) as chat:
+    with chat_for(mode) as chat:
+        if chat is not None:
             where = redact_url(settings.llm_base_url) if settings.llm_base_url else "the OpenAI API"
             typer.echo(f"mode: llm ({chat.model} at {where})", err=True)
-            yield chat
-        return
-    reason = "" if settings.llm_model else " (no PI_LLM_MODEL set)"
-    typer.echo(f"mode: local{reason}", err=True)
-    yield None
+        else:
+            reason = "" if settings.llm_model else " (no PI_LLM_MODEL set)"
+            typer.echo(f"mode: local{reason}", err=True)
+        yield chat

@@ -11,11 +11,13 @@ from ..logs import level_for, log_to_stderr
 from . import db, docs, evaluate
 from .ask import ask
 from .ingest import ingest
+from .mcp import mcp
 
 app = typer.Typer(
     name="pi",
     help="pageindex-platform: ask questions across folders of long financial filings.\n\n"
     "Start with `pi ingest FOLDER`, then `pi ask QUESTION`, `pi docs list`, `pi docs tree NAME`;\n"
+    "`pi mcp` serves the corpus to agents;\n"
     "`pi eval financebench` measures retrieval against baselines.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -61,6 +63,7 @@ app.command(name="ingest", short_help="Turn PDF/Markdown files and folders into 
     ingest
 )
 app.command(name="ask", short_help="Answer a question across the corpus with page citations.")(ask)
+app.command(name="mcp", short_help="Serve the corpus to agents over MCP (stdio or HTTP).")(mcp)
 app.add_typer(docs.app, name="docs")
 app.add_typer(db.app, name="db")
 app.add_typer(evaluate.app, name="eval")

@@ -13,14 +13,15 @@ import asyncio
 import email.utils
 import random
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx2
 import openai
 
 from ..errors import ConfigurationError, LLMRequestError, LLMUnavailableError
-from ..settings import Settings, get_settings, redact_text, redact_url
+from ..settings import Mode, Settings, get_settings, redact_text, redact_url
 from .cache import DatabaseCache
 from .chat import Message, Reply, ResponseFormat, StructuredChat, schema_instructions
 
@@ -274,3 +275,15 @@ def open_chat(settings: Settings | None = None) -> StructuredChat:
     """The configured model with the database cache (needs PI_LLM_MODEL)."""
     settings = settings or get_settings()
     return StructuredChat(OpenAICompatible(settings), cache=DatabaseCache(), settings=settings)
+
+
+@contextmanager
+def chat_for(mode: Mode | None) -> Iterator[StructuredChat | None]:
+    """The chat model for llm mode (`mode`, else llm when PI_LLM_MODEL is set), None for
+    local mode; closed (its event loop and HTTP connections) when the block ends."""
+    settings = get_settings()
+    if (mode or settings.default_mode) != Mode.LLM:
+        yield None
+        return
+    with open_chat(settings) as chat:
+        yield chat

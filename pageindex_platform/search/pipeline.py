@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.engine import corpus_location, explain_failure
+from ..db.queries import DocumentInfo
 from ..db.tables import QueryLog
 from ..embeddings.space import EmbeddingSpace
 from ..errors import EmptyCorpusError
@@ -28,6 +29,7 @@ from .modes import Written, steps_for
 from .query import Query
 from .results import Answer
 from .router import Route, RouteDecision, decide_route
+from .scope import Filters, select
 from .semantic import ChunkSearch
 from .trace import Trace
 from .vocabulary import Vocabulary
@@ -46,13 +48,18 @@ def ask(
     max_citations: int = 10,
     chat: StructuredChat | None = None,
     vocabulary: Vocabulary | None = None,
+    filters: Filters | None = None,
 ) -> Answer:
     """Answer a question: llm mode with `chat` (model failures fall back to the local step, in
     `warnings`), else local. `space`: the corpus's embedding space (resolved from the stored
-    documents when None); `vocabulary`: the packaged files and PI_HOME's (read when None)."""
+    documents when None); `vocabulary`: the packaged files and PI_HOME's (read when None);
+    `filters`: the filings the answer may come from (an EmptySelectionError when none)."""
     vocabulary = vocabulary or Vocabulary.load(get_settings().home)
     query = Query.parse(question, hint, vocabulary)
     _require_documents(session)
+    allowed = (
+        select(session=session, filters=filters, aliases=vocabulary.aliases) if filters else None
+    )
     steps = steps_for(chat)
     trace = Trace()
     space = space or EmbeddingSpace.of_corpus(session)
@@ -60,7 +67,12 @@ def ask(
     trace.lap("embed")
     constraints = parse_constraints(query.question, session=session, aliases=vocabulary.aliases)
     decision = decide_route(
-        search=search, constraints=constraints, requested=route, steps=steps, trace=trace
+        search=search,
+        constraints=constraints,
+        requested=route,
+        steps=steps,
+        trace=trace,
+        within=[d.id for d in allowed] if allowed is not None else None,
     )
     trace.lap("route")
     selected = select_documents(
@@ -81,7 +93,7 @@ def ask(
         query=query,
         selected=selected,
         found=found,
-        companies=constraints.companies,
+        companies=_stated_companies(constraints.companies, allowed, trace),
         max_citations=max_citations,
     )
     trace.lap("tree_search")
@@ -121,6 +133,25 @@ def _answer(
         warnings=trace.warnings,
         usage=trace.usage_summary(),
     )
+
+
+def _stated_companies(
+    named: list[str], allowed: list[DocumentInfo] | None, trace: Trace
+) -> list[str]:
+    """The companies whose figures the answer may state as the ones asked: those the
+    question names, else those of the filings the caller's filters chose. A question naming
+    a company the filters leave out is answered from the filters' filings, and warned of."""
+    if allowed is None:
+        return named
+    kept = sorted({d.company for d in allowed if d.company})
+    if not named:
+        return kept
+    if not set(named) & set(kept):
+        trace.warn(
+            f"the question names {', '.join(named)}; the filters keep only filings of "
+            f"{', '.join(kept) or 'no named company'}"
+        )
+    return named
 
 
 def _require_documents(session: Session) -> None:

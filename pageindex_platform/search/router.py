@@ -12,7 +12,8 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from ..db import queries
@@ -49,26 +50,42 @@ def decide_route(
     requested: Route,
     steps: Steps,
     trace: Trace,
+    within: Sequence[int] | None = None,
 ) -> RouteDecision:
     """The documents to search, by the route requested (auto: metadata when the constraints
-    select documents, else semantic), with the reason in words."""
+    select documents, else semantic), with the reason in words. `within`: the ids of the
+    documents the caller's filters allow (None: all); every route chooses among them."""
     if requested == Route.DESCRIPTION:
         documents, reason = steps.by_description(search, trace)
+        if within is not None:
+            allowed = {d.name for d in queries.documents(search.session, ids=within)}
+            documents = [d for d in documents if d.name in allowed]
         decision = RouteDecision(requested, reason, documents)
     elif requested == Route.SEMANTIC:
+        where = "the filtered filings" if within is not None else "the whole corpus"
         decision = _semantic(
-            search, constraints, "semantic search over the whole corpus (requested)"
+            search, constraints, f"semantic search over {where} (requested)", within
         )
     else:
-        decision = _metadata(search, constraints, requested, steps, trace)
+        decision = _metadata(search, constraints, requested, steps, trace, within)
     logger.info("route %s: %s", decision.route, decision.reason)
     return decision
 
 
 def _metadata(
-    search: ChunkSearch, constraints: Constraints, requested: Route, steps: Steps, trace: Trace
+    search: ChunkSearch,
+    constraints: Constraints,
+    requested: Route,
+    steps: Steps,
+    trace: Trace,
+    within: Sequence[int] | None,
 ) -> RouteDecision:
     match = steps.metadata_match(search, constraints, trace)
+    if within is not None and match.ids:
+        allowed = set(within)
+        kept = [i for i in match.ids if i in allowed]
+        applied = f"{match.applied}; within the filters"
+        match = replace(match, ids=kept, applied=applied)
     if match.ids:
         documents = queries.documents(search.session, ids=match.ids)
         ranked = within_filter(
@@ -84,15 +101,19 @@ def _metadata(
     if requested == Route.METADATA:
         reason = f"no document matches constraints ({constraints.describe()}; {match.applied})"
         return RouteDecision(Route.METADATA, reason, [])
+    where = "the filtered filings" if within is not None else "the whole corpus"
     return _semantic(
         search,
         constraints,
-        f"no metadata match ({match.applied}); semantic search over the whole corpus",
+        f"no metadata match ({match.applied}); semantic search over {where}",
+        within,
     )
 
 
-def _semantic(search: ChunkSearch, constraints: Constraints, reason: str) -> RouteDecision:
-    ranked = search.rank_documents()
+def _semantic(
+    search: ChunkSearch, constraints: Constraints, reason: str, within: Sequence[int] | None
+) -> RouteDecision:
+    ranked = search.rank_documents(list(within) if within is not None else None)
     documents = queries.documents_by_name(search.session, [d.name for d in ranked])
     weighted = whole_corpus(ranked, documents, search.query.text, constraints)
     return RouteDecision(Route.SEMANTIC, reason, weighted, stored=documents)

@@ -1,0 +1,98 @@
+"""The README's examples for agents and programs, run as a user would run them."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from .conftest import REPO, SAMPLES
+
+SECTION = "## Agents and programs"
+
+
+def _block(language: str) -> str:
+    text = (REPO / "README.md").read_text()
+    section = text[text.index(SECTION) :]
+    section = section[: section.index("\n## ", 1)]
+    found = re.search(rf"```{language}\n(.*?)```", section, re.DOTALL)
+    assert found, f"no {language} example in the README's section {SECTION!r}"
+    return found.group(1)
+
+
+def test_the_python_example_runs(tmp_path: Path) -> None:
+    shutil.copytree(SAMPLES, tmp_path / "examples" / "filings")
+    here = Path.cwd()
+    out = io.StringIO()
+    os.chdir(tmp_path)
+    try:
+        with contextlib.redirect_stdout(out):
+            exec(compile(_block("python"), "README.md", "exec"), {"__name__": "__readme__"})
+    finally:
+        os.chdir(here)
+    printed = out.getvalue()
+    assert "(6.3)%" in printed and "('BESTBUY_2024Q2_10Q', " in printed
+    assert "16.1%" in printed  # Ulta's operating margin of the fiscal year the release closes
+    assert "BESTBUY_2024Q2_10Q 2024" in printed
+    # closing the corpus gave the settings back to the environment
+    from pageindex_platform.settings import get_settings
+
+    assert get_settings().home == Path(os.environ["PI_HOME"])
+
+
+def test_the_mcp_client_configuration_starts_the_server(corpus: Path) -> None:
+    config = json.loads(_block("json"))["mcpServers"]["pageindex"]
+    assert config["command"] == "pi" and config["args"] == ["mcp"]
+    assert set(config["env"]) == {"PI_HOME"}
+    command = str(Path(sys.executable).with_name(config["command"]))
+    params = StdioServerParameters(command=command, args=config["args"], env=dict(os.environ))
+
+    async def run() -> None:
+        with open(os.devnull, "w") as quiet:
+            async with (
+                stdio_client(params, errlog=quiet) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                tools = {t.name for t in (await session.list_tools()).tools}
+                assert {"ask", "browse_documents", "get_page_content"} <= tools
+
+    anyio.run(run)
+
+
+@pytest.mark.no_database
+def test_the_public_names_are_pinned() -> None:
+    import pageindex_platform
+
+    assert pageindex_platform.__all__ == [
+        "Answer",
+        "Corpus",
+        "DocumentNotFoundError",
+        "EmptySelectionError",
+        "Filters",
+        "IngestReport",
+        "Listed",
+        "Page",
+        "PageIndexError",
+        "PageNotFoundError",
+        "PageRange",
+        "QuestionError",
+        "SearchHit",
+        "SearchResult",
+        "Shown",
+        "Tree",
+        "__version__",
+    ]
+    for name in pageindex_platform.__all__:
+        assert getattr(pageindex_platform, name) is not None
+    assert issubclass(pageindex_platform.EmptySelectionError, pageindex_platform.PageIndexError)
