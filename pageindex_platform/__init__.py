@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 __version__ = "0.1.0"
 
@@ -51,20 +51,6 @@ __all__ = [
     "Tree",
     "__version__",
 ]
-
-if TYPE_CHECKING:
-    from .api import Corpus, PageRange, SearchHit, SearchResult
-    from .catalog import Listed, Page, Shown, Tree
-    from .errors import (
-        DocumentNotFoundError,
-        EmptySelectionError,
-        PageIndexError,
-        PageNotFoundError,
-        QuestionError,
-    )
-    from .index.report import IngestReport
-    from .search.results import Answer
-    from .search.scope import Filters
 
 
 def __getattr__(name: str) -> Any:
