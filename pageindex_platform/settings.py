@@ -59,6 +59,8 @@ class Settings(BaseSettings):
     # the bearer token `pi mcp --http` requires (needed to serve another interface than
     # loopback)
     mcp_token: str | None = None
+    # the token `pi serve` requires (needed to serve another interface than loopback)
+    web_token: str | None = None
 
     # Any OpenAI-compatible endpoint: OpenAI, a gateway, Ollama, vLLM, llama.cpp server.
     llm_base_url: str | None = None

@@ -12,12 +12,13 @@ from . import db, docs, evaluate
 from .ask import ask
 from .ingest import ingest
 from .mcp import mcp
+from .serve import serve
 
 app = typer.Typer(
     name="pi",
     help="pageindex-platform: ask questions across folders of long financial filings.\n\n"
     "Start with `pi ingest FOLDER`, then `pi ask QUESTION`, `pi docs list`, `pi docs tree NAME`;\n"
-    "`pi mcp` serves the corpus to agents;\n"
+    "`pi mcp` serves the corpus to agents; `pi serve` a local web page;\n"
     "`pi eval financebench` measures retrieval against baselines.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -64,6 +65,7 @@ app.command(name="ingest", short_help="Turn PDF/Markdown files and folders into 
 )
 app.command(name="ask", short_help="Answer a question across the corpus with page citations.")(ask)
 app.command(name="mcp", short_help="Serve the corpus to agents over MCP (stdio or HTTP).")(mcp)
+app.command(name="serve", short_help="A local web page: ask, read, see the cited page.")(serve)
 app.add_typer(docs.app, name="docs")
 app.add_typer(db.app, name="db")
 app.add_typer(evaluate.app, name="eval")

@@ -1,0 +1,202 @@
+"""`pi serve` in a real headless browser (Debian's chromium, driven by Selenium): ask by
+typing, read the answer, open the cited page and see the figure's line highlighted."""
+
+from __future__ import annotations
+
+import html
+import http.client
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx2
+import pymupdf
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+from .conftest import REPO
+from .helpers import run_json
+
+PI = str(Path(sys.executable).with_name("pi"))
+ARTIFACTS = REPO / "test-artifacts"
+TENQ = "BESTBUY_2024Q2_10Q"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def site(corpus: Path) -> Iterator[str]:
+    port = _free_port()
+    process = subprocess.Popen(
+        [PI, "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "pi serve ended"
+        try:
+            if httpx2.get(f"{url}/documents", timeout=5).status_code == 200:
+                break
+        except httpx2.HTTPError:
+            time.sleep(0.3)
+    try:
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+@pytest.fixture
+def browser() -> Iterator[webdriver.Chrome]:
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver")
+    assert binary and driver_path, "chromium and chromium-driver: scripts/setup.sh installs them"
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1600"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def test_ask_by_typing_then_see_the_cited_page_with_the_figure_highlighted(
+    site: str, browser: webdriver.Chrome, corpus: Path
+) -> None:
+    wait = WebDriverWait(browser, 60)
+    browser.get(site)
+    box = browser.find_element(By.NAME, "q")
+    box.send_keys("Best Buy Q2 FY2024 comparable sales", Keys.ENTER)
+    wait.until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, "a.citation")))
+    assert "(6.3)%" in browser.find_element(By.TAG_NAME, "main").text
+    first = browser.find_elements(By.CSS_SELECTOR, "a.citation")[0]
+    assert first.text == f"{TENQ}, p. 17"
+    first.click()
+    wait.until(expected_conditions.presence_of_element_located((By.CSS_SELECTOR, ".sheet img")))
+    image = browser.find_element(By.CSS_SELECTOR, ".sheet img")
+    wait.until(lambda d: d.execute_script("return arguments[0].naturalWidth", image) > 0)
+    boxes = browser.find_elements(By.CSS_SELECTOR, ".sheet svg rect.highlight")
+    assert boxes, "no highlight on the cited page"
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / "web_cited_page.png"))
+
+    # the boxes, in the PDF's points, against where PyMuPDF puts the figure's words
+    with pymupdf.open(corpus / f"{TENQ}.pdf") as pdf:
+        page = pdf[16]
+        width = page.rect.width
+        words = [w for w in page.get_text("words") if w[4] == "(6.3)%"]
+    assert words
+    shown = image.rect
+    scale = width / shown["width"]
+    found = []
+    for rect in boxes:
+        r = rect.rect
+        found.append(
+            (
+                (r["x"] - shown["x"]) * scale,
+                (r["y"] - shown["y"]) * scale,
+                (r["x"] + r["width"] - shown["x"]) * scale,
+                (r["y"] + r["height"] - shown["y"]) * scale,
+            )
+        )
+    x0, y0, x1, y1 = words[0][:4]
+    assert any(
+        b[0] - 2 <= x0 and x1 <= b[2] + 2 and b[1] - 2 <= y0 and y1 <= b[3] + 2 for b in found
+    ), (found, words[0][:4])
+
+    # its neighbours are one click away
+    after = browser.find_element(By.LINK_TEXT, "next →").get_attribute("href") or ""
+    assert after.split("?")[0].endswith(f"/documents/{TENQ}/pages/18")
+
+
+def test_a_question_is_text_never_markup(site: str, browser: webdriver.Chrome) -> None:
+    browser.get(site)
+    question = "<img src=x onerror=\"document.title='pwned'\"> revenue"
+    browser.find_element(By.NAME, "q").send_keys(question, Keys.ENTER)
+    WebDriverWait(browser, 60).until(
+        expected_conditions.presence_of_element_located((By.CSS_SELECTOR, "main p, main div"))
+    )
+    assert browser.title != "pwned"
+    assert not browser.find_elements(By.CSS_SELECTOR, "main img[src='x']")
+    assert browser.find_element(By.NAME, "q").get_attribute("value") == question
+    response = httpx2.get(site, params={"q": question}, timeout=60)
+    assert "default-src 'none'" in response.headers["content-security-policy"]
+    assert "<img src=x" not in response.text and "&lt;img src=x" in response.text
+
+
+def test_bad_input_and_twenty_loads_at_once(site: str) -> None:
+    # a 1 MB question: refused (the request line is over what the server reads), and the
+    # server goes on; a question under that but over the page's limit is said to be too long
+    host, port = site.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=60)
+    try:
+        connection.request("GET", "/?q=" + "x" * 1_000_000)
+        assert 400 <= connection.getresponse().status < 500
+    except (ConnectionError, http.client.HTTPException):
+        pass  # the server may close the connection instead of answering
+    finally:
+        connection.close()
+    long = httpx2.get(site, params={"q": "x" * 5_000}, timeout=60)
+    assert long.status_code == 400 and "at most 2,000" in long.text
+    assert httpx2.get(f"{site}/documents/{TENQ}/pages/999", timeout=30).status_code == 404
+    assert httpx2.get(f"{site}/documents/NOPE/pages/1", timeout=30).status_code == 404
+    assert httpx2.get(f"{site}/documents/{TENQ}/pages/abc", timeout=30).status_code == 400
+    assert httpx2.get(f"{site}/?q=%ZZ&year=abc&&=&doc=", timeout=30).status_code == 400
+    assert httpx2.post(site, data={"q": "revenue"}, timeout=30).status_code == 405
+    pages = [
+        "/",
+        "/documents",
+        f"/documents/{TENQ}",
+        f"/documents/{TENQ}/pages/17",
+        f"/documents/{TENQ}/pages/17.png",
+    ]
+
+    def load(i: int) -> int:
+        path = pages[i % len(pages)]
+        return httpx2.get(f"{site}{path}", timeout=120).status_code
+
+    with ThreadPoolExecutor(20) as pool:
+        codes = list(pool.map(load, range(20)))
+    assert codes == [200] * 20
+    # a filing that is not a PDF: its stored text, the evidence line marked
+    text = run_json("docs", "page", "retail_sector_notes", "1")["text"]
+    line = next(x for x in text.splitlines() if len(x.split()) >= 5)
+    shown = httpx2.get(f"{site}/documents/retail_sector_notes/pages/1", params={"hl": line})
+    assert shown.status_code == 200 and f"<mark>{html.escape(line)}</mark>" in shown.text
+    # and it still answers
+    answer = httpx2.get(site, params={"q": "Best Buy Q2 FY2024 comparable sales"}, timeout=60)
+    assert answer.status_code == 200 and "(6.3)%" in answer.text
+
+
+def test_another_interface_needs_a_token() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PI_WEB_TOKEN"}
+    done = subprocess.run(
+        [PI, "serve", "--host", "0.0.0.0", "--port", str(_free_port())],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert done.stderr.strip().splitlines()[-1] == (
+        "Error: serving on 0.0.0.0 (not loopback) needs a token: set PI_WEB_TOKEN"
+    )
