@@ -17,7 +17,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -104,6 +104,11 @@ def _esc(value: object) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
+def _url(name: str) -> str:
+    """A document name as a path segment of a link, escaped for the attribute."""
+    return _esc(quote(name, safe=""))
+
+
 def _page(title: str, body: str, status: int = 200) -> HTMLResponse:
     return HTMLResponse(
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
@@ -130,12 +135,35 @@ def pdf_boxes(path: str, page: int, lines: list[str]) -> list[Box]:
         sheet = pdf[page - 1]
         words = sheet.get_text("words")
         for line in lines:
+            row = _row(sheet, line)
+            if row is not None:
+                boxes.append(_widen(row, words))
+                continue
             for probe in _probes(line):
                 rects = sheet.search_for(probe)
                 if rects:
                     boxes.extend(_widen(r, words) for r in rects[:3])
                     break
     return list(dict.fromkeys(boxes))
+
+
+def _row(sheet: Any, line: str) -> Any:
+    """The label of a table row ("Revenue: 9,583 million", "Comparable sales % change:
+    (6.3)% (...)") where the same printed line also holds its first number; None when the
+    line is not a row or no such line is printed."""
+    text = _PERIOD.sub("", line).strip()
+    if ": " not in text:
+        return None
+    label, cells = (part.strip() for part in text.split(": ", 1))
+    number = re.search(r"\(?\d[\d,.]*\)?%?", cells)
+    if not label or number is None:
+        return None
+    values = sheet.search_for(number.group(0))
+    for found in sheet.search_for(label):
+        middle = (found.y0 + found.y1) / 2
+        if any(v.y0 <= middle <= v.y1 for v in values):
+            return found
+    return None
 
 
 def _probes(line: str) -> list[str]:
@@ -221,7 +249,7 @@ def create_app(corpus: Corpus | None = None, *, token: str | None = None) -> ASG
     def documents_page(request: Request) -> HTMLResponse:
         rows = "".join(
             "<tr>"
-            f"<td><a href='/documents/{_esc(d.document.name)}'>{_esc(d.document.name)}</a></td>"
+            f"<td><a href='/documents/{_url(d.document.name)}'>{_esc(d.document.name)}</a></td>"
             f"<td>{_esc(d.document.company)}</td><td>{_esc(d.document.doc_type)}</td>"
             f"<td>{_esc(d.document.fiscal_year)}</td><td>{_esc(d.document.fiscal_period)}</td>"
             f"<td>{d.document.page_count}</td></tr>"
@@ -241,7 +269,7 @@ def create_app(corpus: Corpus | None = None, *, token: str | None = None) -> ASG
             return _error(str(exc), 404)
         body = (
             f"<h1>{_esc(name)}</h1><p>{tree['page_count']} pages · "
-            f"<a href='/documents/{_esc(name)}/pages/1'>first page</a></p>"
+            f"<a href='/documents/{_url(name)}/pages/1'>first page</a></p>"
             f"{_tree_html(name, tree['nodes'])}"
         )
         return _page(name, body)
@@ -259,14 +287,14 @@ def create_app(corpus: Corpus | None = None, *, token: str | None = None) -> ASG
         lines = [h[:300] for h in request.query_params.getlist("hl")[:20]]
         keep = urlencode([("hl", h) for h in lines])
         pager = "".join(
-            f"<a href='/documents/{_esc(name)}/pages/{n}{'?' + _esc(keep) if keep else ''}'>"
+            f"<a href='/documents/{_url(name)}/pages/{n}{'?' + _esc(keep) if keep else ''}'>"
             f"{label}</a>"
             for n, label in ((number - 1, "← previous"), (number + 1, "next →"))
             if 1 <= n <= shown.page_count
         )
         head = (
             f"<h1>{_esc(name)} · p. {number} of {shown.page_count}</h1>"
-            f"<p>{_esc(shown.section or '')} · <a href='/documents/{_esc(name)}'>contents</a></p>"
+            f"<p>{_esc(shown.section or '')} · <a href='/documents/{_url(name)}'>contents</a></p>"
             f"<nav class='pager'>{pager}</nav>"
         )
         source = Path(info.source_path)
@@ -287,7 +315,7 @@ def create_app(corpus: Corpus | None = None, *, token: str | None = None) -> ASG
                 )
                 sheet = (
                     f"<div class='sheet'><img alt='{_esc(name)} page {number}' "
-                    f"src='/documents/{_esc(name)}/pages/{number}.png' "
+                    f"src='/documents/{_url(name)}/pages/{number}.png' "
                     f"width='{int(width * ZOOM)}' height='{int(height * ZOOM)}'>"
                     f"<svg viewBox='0 0 {width:.2f} {height:.2f}' preserveAspectRatio='none'>"
                     f"{rects}</svg></div>"
@@ -355,7 +383,7 @@ def _answer_html(answer: Answer) -> str:
     for c in answer.citations:
         lines = used.get((c.document, c.page), [])
         query = urlencode([("hl", line[:300]) for line in lines[:20]])
-        href = f"/documents/{c.document}/pages/{c.page}" + (f"?{query}" if query else "")
+        href = f"/documents/{quote(c.document)}/pages/{c.page}" + (f"?{query}" if query else "")
         items.append(
             f"<li><a class='citation' href='{_esc(href)}'>{_esc(c.document)}, p. {c.page}</a></li>"
         )
@@ -368,7 +396,7 @@ def _tree_html(name: str, nodes: list[dict[str, Any]]) -> str:
     if not nodes:
         return ""
     items = "".join(
-        f"<li><a href='/documents/{_esc(name)}/pages/{n['start_page']}'>{_esc(n['title'])}</a>"
+        f"<li><a href='/documents/{_url(name)}/pages/{n['start_page']}'>{_esc(n['title'])}</a>"
         f" (pp. {n['start_page']}–{n['end_page']}){_tree_html(name, n['nodes'])}</li>"
         for n in nodes
     )

@@ -200,3 +200,27 @@ def test_another_interface_needs_a_token() -> None:
     assert done.stderr.strip().splitlines()[-1] == (
         "Error: serving on 0.0.0.0 (not loopback) needs a token: set PI_WEB_TOKEN"
     )
+
+
+@pytest.mark.no_database
+def test_a_stated_figure_is_boxed_on_its_row_not_where_its_label_first_appears(
+    tmp_path: Path,
+) -> None:
+    """ "Revenue: 9,583 million" (the figure's label and value): the box is the printed row
+    holding both, not the first "Revenue" of the page, and spans the whole row."""
+    from pageindex_platform.web import pdf_boxes
+
+    path = tmp_path / "statement.pdf"
+    with pymupdf.open() as pdf:
+        page = pdf.new_page()
+        page.insert_text((72, 100), "Revenue grew in the quarter, as the table shows.")
+        page.insert_text((72, 160), "Revenue")
+        page.insert_text((300, 160), "9,583")
+        page.insert_text((400, 160), "10,329")
+        pdf.save(path)
+    [box] = pdf_boxes(str(path), 1, ["Revenue: 9,583 million"])
+    with pymupdf.open(path) as pdf:
+        words = pdf[0].get_text("words")
+    row = [w for w in words if box.y0 <= (w[1] + w[3]) / 2 <= box.y1]
+    assert [w[4] for w in row] == ["Revenue", "9,583", "10,329"]
+    assert box.x0 <= row[0][0] and row[-1][2] <= box.x1
