@@ -10,7 +10,6 @@ ingest, remove_document."""
 from __future__ import annotations
 
 import hmac
-import ipaddress
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Annotated, Any, TypeVar
@@ -29,6 +28,7 @@ from .api import MAX_PAGE_CHARS, Corpus
 from .db.engine import explain_failure
 from .errors import ConfigurationError, PageIndexError
 from .index.report import BatchStarted, FileDone, ProgressEvent
+from .serving import require_token_off_loopback
 from .settings import get_settings
 
 logger = logging.getLogger(__name__)
@@ -256,15 +256,6 @@ def parse_listen(value: str) -> tuple[str, int]:
     return host, int(port)
 
 
-def loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def with_token(app: ASGIApp, token: str) -> ASGIApp:
     """`app` answering only requests that carry `Authorization: Bearer <token>` (401
     otherwise)."""
@@ -302,10 +293,7 @@ def serve(*, http: str | None = None) -> None:
         return
     host, port = parse_listen(http)
     token = get_settings().mcp_token
-    if not loopback(host) and not token:
-        raise ConfigurationError(
-            f"serving on {host} (not loopback) needs a bearer token: set PI_MCP_TOKEN"
-        )
+    require_token_off_loopback(host, token, what="a bearer token", variable="PI_MCP_TOKEN")
     import uvicorn
 
     app: ASGIApp = server.streamable_http_app(host=host)

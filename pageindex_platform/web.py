@@ -125,15 +125,25 @@ def _error(message: str, status: int) -> HTMLResponse:
     return _page("Error", f"<p class='error'>{_esc(message)}</p>", status)
 
 
-def pdf_boxes(path: str, page: int, lines: list[str]) -> list[Box]:
-    """Boxes over the page's lines that hold each evidence line: found by its words (a
-    table row by its label and first number), widened to the whole printed line."""
+@dataclass(frozen=True)
+class Sheet:
+    """A PDF page's size in points and the boxes over the lines the answer used."""
+
+    width: float
+    height: float
+    boxes: list[Box]
+
+
+def pdf_sheet(path: str, page: int, lines: list[str]) -> Sheet:
+    """The page's size and boxes over its lines that hold each evidence line: found by its
+    words (a table row by its label and first number), widened to the whole printed line."""
     import pymupdf
 
     boxes: list[Box] = []
     with pymupdf.open(path) as pdf:
         sheet = pdf[page - 1]
-        words = sheet.get_text("words")
+        width, height = sheet.rect.width, sheet.rect.height
+        words = sheet.get_text("words") if lines else []
         for line in lines:
             row = _row(sheet, line)
             if row is not None:
@@ -144,7 +154,7 @@ def pdf_boxes(path: str, page: int, lines: list[str]) -> list[Box]:
                 if rects:
                     boxes.extend(_widen(r, words) for r in rects[:3])
                     break
-    return list(dict.fromkeys(boxes))
+    return Sheet(width, height, list(dict.fromkeys(boxes)))
 
 
 def _row(sheet: Any, line: str) -> Any:
@@ -300,24 +310,21 @@ def create_app(corpus: Corpus | None = None, *, token: str | None = None) -> ASG
         source = Path(info.source_path)
         if source.suffix.lower() == ".pdf" and source.is_file():
             try:
-                boxes = pdf_boxes(str(source), number, lines) if lines else []
-                import pymupdf
-
-                with pymupdf.open(str(source)) as pdf:
-                    width, height = pdf[number - 1].rect.width, pdf[number - 1].rect.height
+                drawn = pdf_sheet(str(source), number, lines)
             except Exception as exc:  # an unreadable file: its stored text instead
                 logger.warning("%s p. %d not rendered: %s", name, number, exc)
             else:
                 rects = "".join(
                     f"<rect class='highlight' x='{b.x0:.2f}' y='{b.y0:.2f}' "
                     f"width='{b.x1 - b.x0:.2f}' height='{b.y1 - b.y0:.2f}'/>"
-                    for b in boxes
+                    for b in drawn.boxes
                 )
                 sheet = (
                     f"<div class='sheet'><img alt='{_esc(name)} page {number}' "
                     f"src='/documents/{_url(name)}/pages/{number}.png' "
-                    f"width='{int(width * ZOOM)}' height='{int(height * ZOOM)}'>"
-                    f"<svg viewBox='0 0 {width:.2f} {height:.2f}' preserveAspectRatio='none'>"
+                    f"width='{int(drawn.width * ZOOM)}' height='{int(drawn.height * ZOOM)}'>"
+                    f"<svg viewBox='0 0 {drawn.width:.2f} {drawn.height:.2f}' "
+                    "preserveAspectRatio='none'>"
                     f"{rects}</svg></div>"
                 )
                 return _page(f"{name} p. {number}", head + sheet)
@@ -460,14 +467,10 @@ def serve(*, host: str = "127.0.0.1", port: int = 8750) -> None:
     """Serve the page at http://HOST:PORT/. A host other than loopback needs PI_WEB_TOKEN."""
     import uvicorn
 
-    from .errors import ConfigurationError
-    from .mcp_server import loopback
+    from .serving import require_token_off_loopback
     from .settings import get_settings
 
     token = get_settings().web_token
-    if not loopback(host) and not token:
-        raise ConfigurationError(
-            f"serving on {host} (not loopback) needs a token: set PI_WEB_TOKEN"
-        )
+    require_token_off_loopback(host, token, what="a token", variable="PI_WEB_TOKEN")
     logger.info("web page at http://%s:%d/", host, port)
     uvicorn.run(create_app(token=token), host=host, port=port, log_level="warning")

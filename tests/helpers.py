@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -99,3 +103,19 @@ def image_only_pdf(path: Path) -> Path:
         page.draw_rect(pymupdf.Rect(50, 50, 300, 300), color=(0, 0, 0), fill=(0.5, 0.5, 0.5))
     doc.save(path)
     return path
+
+
+PI = str(Path(sys.executable).with_name("pi"))  # the installed command, run as a process
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def refused_without(variable: str, *args: str) -> tuple[int, str]:
+    """`pi ARGS` run with `variable` unset: (exit code, its last stderr line)."""
+    env = {k: v for k, v in os.environ.items() if k != variable}
+    done = subprocess.run([PI, *args], env=env, capture_output=True, text=True, timeout=60)
+    return done.returncode, (done.stderr.strip().splitlines() or [""])[-1]

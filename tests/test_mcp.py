@@ -8,7 +8,6 @@ import random
 import shutil
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -24,9 +23,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from .conftest import DEV_SET
-from .helpers import run_cli, run_json
+from .helpers import PI, free_port, refused_without, run_cli, run_json
 
-PI = str(Path(sys.executable).with_name("pi"))
 TOOLS = {
     "browse_documents",
     "get_document",
@@ -226,12 +224,6 @@ def test_one_thousand_random_calls_never_end_the_server(corpus: Path) -> None:
     run_async(test)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @asynccontextmanager
 async def http_session(url: str, token: str | None) -> AsyncIterator[ClientSession]:
     headers = {"Authorization": f"Bearer {token}"} if token else None
@@ -265,7 +257,7 @@ def _wait_for(port: int, process: subprocess.Popen[bytes]) -> None:
 
 
 def test_http_needs_the_token_and_serves_two_clients_at_once(corpus: Path) -> None:
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "PI_MCP_TOKEN": "s3cret-token"}
     process = _serve_http(env, str(port))
     url = f"http://127.0.0.1:{port}/mcp"
@@ -302,18 +294,12 @@ def test_http_needs_the_token_and_serves_two_clients_at_once(corpus: Path) -> No
 
 @pytest.mark.no_database
 def test_another_interface_without_a_token_is_refused() -> None:
-    env = {k: v for k, v in os.environ.items() if k != "PI_MCP_TOKEN"}
-    done = subprocess.run(
-        [PI, "mcp", "--http", f"0.0.0.0:{_free_port()}"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode != 0
-    assert done.stderr.strip().splitlines()[-1] == (
+    code, line = refused_without("PI_MCP_TOKEN", "mcp", "--http", f"0.0.0.0:{free_port()}")
+    assert code != 0
+    assert line == (
         "Error: serving on 0.0.0.0 (not loopback) needs a bearer token: set PI_MCP_TOKEN"
     )
+    env = {k: v for k, v in os.environ.items() if k != "PI_MCP_TOKEN"}
     bad = subprocess.run(
         [PI, "mcp", "--http", "127.0.0.1:http"], env=env, capture_output=True, text=True
     )

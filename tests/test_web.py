@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import html
 import http.client
-import os
 import shutil
-import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -26,22 +23,15 @@ from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 from .conftest import REPO
-from .helpers import run_json
+from .helpers import PI, free_port, refused_without, run_json
 
-PI = str(Path(sys.executable).with_name("pi"))
 ARTIFACTS = REPO / "test-artifacts"
 TENQ = "BESTBUY_2024Q2_10Q"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def site(corpus: Path) -> Iterator[str]:
-    port = _free_port()
+    port = free_port()
     process = subprocess.Popen(
         [PI, "serve", "--port", str(port)],
         stdout=subprocess.DEVNULL,
@@ -188,18 +178,11 @@ def test_bad_input_and_twenty_loads_at_once(site: str) -> None:
 
 
 def test_another_interface_needs_a_token() -> None:
-    env = {k: v for k, v in os.environ.items() if k != "PI_WEB_TOKEN"}
-    done = subprocess.run(
-        [PI, "serve", "--host", "0.0.0.0", "--port", str(_free_port())],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
+    code, line = refused_without(
+        "PI_WEB_TOKEN", "serve", "--host", "0.0.0.0", "--port", str(free_port())
     )
-    assert done.returncode != 0
-    assert done.stderr.strip().splitlines()[-1] == (
-        "Error: serving on 0.0.0.0 (not loopback) needs a token: set PI_WEB_TOKEN"
-    )
+    assert code != 0
+    assert line == "Error: serving on 0.0.0.0 (not loopback) needs a token: set PI_WEB_TOKEN"
 
 
 @pytest.mark.no_database
@@ -208,7 +191,7 @@ def test_a_stated_figure_is_boxed_on_its_row_not_where_its_label_first_appears(
 ) -> None:
     """ "Revenue: 9,583 million" (the figure's label and value): the box is the printed row
     holding both, not the first "Revenue" of the page, and spans the whole row."""
-    from pageindex_platform.web import pdf_boxes
+    from pageindex_platform.web import pdf_sheet
 
     path = tmp_path / "statement.pdf"
     with pymupdf.open() as pdf:
@@ -218,7 +201,7 @@ def test_a_stated_figure_is_boxed_on_its_row_not_where_its_label_first_appears(
         page.insert_text((300, 160), "9,583")
         page.insert_text((400, 160), "10,329")
         pdf.save(path)
-    [box] = pdf_boxes(str(path), 1, ["Revenue: 9,583 million"])
+    [box] = pdf_sheet(str(path), 1, ["Revenue: 9,583 million"]).boxes
     with pymupdf.open(path) as pdf:
         words = pdf[0].get_text("words")
     row = [w for w in words if box.y0 <= (w[1] + w[3]) / 2 <= box.y1]
