@@ -42,10 +42,10 @@ PARTS = {
 def digests() -> dict[str, dict[str, str]]:
     from sqlalchemy import text
 
-    from pageindex_platform.db import session_scope
+    from pageindex_platform import Corpus
 
     out: dict[str, dict[str, str]] = {}
-    with session_scope() as session:
+    with Corpus.open().db.session() as session:
         for part, sql in PARTS.items():
             for name, digest in session.execute(text(sql)):
                 out.setdefault(name, {})[part] = digest

@@ -34,7 +34,10 @@ def _sample(documents: int) -> tuple[list[list[str]], dict[str, float]]:
     document), and corpus-wide counts of repeated texts."""
     from sqlalchemy import text
 
-    from pageindex_platform.db import session_scope
+    from pageindex_platform import Corpus
+
+    db = Corpus.open().db
+    session_scope = db.session
 
     with session_scope() as session:
         names = list(session.execute(text("SELECT name FROM documents ORDER BY name")).scalars())
@@ -72,7 +75,10 @@ def _store(embedder: Any) -> None:
     """Every chunk's vector replaced by `embedder`'s, one transaction per document."""
     from sqlalchemy import text
 
-    from pageindex_platform.db import session_scope
+    from pageindex_platform import Corpus
+
+    db = Corpus.open().db
+    session_scope = db.session
     from pageindex_platform.db.vectors import vector_literal
 
     with session_scope() as session:

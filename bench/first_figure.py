@@ -55,19 +55,15 @@ def main() -> int:
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args()
 
-    from pageindex_platform.db import session_scope
-    from pageindex_platform.embeddings.space import EmbeddingSpace
-    from pageindex_platform.search.pipeline import ask
+    from pageindex_platform import Corpus
 
     rows = [json.loads(x) for x in args.questions.read_text().splitlines() if x.strip()]
     numeric = [r for r in rows if numbers(str(r.get("answer", "")))]
-    with session_scope() as session:
-        space = EmbeddingSpace.of_corpus(session)
+    corpus = Corpus.open(mode="local")  # the environment's (PI_HOME, PI_DATABASE_URL)
     tally: dict[str, list[int]] = {}  # type → [questions, first ok, anywhere, stated wrong]
     for r in numeric:
         gold = numbers(str(r["answer"]))[0]
-        with session_scope() as session:
-            answer = ask(session=session, question=r["question"], space=space).answer
+        answer = corpus.ask(r["question"]).answer
         figure, stated = first_figure(answer)
         hit = figure is not None and same(figure, gold)
         found = any(same(x, gold) for x in numbers(_PERIOD.sub("", answer)))

@@ -42,22 +42,22 @@ def main() -> int:
         os.environ.pop("PI_DATABASE_URL", None)
     os.environ["PI_EMBEDDER"] = args.embedder
 
-    from pageindex_platform.db import get_engine, stop_embedded
-    from pageindex_platform.index.pipeline import ingest_paths
-    from pageindex_platform.index.report import FileStatus
+    from pageindex_platform import Corpus
+    from pageindex_platform.api import FileStatus
+    from pageindex_platform.db import stop_embedded
+    from pageindex_platform.embeddings import get_embedder
     from pageindex_platform.settings import get_settings
 
-    get_engine()
-    from pageindex_platform.embeddings import get_embedder
-
-    get_embedder()  # a model's one-time preparation (ONNX export, distillation) is not timed
+    corpus = Corpus.open(mode="local")
+    corpus.db.engine  # noqa: B018 - the server started and the schema made, not timed
+    get_embedder(settings=corpus.settings)  # a model's one-time preparation is not timed
     files = sorted(
         p for p in args.folder.rglob("*") if p.suffix.lower() in (".pdf", ".md", ".htm", ".html")
     )
     if args.limit:
         files = files[: args.limit]
     started = time.perf_counter()
-    report = ingest_paths(paths=files, parallel=True)
+    report = corpus.ingest(files)
     wall = time.perf_counter() - started
     stored = [f for f in report.files if f.status == FileStatus.STORED]
     stages: Counter[str] = Counter()
@@ -68,7 +68,7 @@ def main() -> int:
     chunks = sum(f.chunks for f in stored)
 
     again = time.perf_counter()
-    second = ingest_paths(paths=files, parallel=True)
+    second = corpus.ingest(files)
     again_s = time.perf_counter() - again
 
     figures = {

@@ -99,10 +99,11 @@ def main() -> int:
     os.environ.pop("PI_DATABASE_URL", None)
     from sqlalchemy import text
 
-    from pageindex_platform.db import session_scope, stop_embedded
+    from pageindex_platform import Corpus
+    from pageindex_platform.db import stop_embedded
     from pageindex_platform.settings import get_settings
 
-    with session_scope() as session:
+    with Corpus.open().db.session() as session:
         rows = session.execute(
             text(
                 "SELECT d.name, d.status, d.page_count, "

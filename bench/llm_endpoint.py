@@ -162,8 +162,11 @@ def main() -> int:
 
     os.environ["PI_HOME"] = home
     os.environ.pop("PI_DATABASE_URL", None)
-    from pageindex_platform import catalog
-    from pageindex_platform.db import session_scope, stop_embedded
+    from pageindex_platform import Corpus, catalog
+    from pageindex_platform.db import stop_embedded
+
+    db = Corpus.open().db
+    session_scope = db.session
     from pageindex_platform.settings import get_settings
 
     get_settings.cache_clear()  # PI_HOME changed after the settings were first read

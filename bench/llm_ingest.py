@@ -54,18 +54,17 @@ def main() -> int:
             )
     os.environ["PI_HOME"] = home
     os.environ.pop("PI_DATABASE_URL", None)
-    from pageindex_platform import catalog
-    from pageindex_platform.db import session_scope, stop_embedded
+    from pageindex_platform import Corpus, catalog
+    from pageindex_platform.db import stop_embedded
     from pageindex_platform.settings import get_settings
 
     get_settings.cache_clear()  # PI_HOME changed after the settings were first read
 
-    with session_scope() as session:
+    with Corpus.open().db.session() as session:
         docs = catalog.list_documents(session=session)
         invalid = len(catalog.invalid_trees(session=session))
         warned = sum(
-            bool(catalog.show_document(session=session, name=d.document.name).document.warnings)
-            for d in docs
+            bool(catalog.show_document(session=session, name=d.name).warnings) for d in docs
         )
     print(f"stored documents {len(docs)}, invalid trees {invalid}, with warnings {warned}")
     stop_embedded(get_settings().pgdata)

@@ -69,22 +69,19 @@ def main() -> int:
         os.environ.pop("PI_DATABASE_URL", None)
 
     import pageindex_platform
-    from pageindex_platform.db import session_scope, stop_embedded
-    from pageindex_platform.index.pipeline import ingest_paths
-    from pageindex_platform.search.pipeline import ask
+    from pageindex_platform.db import stop_embedded
     from pageindex_platform.settings import get_settings
 
+    corpus = pageindex_platform.Corpus.open(mode="local")
     if not args.keep_db:
-        ingest_paths(paths=[SAMPLES])
-    with session_scope() as session:
-        ask(session=session, question=args.question)  # models loaded, caches warm
+        corpus.ingest([SAMPLES])
+    corpus.ask(args.question)  # models loaded, caches warm
     walk = Walk(Path(pageindex_platform.__file__).parent, args.depth)
-    with session_scope() as session:
-        sys.setprofile(walk)
-        try:
-            ask(session=session, question=args.question)
-        finally:
-            sys.setprofile(None)
+    sys.setprofile(walk)
+    try:
+        corpus.ask(args.question)
+    finally:
+        sys.setprofile(None)
     seen: set[str] = set()
     returns = 0
     for name in walk.files:

@@ -16,7 +16,7 @@ import sys
 
 from sqlalchemy import select, update
 
-from pageindex_platform.db import session_scope
+from pageindex_platform import Corpus
 from pageindex_platform.db.tables import Document, Node, Page
 from pageindex_platform.embeddings import get_embedder
 from pageindex_platform.index.metadata import extract_metadata
@@ -39,9 +39,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="report differences, write nothing")
     args = parser.parse_args()
-    embedder = None if args.check else get_embedder()
+    db = Corpus.open().db
+    embedder = None if args.check else get_embedder(settings=db.settings)
     changed = 0
-    with session_scope() as session:
+    with db.session() as session:
         documents = session.scalars(select(Document).order_by(Document.name)).all()
         stored = {d.id: {f: getattr(d, f) for f in FIELDS} for d in documents}
         if not args.check:  # each document's company is matched against those before it

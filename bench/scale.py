@@ -41,7 +41,10 @@ def _time_queries(corpus: Corpus, n: int) -> dict[str, tuple[float, float, float
     """p50/p95 ms and mean documents returned for each query kind, through the product's
     router filter and SQL."""
 
-    from pageindex_platform.db import session_scope
+    from pageindex_platform import Corpus
+
+    db = Corpus.open().db
+    session_scope = db.session
     from pageindex_platform.search import semantic
     from pageindex_platform.search.constraints import Constraints
     from pageindex_platform.search.filters import filter_documents
@@ -127,7 +130,10 @@ def _steps(corpus: Corpus, n: int) -> None:
     from sqlalchemy import create_engine
     from sqlalchemy.orm import Session
 
-    from pageindex_platform.db import database_url, get_engine, session_scope
+    from pageindex_platform import Corpus
+
+    db = Corpus.open().db
+    session_scope = db.session
     from pageindex_platform.search import candidates, semantic
 
     steps: dict[str, list[float]] = {}
@@ -166,10 +172,10 @@ def _steps(corpus: Corpus, n: int) -> None:
                     timed(f"{kind}: rank_documents (all of it)", began)
     for name, values in steps.items():
         print(f"  {name}: {statistics.median(values):.1f} / {percentile(values, 0.95):.1f} ms")
-    prepared = create_engine(database_url())  # psycopg's default: prepare from the 6th run
+    prepared = create_engine(db.url)  # psycopg's default: prepare from the 6th run
     for label, engine in (
         ("psycopg default (prepare from run 6)", prepared),
-        ("product", get_engine()),
+        ("product", db.engine),
     ):
         runs = []
         with Session(engine) as session:  # one connection, one transaction
@@ -193,7 +199,10 @@ def _agreement(
 ) -> tuple[bool, float]:
     """Whether the candidate-first ranking's top document is the exact ranking's (every
     chunk of the documents ranked), and how much of the top 10 they share (untimed)."""
-    from pageindex_platform.db import session_scope
+    from pageindex_platform import Corpus
+
+    db = Corpus.open().db
+    session_scope = db.session
     from pageindex_platform.search import semantic
 
     broad, semantic.BROAD = semantic.BROAD, 10**9
@@ -223,10 +232,13 @@ def main() -> int:
     home = args.keep or Path(tempfile.mkdtemp(prefix="pi-scale-"))
     os.environ["PI_HOME"] = str(home)
     os.environ.pop("PI_DATABASE_URL", None)
-    from pageindex_platform.db import get_engine, stop_embedded
+    from pageindex_platform import Corpus
+    from pageindex_platform.db import stop_embedded
+
+    db = Corpus.open().db
     from pageindex_platform.settings import get_settings
 
-    engine = get_engine()
+    engine = db.engine
     corpus = Corpus(args.documents)
     stages = [s for s in (args.chunks // 8, args.chunks // 4, args.chunks // 2, args.chunks) if s]
     print(

@@ -33,7 +33,10 @@ def _corpus() -> tuple[list[int], list[str], list[str], np.ndarray]:
     """Chunk ids, their documents' companies, texts and stored (transformer) vectors."""
     from sqlalchemy import text
 
-    from pageindex_platform.db import session_scope
+    from pageindex_platform import Corpus
+
+    db = Corpus.open().db
+    session_scope = db.session
     from pageindex_platform.embeddings import SentenceTransformerEmbedder
 
     with session_scope() as session:
@@ -201,7 +204,10 @@ def _trained_table(
 def _store(ids: list[int], vectors: np.ndarray) -> None:
     from sqlalchemy import text
 
-    from pageindex_platform.db import session_scope
+    from pageindex_platform import Corpus
+
+    db = Corpus.open().db
+    session_scope = db.session
     from pageindex_platform.db.vectors import vector_literal
     from pageindex_platform.embeddings.static import FastMiniLM
 

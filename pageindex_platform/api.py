@@ -1,4 +1,5 @@
-"""The Python API: one corpus of filings, as the `pi` CLI and the MCP server use it.
+"""The Python API: one corpus of filings, the one entry point of every door (the `pi` CLI, the
+MCP server, the web page) and of Python callers.
 
     from pageindex_platform import Corpus
 
@@ -7,97 +8,128 @@
         answer = corpus.ask("Best Buy Q2 FY2024 comparable sales")
         print(answer.answer, answer.citations[0])
 
-Every method returns a typed value whose `to_dict()` is the CLI's `--json` shape; errors are
-the package's `PageIndexError`s, with the one-line message the CLI prints."""
+A `Corpus` owns its store: its settings and its database connections are its own, never
+process-wide, so two corpora open in one process are independent, and a closed one raises
+`CorpusClosedError`. Every method returns a typed value whose `to_dict()` is the CLI's
+`--json` shape; errors are the package's `PageIndexError`s (a database failure is a
+`DatabaseError`), with the one-line message the CLI prints."""
 
 from __future__ import annotations
 
 import logging
-import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
+from functools import wraps
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from . import catalog
-from .catalog import Listed, Page, Shown, Tree
-from .errors import PageNotFoundError
-from .index.report import IngestReport, ProgressEvent
-from .search.results import Answer
+from .catalog import DocumentList, Listed, Page, PageRange, Removed, Section, Shown, Tree
+from .db.engine import Database
+from .errors import CorpusClosedError, DatabaseError, PageNotFoundError
+from .index.report import (
+    BatchStarted,
+    FileBegun,
+    FileDone,
+    FileOutcome,
+    FileResult,
+    FileStatus,
+    IngestReport,
+    IngestSummary,
+    ProgressEvent,
+    WorkerStopped,
+)
+from .search.results import (
+    Answer,
+    Citation,
+    DocumentScore,
+    EvidenceLine,
+    MetricWorking,
+    NodeRef,
+    SearchHit,
+    SearchResult,
+    StatedFigure,
+    WorkingInput,
+)
 from .search.router import Route
 from .search.scope import Filters
-from .settings import Mode
+from .settings import Mode, Settings, load_settings
+
+__all__ = [
+    "MAX_PAGE_CHARS",
+    "Answer",
+    "BatchStarted",
+    "Citation",
+    "Corpus",
+    "DocumentList",
+    "DocumentScore",
+    "EvidenceLine",
+    "FileBegun",
+    "FileDone",
+    "FileOutcome",
+    "FileResult",
+    "FileStatus",
+    "Filters",
+    "IngestReport",
+    "IngestSummary",
+    "Listed",
+    "MetricWorking",
+    "NodeRef",
+    "Page",
+    "PageRange",
+    "ProgressEvent",
+    "Removed",
+    "Route",
+    "SearchHit",
+    "SearchResult",
+    "Section",
+    "Shown",
+    "StatedFigure",
+    "Tree",
+    "WorkerStopped",
+    "WorkingInput",
+]
 
 logger = logging.getLogger(__name__)
 
 MAX_PAGE_CHARS = 20_000  # the default cap of `pages`: about 5,000 tokens
-_WORD = re.compile(r"[a-z0-9]{3,}")
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
-@dataclass(frozen=True)
-class PageRange:
-    """Pages' stored text, first to last, cut at `max_chars` (and said so)."""
+def _guarded(method: Callable[Concatenate[Corpus, P], R]) -> Callable[Concatenate[Corpus, P], R]:
+    """A method of an open corpus: a closed one raises CorpusClosedError; a database failure
+    becomes the package's DatabaseError, in words a user can act on."""
 
-    name: str
-    page_count: int
-    pages: list[Page]
-    truncated: bool
-    note: str | None = None
+    @wraps(method)
+    def run(self: Corpus, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        if self._closed:
+            raise CorpusClosedError(
+                f"this corpus ({self._db.location}) is closed: open it again with Corpus.open()"
+            )
+        try:
+            return method(self, *args, **kwargs)
+        except DBAPIError as exc:
+            raise DatabaseError(self._db.explain(exc)) from exc
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "page_count": self.page_count,
-            "pages": [p.to_dict() for p in self.pages],
-            "truncated": self.truncated,
-            "note": self.note,
-        }
-
-
-@dataclass(frozen=True)
-class SearchHit:
-    document: str
-    page: int
-    section: str | None
-    snippet: str
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """A question's ranked filings and pages, with short snippets: no answer written."""
-
-    question: str
-    route: str
-    route_reason: str
-    documents: list[dict[str, Any]]
-    pages: list[SearchHit] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "question": self.question,
-            "route": self.route,
-            "route_reason": self.route_reason,
-            "documents": self.documents,
-            "pages": [
-                {"document": h.document, "page": h.page, "section": h.section, "snippet": h.snippet}
-                for h in self.pages
-            ],
-            "warnings": self.warnings,
-        }
+    return run
 
 
 class Corpus:
-    """A corpus: the embedded database in `home` (PI_HOME), or any PostgreSQL with pgvector
-    at `database_url` (PI_DATABASE_URL). A process works on one corpus at a time: opening
-    one points the package's settings at it."""
+    """A corpus: the embedded database in `settings.home` (PI_HOME), or any PostgreSQL with
+    pgvector at `settings.database_url` (PI_DATABASE_URL). Open one with `Corpus.open`."""
 
-    def __init__(self) -> None:
+    def __init__(self, settings: Settings, *, mode: Mode | str | None = None) -> None:
+        self._settings = settings
+        self._db = Database(settings)
+        self._mode = Mode(mode) if mode is not None else None
         self._closed = False
+        self._vocabulary: Any = None
 
     @classmethod
     def open(
@@ -107,22 +139,32 @@ class Corpus:
         database_url: str | None = None,
         mode: Mode | str | None = None,
     ) -> Corpus:
-        """The corpus at `home` / `database_url` (None: the environment's, as `pi` reads
-        it); `mode`: "local" or "llm" for questions (None: llm when PI_LLM_MODEL is set).
-        The database is started and migrated on first use."""
-        from .db import dispose_engines
-        from .settings import configure
-
-        dispose_engines()
-        configure(
+        """The corpus at `home` / `database_url` (None: the environment's PI_HOME and
+        PI_DATABASE_URL, as `pi` reads them; the other settings from the environment too);
+        `mode`: "local" or "llm" for questions (None: llm when PI_LLM_MODEL is set). The
+        database is started and migrated on first use."""
+        settings = load_settings(
             home=Path(home).expanduser() if home is not None else None,
             database_url=database_url,
         )
-        corpus = cls()
-        corpus._mode = Mode(mode) if mode is not None else None
-        return corpus
+        return cls(settings, mode=mode)
 
-    _mode: Mode | None = None
+    @property
+    def settings(self) -> Settings:
+        """This corpus's settings (its home, database, embedder, model)."""
+        return self._settings
+
+    @property
+    def mode(self) -> Mode:
+        """How questions are answered unless a call says otherwise."""
+        return self._mode or self._settings.default_mode
+
+    @property
+    def db(self) -> Database:
+        """This corpus's database (for the package's own tools: evaluation, `pi db`)."""
+        if self._closed:
+            raise CorpusClosedError(f"this corpus ({self._db.location}) is closed")
+        return self._db
 
     def __enter__(self) -> Corpus:
         return self
@@ -136,71 +178,80 @@ class Corpus:
         self.close()
 
     def close(self) -> None:
-        """Close the database connections and give the settings back to the environment
-        (an embedded server keeps running for the next process, as after `pi`; `pi db stop`
+        """Close the database connections; the corpus then raises CorpusClosedError (an
+        embedded server keeps running for the next process, as after `pi`; `pi db stop`
         stops it)."""
-        from .db import dispose_engines
-        from .settings import configure
-
         if not self._closed:
-            dispose_engines()
-            configure()
+            self._db.dispose()
             self._closed = True
 
     @contextmanager
     def _session(self) -> Iterator[Session]:
-        from .db import session_scope
-
-        with session_scope() as session:
+        with self._db.session() as session:
             yield session
+
+    def _vocab(self) -> Any:
+        from .search.vocabulary import Vocabulary
+
+        if self._vocabulary is None:
+            self._vocabulary = Vocabulary.load(self._settings.home)
+        return self._vocabulary
 
     # --- reading ------------------------------------------------------------------------
 
+    @_guarded
     def documents(
         self,
         *,
+        documents: str | Sequence[str] = (),
         company: str | None = None,
         year: int | None = None,
         doc_type: str | None = None,
         period: str | None = None,
         limit: int | None = None,
         offset: int = 0,
-    ) -> list[Listed]:
-        """Stored documents by name, those matching every filter given, `offset` onwards
-        (at most `limit`)."""
+    ) -> DocumentList:
+        """Stored documents by name, those matching every filter given, `offset` onwards (at
+        most `limit`); iterate over it, or read `documents`, `total` and `next_offset`."""
         from .search.scope import select
-        from .search.vocabulary import Vocabulary
-        from .settings import get_settings
 
-        filters = Filters.of(company=company, year=year, doc_type=doc_type, period=period)
+        filters = Filters.of(
+            documents=documents, company=company, year=year, doc_type=doc_type, period=period
+        )
         with self._session() as session:
-            listed = catalog.list_documents(session=session)
+            kept = None
             if filters:
-                aliases = Vocabulary.load(get_settings().home).aliases
-                kept = {
-                    d.id
-                    for d in select(session=session, filters=filters, aliases=aliases, strict=False)
-                }
-                listed = [item for item in listed if item.document.id in kept]
-        end = None if limit is None else offset + max(0, limit)
-        return listed[max(0, offset) : end]
+                aliases = self._vocab().aliases
+                chosen = select(session=session, filters=filters, aliases=aliases, strict=False)
+                kept = {d.id for d in chosen}
+            listed = catalog.list_documents(session=session, ids=kept)
+        start = max(0, offset)
+        end = None if limit is None else start + max(0, limit)
+        shown = listed[start:end]
+        after = start + len(shown)
+        return DocumentList(shown, len(listed), start, after if after < len(listed) else None)
 
+    @_guarded
     def document(self, name: str) -> Shown:
         """One document's metadata, sizes, tree source and warnings."""
         with self._session() as session:
             return catalog.show_document(session=session, name=name)
 
+    @_guarded
     def tree(self, name: str, *, depth: int | None = None) -> Tree:
         """A document's tree (node ids, titles, page ranges); `depth` levels at most."""
         with self._session() as session:
-            found = catalog.document_tree(session=session, name=name)
-        return found if depth is None else Tree(found.tree, depth=max(1, depth))
+            return catalog.document_tree(
+                session=session, name=name, depth=None if depth is None else max(1, depth)
+            )
 
+    @_guarded
     def page(self, name: str, number: int) -> Page:
         """One page's stored text (1-based, as cited) and the section holding it."""
         with self._session() as session:
             return catalog.document_page(session=session, name=name, page=number)
 
+    @_guarded
     def pages(
         self, name: str, first: int, last: int | None = None, *, max_chars: int = MAX_PAGE_CHARS
     ) -> PageRange:
@@ -236,6 +287,7 @@ class Corpus:
 
     # --- questions ----------------------------------------------------------------------
 
+    @_guarded
     def ask(
         self,
         question: str,
@@ -243,14 +295,16 @@ class Corpus:
         route: Route | str = Route.AUTO,
         hint: str | None = None,
         mode: Mode | str | None = None,
-        documents: Sequence[str] = (),
+        documents: str | Sequence[str] = (),
         company: str | None = None,
         year: int | None = None,
         doc_type: str | None = None,
         period: str | None = None,
     ) -> Answer:
-        """The `pi ask` answer: the stated figure or metric, the text, citations, warnings
-        and route. The filters restrict which filings may answer."""
+        """The `pi ask` answer: the stated figure or metric, the text, citations, the lines
+        it stands on, warnings and route. The filters restrict which filings may answer;
+        `documents` is a name or a list of names."""
+        from .embeddings.space import EmbeddingSpace
         from .llm.openai_compatible import chat_for
         from .search.pipeline import ask
 
@@ -258,21 +312,25 @@ class Corpus:
             documents=documents, company=company, year=year, doc_type=doc_type, period=period
         )
         chosen = Mode(mode) if mode is not None else self._mode
-        with chat_for(chosen) as chat, self._session() as session:
+        with chat_for(chosen, self._settings, self._db) as chat, self._session() as session:
             return ask(
                 session=session,
                 question=question,
+                space=EmbeddingSpace.of_corpus(session, self._settings),
+                vocabulary=self._vocab(),
                 route=Route(route),
                 hint=hint,
                 chat=chat,
                 filters=filters or None,
+                location=self._db.location,
             )
 
+    @_guarded
     def search(
         self,
         question: str,
         *,
-        documents: Sequence[str] = (),
+        documents: str | Sequence[str] = (),
         company: str | None = None,
         year: int | None = None,
         doc_type: str | None = None,
@@ -281,7 +339,7 @@ class Corpus:
     ) -> SearchResult:
         """The filings and pages a question selects, best first, each with a short snippet
         (the page's line sharing most words with the question); no answer is written."""
-        from .db import queries
+        from .search.snippets import search_result
 
         answer = self.ask(
             question,
@@ -292,66 +350,66 @@ class Corpus:
             doc_type=doc_type,
             period=period,
         )
-        cited = answer.citations[: max(1, limit)]
-        words = set(_WORD.findall(question.lower()))
         with self._session() as session:
-            texts = {
-                (p.document, p.page): p.text
-                for p in queries.page_texts(session, [(c.document, c.page) for c in cited])
-            }
-        titles = {(n.document, n.node_id): n.title for n in answer.nodes}
-        hits = [
-            SearchHit(
-                c.document,
-                c.page,
-                titles.get((c.document, c.node_id)),
-                _snippet(texts.get((c.document, c.page), ""), words),
-            )
-            for c in cited
-        ]
-        return SearchResult(
-            answer.question,
-            answer.route,
-            answer.route_reason,
-            [{"name": d.name, "score": round(d.score, 6)} for d in answer.documents],
-            hits,
-            answer.warnings,
-        )
+            return search_result(session=session, answer=answer, limit=limit)
 
     # --- changing -----------------------------------------------------------------------
 
+    @_guarded
     def ingest(
         self,
-        paths: Sequence[str | Path],
+        paths: str | Path | Sequence[str | Path],
         *,
         force: bool = False,
         replace: bool = False,
+        metadata: str | Path | Mapping[str, Mapping[str, Any]] | None = None,
+        workers: int = 1,
+        follow_links: bool = False,
         progress: Callable[[ProgressEvent], None] | None = None,
     ) -> IngestReport:
         """Ingest files and folders (PDF, HTML, EDGAR .txt, Markdown). A bad file is reported
-        in the result and the batch goes on; each document is stored in one transaction."""
-        from .index.pipeline import ingest_paths
+        in the result and the batch goes on; each document is stored in one transaction.
+        `metadata`: a CSV/JSONL file (or rows by file name) whose fields override the
+        extracted ones; `workers`: processes dividing the batch; `progress`: called with
+        each event (the batch's size, a file begun, a file done)."""
+        from .index.overrides import load_overrides
+
+        given = [paths] if isinstance(paths, str | Path) else list(paths)
+        overrides = (
+            load_overrides(Path(metadata))
+            if isinstance(metadata, str | Path)
+            else {k: dict(v) for k, v in (metadata or {}).items()}
+        )
         from .llm.openai_compatible import chat_for
 
-        with chat_for(self._mode) as chat:
-            return ingest_paths(
-                paths=[Path(p).expanduser() for p in paths],
+        with chat_for(self._mode, self._settings, self._db) as chat:
+            return self._ingest(
+                [Path(p).expanduser() for p in given],
                 force=force,
                 replace=replace,
+                overrides=overrides or None,
+                workers=workers,
+                follow_links=follow_links,
                 progress=progress,
                 chat=chat,
             )
 
-    def remove(self, name: str) -> str | None:
+    def _ingest(
+        self, paths: list[Path], *, workers: int, chat: Any, **options: Any
+    ) -> IngestReport:
+        if workers > 1:
+            from .index.workers import ingest_with_workers
+
+            return ingest_with_workers(
+                db=self._db, paths=paths, workers=workers, llm=chat is not None, **options
+            )
+        from .index.pipeline import ingest_paths
+
+        return ingest_paths(db=self._db, paths=paths, chat=chat, **options)
+
+    @_guarded
+    def remove(self, name: str) -> Removed:
         """Remove a document with its pages, tree and chunks; a linked copy's name removes
-        the link alone and returns the document's own name."""
+        the link alone (`copy_of` names the document that stays)."""
         with self._session() as session:
             return catalog.remove_document(session=session, name=name)
-
-
-def _snippet(text: str, words: set[str], size: int = 240) -> str:
-    lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
-    if not lines:
-        return ""
-    best = max(lines, key=lambda line: len(words & set(_WORD.findall(line.lower()))))
-    return best if len(best) <= size else best[: size - 1] + "…"

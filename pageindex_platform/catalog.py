@@ -3,6 +3,7 @@ typed reads of `db.queries`; each result's `to_dict()` is the command's `--json`
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,91 +14,160 @@ from .db import queries
 from .db.queries import DocumentInfo, TreeInfo
 from .db.tables import Document
 from .errors import DocumentNotFoundError, PageNotFoundError
+from .shapes import Shape
 
 
 @dataclass(frozen=True)
-class Listed:
+class Listed(Shape):
     """A document in the list: its metadata and the size of its tree."""
 
-    document: DocumentInfo
+    name: str
+    company: str | None
+    doc_type: str | None
+    fiscal_year: int | None
+    fiscal_period: str | None
+    page_count: int
     nodes: int
-    rivals: tuple[str, ...] = ()  # other documents claiming the same filing (CIK, form, period)
+    status: str
+    copies: list[str]
+    rivals: list[str]  # other documents claiming the same filing (CIK, form, period)
 
-    def to_dict(self) -> dict[str, Any]:
-        d = self.document
-        return {
-            "name": d.name,
-            "company": d.company,
-            "doc_type": d.doc_type,
-            "fiscal_year": d.fiscal_year,
-            "fiscal_period": d.fiscal_period,
-            "page_count": d.page_count,
-            "nodes": self.nodes,
-            "status": d.status,
-            "copies": list(d.copies),
-            "rivals": list(self.rivals),
-        }
+    @classmethod
+    def of(cls, d: DocumentInfo, nodes: int, rivals: Sequence[str]) -> Listed:
+        return cls(
+            d.name,
+            d.company,
+            d.doc_type,
+            d.fiscal_year,
+            d.fiscal_period,
+            d.page_count,
+            nodes,
+            d.status,
+            list(d.copies),
+            list(rivals),
+        )
 
 
 @dataclass(frozen=True)
-class Shown:
+class DocumentList(Shape):
+    """Stored documents by name, those matching the filters, from `offset` on; `total`
+    counts them all, and `next_offset` is where the next page starts (None: the last)."""
+
+    documents: list[Listed]
+    total: int
+    offset: int
+    next_offset: int | None
+
+    def __iter__(self) -> Iterator[Listed]:
+        return iter(self.documents)
+
+    def __len__(self) -> int:
+        return len(self.documents)
+
+    def __getitem__(self, index: int) -> Listed:
+        return self.documents[index]
+
+
+@dataclass(frozen=True)
+class Shown(Shape):
     """One document in full: metadata, sizes, where its tree came from, warnings, usage."""
 
-    document: DocumentInfo
+    name: str
+    source_path: str
+    sha256: str
+    status: str
+    page_count: int
+    company: str | None
+    company_aliases: list[str]
+    doc_type: str | None
+    fiscal_year: int | None
+    fiscal_period: str | None
+    period_end: str | None
+    cik: str | None
+    title: str | None
+    description: str | None
+    tree_source: str
+    embedder: str
     nodes: int
     chunks: int
-    rivals: tuple[str, ...] = ()  # other documents claiming the same filing (CIK, form, period)
+    copies: list[str]
+    rivals: list[str]  # other documents claiming the same filing (CIK, form, period)
+    warnings: list[str]
+    usage: dict[str, Any]
+    created_at: str | None
 
-    def to_dict(self) -> dict[str, Any]:
-        d = self.document
-        return {
-            "name": d.name,
-            "source_path": d.source_path,
-            "sha256": d.sha256,
-            "status": d.status,
-            "page_count": d.page_count,
-            "company": d.company,
-            "company_aliases": list(d.company_aliases),
-            "doc_type": d.doc_type,
-            "fiscal_year": d.fiscal_year,
-            "fiscal_period": d.fiscal_period,
-            "period_end": d.period_end,
-            "cik": d.cik,
-            "title": d.title,
-            "description": d.description,
-            "tree_source": d.tree_source,
-            "embedder": d.embedder,
-            "nodes": self.nodes,
-            "chunks": self.chunks,
-            "copies": list(d.copies),
-            "rivals": list(self.rivals),
-            "warnings": list(d.warnings),
-            "usage": dict(d.usage),
-            "created_at": d.created_at,
-        }
-
-
-@dataclass(frozen=True)
-class Tree:
-    tree: TreeInfo
-    depth: int | None = None  # levels shown (None: all); deeper nodes are left out
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.tree.document,
-            "page_count": self.tree.page_count,
-            "nodes": _levels(self.tree.nested(), self.depth),
-        }
-
-
-def _levels(nodes: list[dict[str, Any]], depth: int | None) -> list[dict[str, Any]]:
-    if depth is None:
-        return nodes
-    return [{**n, "nodes": _levels(n["nodes"], depth - 1) if depth > 1 else []} for n in nodes]
+    @classmethod
+    def of(cls, d: DocumentInfo, nodes: int, chunks: int, rivals: Sequence[str]) -> Shown:
+        return cls(
+            name=d.name,
+            source_path=d.source_path,
+            sha256=d.sha256,
+            status=d.status,
+            page_count=d.page_count,
+            company=d.company,
+            company_aliases=list(d.company_aliases),
+            doc_type=d.doc_type,
+            fiscal_year=d.fiscal_year,
+            fiscal_period=d.fiscal_period,
+            period_end=d.period_end,
+            cik=d.cik,
+            title=d.title,
+            description=d.description,
+            tree_source=d.tree_source,
+            embedder=d.embedder,
+            nodes=nodes,
+            chunks=chunks,
+            copies=list(d.copies),
+            rivals=list(rivals),
+            warnings=list(d.warnings),
+            usage=dict(d.usage),
+            created_at=d.created_at,
+        )
 
 
 @dataclass(frozen=True)
-class Page:
+class Section(Shape):
+    """A node of a document's tree: its title, pages and summary, and its children."""
+
+    node_id: str
+    title: str
+    start_page: int
+    end_page: int
+    summary: str
+    nodes: list[Section]
+
+
+@dataclass(frozen=True)
+class Tree(Shape):
+    """A document's tree, nested: node ids, titles, page ranges and summaries."""
+
+    name: str
+    page_count: int
+    nodes: list[Section]
+
+    @classmethod
+    def of(cls, tree: TreeInfo, depth: int | None = None) -> Tree:
+        """The tree, `depth` levels at most (None: all)."""
+        return cls(tree.document, tree.page_count, _sections(tree.nested(), depth))
+
+
+def _sections(nodes: list[dict[str, Any]], depth: int | None) -> list[Section]:
+    deeper = depth is None or depth > 1
+    return [
+        Section(
+            n["node_id"],
+            n["title"],
+            n["start_page"],
+            n["end_page"],
+            n["summary"],
+            _sections(n["nodes"], None if depth is None else depth - 1) if deeper else [],
+        )
+        for n in nodes
+    ]
+
+
+@dataclass(frozen=True)
+class Page(Shape):
     """A stored page's text and the section holding it."""
 
     name: str
@@ -106,14 +176,25 @@ class Page:
     section: str | None
     text: str
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "page": self.page,
-            "page_count": self.page_count,
-            "section": self.section,
-            "text": self.text,
-        }
+
+@dataclass(frozen=True)
+class PageRange(Shape):
+    """Pages' stored text, first to last, cut at `max_chars` (and said so)."""
+
+    name: str
+    page_count: int
+    pages: list[Page]
+    truncated: bool
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Removed(Shape):
+    """A removed document; `copy_of`: for a linked copy's name, the document that stays."""
+
+    name: str
+    removed: bool
+    copy_of: str | None
 
 
 def _document(session: Session, name: str) -> DocumentInfo:
@@ -123,12 +204,14 @@ def _document(session: Session, name: str) -> DocumentInfo:
     return document
 
 
-def list_documents(*, session: Session) -> list[Listed]:
-    """Every stored document, by name."""
+def list_documents(*, session: Session, ids: set[int] | None = None) -> list[Listed]:
+    """Every stored document (those of `ids` when given), by name."""
     counts = queries.node_counts(session)
     rivals = queries.rivals(session)
     return [
-        Listed(d, counts.get(d.id, 0), rivals.get(d.id, ())) for d in queries.documents(session)
+        Listed.of(d, counts.get(d.id, 0), rivals.get(d.id, ()))
+        for d in queries.documents(session)
+        if ids is None or d.id in ids
     ]
 
 
@@ -136,11 +219,11 @@ def show_document(*, session: Session, name: str) -> Shown:
     document = _document(session, name)
     nodes, chunks = queries.document_sizes(session, document.id)
     rivals = queries.rivals(session, [document.id]).get(document.id, ())
-    return Shown(document, nodes, chunks, rivals)
+    return Shown.of(document, nodes, chunks, rivals)
 
 
-def document_tree(*, session: Session, name: str) -> Tree:
-    return Tree(queries.tree(session, _document(session, name)))
+def document_tree(*, session: Session, name: str, depth: int | None = None) -> Tree:
+    return Tree.of(queries.tree(session, _document(session, name)), depth)
 
 
 def document_page(*, session: Session, name: str, page: int) -> Page:
@@ -167,12 +250,12 @@ def invalid_trees(*, session: Session) -> list[str]:
     return invalid
 
 
-def remove_document(*, session: Session, name: str) -> str | None:
+def remove_document(*, session: Session, name: str) -> Removed:
     """Remove a document with its pages, tree, chunks and linked copies; a copy's name
-    removes that link alone (the document stays under its own name, which is returned)."""
+    removes that link alone (the document stays under its own name, `copy_of`)."""
     document = _document(session, name)
     if document.name != name:
         queries.unlink_copy(session, name=name)
-        return document.name
+        return Removed(name, True, document.name)
     session.execute(delete(Document).where(Document.id == document.id))
-    return None
+    return Removed(name, True, None)

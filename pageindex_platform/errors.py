@@ -3,6 +3,7 @@
     PageIndexError
     ├── ConfigurationError      settings that cannot work (and how to fix them)
     ├── DatabaseError           the database cannot be reached, started or migrated
+    ├── CorpusClosedError       a closed Corpus was used
     ├── DocumentNotFoundError   a command names a document that is not stored
     ├── PageNotFoundError       a page number outside a stored document
     ├── EmptyCorpusError        a question asked before anything is ingested
@@ -43,6 +44,10 @@ class ConfigurationError(PageIndexError):
 
 class DatabaseError(PageIndexError):
     """The database cannot be reached, started or migrated."""
+
+
+class CorpusClosedError(PageIndexError):
+    """A `Corpus` used after `close()` (or after its `with` block ended)."""
 
 
 class DocumentNotFoundError(PageIndexError):

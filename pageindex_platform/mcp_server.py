@@ -21,15 +21,11 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
-from sqlalchemy.exc import DBAPIError
 
 from . import __version__
-from .api import MAX_PAGE_CHARS, Corpus
-from .db.engine import explain_failure
+from .api import MAX_PAGE_CHARS, BatchStarted, Corpus, FileDone, ProgressEvent
 from .errors import ConfigurationError, PageIndexError
-from .index.report import BatchStarted, FileDone, ProgressEvent
 from .serving import require_token_off_loopback
-from .settings import get_settings
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -73,8 +69,6 @@ async def _run(work: Callable[[], T]) -> T:
         return await anyio.to_thread.run_sync(work)
     except PageIndexError as exc:
         raise ToolError(str(exc)) from exc
-    except DBAPIError as exc:
-        raise ToolError(explain_failure(exc)) from exc
 
 
 def _scope(
@@ -94,9 +88,8 @@ def _scope(
     }
 
 
-def build_server() -> MCPServer:
-    """The server and its tools, over the corpus the settings point at."""
-    corpus = Corpus()
+def build_server(corpus: Corpus) -> MCPServer:
+    """The server and its tools, over `corpus`."""
     server: MCPServer = MCPServer(
         "pageindex-platform", version=__version__, instructions=INSTRUCTIONS
     )
@@ -113,18 +106,16 @@ def build_server() -> MCPServer:
         """List the stored filings (name, company, type, fiscal year and period, pages),
         by name, filtered and paged. `next_offset` is null on the last page."""
 
-        def run() -> dict[str, Any]:
-            listed = corpus.documents(company=company, year=year, doc_type=doc_type, period=period)
-            shown = listed[offset : offset + limit]
-            after = offset + len(shown)
-            return {
-                "documents": [d.to_dict() for d in shown],
-                "total": len(listed),
-                "offset": offset,
-                "next_offset": after if after < len(listed) else None,
-            }
-
-        return await _run(run)
+        return await _run(
+            lambda: corpus.documents(
+                company=company,
+                year=year,
+                doc_type=doc_type,
+                period=period,
+                limit=limit,
+                offset=offset,
+            ).to_dict()
+        )
 
     @server.tool(annotations=READ)
     async def get_document(name: Name) -> dict[str, Any]:
@@ -235,8 +226,7 @@ def build_server() -> MCPServer:
         """Remove a filing with its pages, tree and chunks (a linked copy's name removes
         the link alone; `copy_of` names the document that stays)."""
         _text(name, "name")
-        copy_of = await _run(lambda: corpus.remove(name))
-        return {"name": name, "removed": True, "copy_of": copy_of}
+        return await _run(lambda: corpus.remove(name).to_dict())
 
     return server
 
@@ -287,12 +277,13 @@ def serve(*, http: str | None = None) -> None:
     """Serve the corpus over stdio, or over streamable HTTP at `http` ("[HOST:]PORT"). A
     host other than loopback needs PI_MCP_TOKEN; with a token, every HTTP request must
     carry it."""
-    server = build_server()
+    corpus = Corpus.open()
+    server = build_server(corpus)
     if http is None:
         server.run("stdio")
         return
     host, port = parse_listen(http)
-    token = get_settings().mcp_token
+    token = corpus.settings.mcp_token
     require_token_off_loopback(host, token, what="a bearer token", variable="PI_MCP_TOKEN")
     import uvicorn
 

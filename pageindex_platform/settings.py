@@ -134,29 +134,18 @@ def redact_text(text: str) -> str:
     )
 
 
-_overrides: dict[str, object] = {}
-
-
-def configure(**values: object) -> None:
-    """Settings given in code (`Corpus.open(home=...)`), over the environment's, for the
-    rest of the process: the next `get_settings()` reads them. None leaves a setting to
-    the environment."""
-    _overrides.clear()
-    _overrides.update({k: v for k, v in values.items() if v is not None})
-    get_settings.cache_clear()
-
-
-@lru_cache(maxsize=1)
-def get_settings() -> Settings:
-    """The process-wide settings, read on first use (never at import time). A value that
-    cannot be used is a ConfigurationError naming its variable."""
+def load_settings(**values: object) -> Settings:
+    """Settings from the environment (PI_* variables), with `values` given in code over them
+    (None leaves a setting to the environment). A value that cannot be used is a
+    ConfigurationError naming its variable."""
     from pydantic import ValidationError
     from pydantic_settings import SettingsError
 
     from .errors import ConfigurationError
 
+    given = {k: v for k, v in values.items() if v is not None}
     try:
-        return Settings(**_overrides)  # type: ignore[arg-type]
+        return Settings(**given)  # type: ignore[arg-type]
     except SettingsError as exc:  # a value that is not even JSON, for a structured setting
         field_name = str(exc).split('"')[1] if '"' in str(exc) else "?"
         raise ConfigurationError(
@@ -168,3 +157,11 @@ def get_settings() -> Settings:
             for e in exc.errors()
         )
         raise ConfigurationError(f"bad setting: {problems}") from None
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The environment's settings, read on first use (never at import time): what a door
+    opens its corpus with when it is given nothing else. The library itself never reads
+    them: a `Corpus` hands its own settings to what it uses."""
+    return load_settings()

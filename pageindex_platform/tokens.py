@@ -26,9 +26,10 @@ def _seed_cache() -> None:
         if not source.exists():
             return
         if "TIKTOKEN_CACHE_DIR" not in os.environ and "DATA_GYM_CACHE_DIR" not in os.environ:
-            from .settings import get_settings
+            import platformdirs
 
-            os.environ["TIKTOKEN_CACHE_DIR"] = str(get_settings().home / "tiktoken")
+            cache_home = platformdirs.user_cache_dir("pageindex-platform", appauthor=False)
+            os.environ["TIKTOKEN_CACHE_DIR"] = str(Path(cache_home) / "tiktoken")
         cache = Path(os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ["DATA_GYM_CACHE_DIR"])
         target = cache / hashlib.sha1(_CL100K_URL.encode()).hexdigest()
         if not target.exists() or target.stat().st_size != source.stat().st_size:

@@ -25,16 +25,14 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .api import Corpus
+from .api import Answer, Corpus
 from .errors import DocumentNotFoundError, PageIndexError, PageNotFoundError
-from .search.results import Answer
 
 logger = logging.getLogger(__name__)
 
 MAX_QUESTION = 2_000  # characters; a longer question is refused with a message
 ZOOM = 1.5  # the rendered page's pixels per PDF point
 _IMAGES = 64  # rendered pages kept in memory
-_CITED = re.compile(r"^- (?P<text>.*?)\s+\[(?P<doc>[^\[\]]+), p\. (?P<page>\d+)\]$")
 _PERIOD = re.compile(r"\s*\((?:[^()]*\bended\b[^()]*|as of [^()]*)\)")
 CSP = (
     "default-src 'none'; img-src 'self'; style-src 'self'; form-action 'self'; "
@@ -213,21 +211,15 @@ def evidence(answer: Answer) -> dict[tuple[str, int], list[str]]:
     """The lines the answer used, by (document, page): each stated figure's row (its label
     and value) and each extracted line."""
     found: dict[tuple[str, int], list[str]] = {}
-    for figure in answer.figures:
-        row = f"{figure['label']}: {figure['shown'].lstrip('$-')}"
-        found.setdefault((figure["document"], figure["page"]), []).append(row)
-    for line in answer.answer.splitlines():
-        cited = _CITED.match(line.strip())
-        if cited:
-            key = (cited.group("doc"), int(cited.group("page")))
-            found.setdefault(key, []).append(cited.group("text"))
+    for line in answer.evidence:
+        found.setdefault((line.document, line.page), []).append(line.text)
     return found
 
 
 def create_app(corpus: Corpus | None = None, *, token: str | None = None) -> ASGIApp:
     """The web app over `corpus` (the settings' corpus when None). With `token`, a request
     needs it: `?token=` once (kept in a cookie), or `Authorization: Bearer`."""
-    corpus = corpus or Corpus()
+    corpus = corpus or Corpus.open()
     images = _Images()
 
     def css(request: Request) -> Response:
@@ -259,10 +251,10 @@ def create_app(corpus: Corpus | None = None, *, token: str | None = None) -> ASG
     def documents_page(request: Request) -> HTMLResponse:
         rows = "".join(
             "<tr>"
-            f"<td><a href='/documents/{_url(d.document.name)}'>{_esc(d.document.name)}</a></td>"
-            f"<td>{_esc(d.document.company)}</td><td>{_esc(d.document.doc_type)}</td>"
-            f"<td>{_esc(d.document.fiscal_year)}</td><td>{_esc(d.document.fiscal_period)}</td>"
-            f"<td>{d.document.page_count}</td></tr>"
+            f"<td><a href='/documents/{_url(d.name)}'>{_esc(d.name)}</a></td>"
+            f"<td>{_esc(d.company)}</td><td>{_esc(d.doc_type)}</td>"
+            f"<td>{_esc(d.fiscal_year)}</td><td>{_esc(d.fiscal_period)}</td>"
+            f"<td>{d.page_count}</td></tr>"
             for d in corpus.documents()
         )
         table = (
@@ -289,7 +281,7 @@ def create_app(corpus: Corpus | None = None, *, token: str | None = None) -> ASG
         try:
             number = int(request.path_params["number"])
             shown = corpus.page(name, number)
-            info = corpus.document(name).document
+            info = corpus.document(name)
         except ValueError:
             return _error("a page is a number", 400)
         except (DocumentNotFoundError, PageNotFoundError) as exc:
@@ -335,7 +327,7 @@ def create_app(corpus: Corpus | None = None, *, token: str | None = None) -> ASG
         try:
             number = int(request.path_params["number"])
             corpus.page(name, number)
-            source = Path(corpus.document(name).document.source_path)
+            source = Path(corpus.document(name).source_path)
         except ValueError:
             return Response("a page is a number", 400)
         except (DocumentNotFoundError, PageNotFoundError) as exc:
@@ -468,9 +460,9 @@ def serve(*, host: str = "127.0.0.1", port: int = 8750) -> None:
     import uvicorn
 
     from .serving import require_token_off_loopback
-    from .settings import get_settings
 
-    token = get_settings().web_token
+    corpus = Corpus.open()
+    token = corpus.settings.web_token
     require_token_off_loopback(host, token, what="a token", variable="PI_WEB_TOKEN")
     logger.info("web page at http://%s:%d/", host, port)
-    uvicorn.run(create_app(token=token), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(corpus, token=token), host=host, port=port, log_level="warning")

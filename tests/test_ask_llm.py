@@ -13,14 +13,13 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from pageindex_platform.db import get_engine, session_scope
 from pageindex_platform.errors import UnsafeSQLError
 from pageindex_platform.search.sql_guard import READER_ROLE, run_readonly, validate_sql
 from pageindex_platform.settings import get_settings
 
 from .fake_answers import task_of
 from .fake_llm import FakeLLM, Hostile, Response, serving
-from .helpers import run_cli, run_json
+from .helpers import env_db, run_cli, run_json, session_scope
 from .test_llm_ingest import _stored_tree_is_valid
 
 TENQ = "BESTBUY_2024Q2_10Q"
@@ -220,7 +219,7 @@ def test_sql_guard_accepts_reasonable_selects() -> None:
 def test_sql_is_sent_as_written_and_runs_as_a_reader_of_the_view(fake: FakeLLM) -> None:
     """A literal holding `:word` or `%` is no placeholder; the role Query-to-SQL runs as may
     read the view and nothing else."""
-    engine = get_engine()
+    engine = env_db().engine
     sql = (
         "SELECT name FROM document_metadata WHERE company ILIKE '%best buy%' "
         "OR title = 'ratio :debt to %equity'"

@@ -13,12 +13,11 @@ import numpy as np
 import pytest
 from sqlalchemy import func, select
 
-from pageindex_platform.db import session_scope
 from pageindex_platform.db.tables import Chunk, Document, Node, Page
 from pageindex_platform.embeddings import HashEmbedder
 from pageindex_platform.index import pipeline, store
 
-from .helpers import run_json
+from .helpers import env_db, run_json, session_scope
 
 
 def _complete_documents() -> dict[str, int]:
@@ -47,7 +46,9 @@ def test_failure_while_storing_leaves_nothing_of_that_document(
         return 0
 
     monkeypatch.setattr(store, "store_document", failing_store)
-    report = pipeline.ingest_paths(paths=[samples], embedder=HashEmbedder(), parallel=False)
+    report = pipeline.ingest_paths(
+        db=env_db(), paths=[samples], embedder=HashEmbedder(), parallel=False
+    )
     failed = [f for f in report.files if f.status == "failed"]
     assert [f.name for f in failed] == ["AMCOR_2023Q2_10Q"]
     assert failed[0].error == "RuntimeError: disk full"
@@ -63,7 +64,9 @@ def test_embedder_returning_wrong_rows_fails_the_file_not_the_batch(
         def embed(self, texts: object) -> np.ndarray:
             return np.zeros((1, 384), dtype=np.float32)
 
-    report = pipeline.ingest_paths(paths=[small_pdf], embedder=Broken(), parallel=False)
+    report = pipeline.ingest_paths(
+        db=env_db(), paths=[small_pdf], embedder=Broken(), parallel=False
+    )
     assert report.failed == 1
     assert _complete_documents() == {}
 

@@ -123,7 +123,7 @@ def test_a_file_name_that_is_not_utf8_fails_alone(tmp_path: Path, small_pdf: Pat
     assert [d["name"] for d in run_json("docs", "list")] == ["good"]
     from sqlalchemy import text
 
-    from pageindex_platform.db import session_scope
+    from .helpers import session_scope
 
     with session_scope() as session:
         assert session.execute(text("SELECT count(*) FROM ingest_claims")).scalar() == 0

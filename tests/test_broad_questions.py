@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pageindex_platform.db import session_scope
+from pageindex_platform.settings import load_settings
 
-from .helpers import chunk_search
+from .helpers import chunk_search, session_scope
 
 
 def test_broad_questions_rank_chunks_inside_candidate_documents(
@@ -26,7 +26,7 @@ def test_broad_questions_rank_chunks_inside_candidate_documents(
     from pageindex_platform.search import candidates, semantic
 
     question = "comparable sales decline in the second quarter"
-    vector = get_embedder().embed([question])[0]
+    vector = get_embedder(settings=load_settings()).embed([question])[0]
     with session_scope() as session:
         empty = session.execute(
             text("SELECT count(*) FROM documents WHERE lexemes IS NULL OR length(lexemes) = 0")
@@ -60,7 +60,7 @@ def test_broad_ranking_uses_the_nearest_chunks_it_found_for_its_vector_side(
     from pageindex_platform.search import candidates, semantic
 
     question = "comparable sales decline in the second quarter"
-    vector = get_embedder().embed([question])[0]
+    vector = get_embedder(settings=load_settings()).embed([question])[0]
     monkeypatch.setattr(semantic, "BROAD", 0)
     with session_scope() as session:
         found = candidates.candidate_documents(

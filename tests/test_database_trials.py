@@ -18,8 +18,8 @@ import pytest
 from sqlalchemy import URL, create_engine, make_url, text
 from sqlalchemy.exc import OperationalError
 
-from pageindex_platform.db import dispose_engines, explain_failure, postmaster_pid
-from pageindex_platform.settings import get_settings
+from pageindex_platform.db import explain_failure, postmaster_pid
+from pageindex_platform.settings import get_settings, load_settings
 
 from .helpers import error_lines, run_cli
 
@@ -216,7 +216,6 @@ def test_a_user_who_may_not_create_extensions_is_told_what_a_dba_must_run(
         assert code == 0 and json.loads(out)["citations"], err
     finally:
         get_settings.cache_clear()
-        dispose_engines()
 
 
 def test_a_server_without_pgvector_is_named() -> None:
@@ -225,7 +224,7 @@ def test_a_server_without_pgvector_is_named() -> None:
         {},
         Exception('extension "vector" is not available'),
     )
-    message = explain_failure(failure)
+    message = explain_failure(failure, load_settings())
     assert "no pgvector extension" in message and "install pgvector" in message
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pageindex_platform.db import embedded, engine
+from pageindex_platform.db import embedded
 from pageindex_platform.db.migrate import head_revision
 from pageindex_platform.errors import ConfigurationError
-from pageindex_platform.settings import get_settings
+from pageindex_platform.settings import get_settings, load_settings
 
 from .conftest import REPO
 from .helpers import run_cli, run_json
@@ -44,7 +44,6 @@ def test_embedded_server_starts_on_demand_and_stops(
         status = run_json("db", "status")
         assert status["embedded"] and status["running"] and status["revision"] == head_revision()
         assert status["data_dir"] == str(pgdata)
-        engine.get_engine().dispose()
         code, out, _ = run_cli("db", "stop")
         assert code == 0 and out.strip() == "stopped"
         assert run_json("db", "status")["running"] is False
@@ -122,12 +121,11 @@ def test_statements_are_planned_for_their_values_however_often_they_run(corpus: 
     filter (measured 0.5 s against 30 ms at 1M chunks)."""
     from sqlalchemy import text
 
-    from pageindex_platform.db import session_scope
     from pageindex_platform.embeddings import get_embedder
 
-    from .helpers import chunk_search
+    from .helpers import chunk_search, session_scope
 
-    vector = get_embedder().embed(["revenue growth"])[0]
+    vector = get_embedder(settings=load_settings()).embed(["revenue growth"])[0]
     with session_scope() as session:
         ids = list(session.execute(text("SELECT id FROM documents")).scalars())
         search = chunk_search(session, "revenue growth", vector)

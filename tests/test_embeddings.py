@@ -11,6 +11,7 @@ from sqlalchemy import text as text_of
 
 from pageindex_platform.embeddings import HashEmbedder, SentenceTransformerEmbedder
 from pageindex_platform.embeddings.onnx import OnnxMiniLM, export
+from pageindex_platform.settings import load_settings
 
 TEXTS = [
     "What is the FY2018 capital expenditure amount (in USD millions) for 3M?",
@@ -68,11 +69,15 @@ def test_static_embedder_is_distilled_once_and_questions_use_the_corpus_embedder
         get_settings.cache_clear()
     names = [d["name"] for d in run_json("docs", "list")]
     assert {run_json("docs", "show", n)["embedder"] for n in names} == {"all-MiniLM-L6-v2-static"}
-    from pageindex_platform.db import session_scope
     from pageindex_platform.embeddings.space import EmbeddingSpace
 
+    from .helpers import session_scope
+
     with session_scope() as session:  # PI_EMBEDDER=hash now; the corpus says static
-        assert EmbeddingSpace.of_corpus(session).questions.name == "all-MiniLM-L6-v2-static"
+        assert (
+            EmbeddingSpace.of_corpus(session, load_settings()).questions.name
+            == "all-MiniLM-L6-v2-static"
+        )
     out = run_json("ask", "Best Buy Q2 FY2024 comparable sales")
     assert out["citations"][0]["document"] == "BESTBUY_2024Q2_10Q"
 
@@ -84,16 +89,18 @@ def test_fast_embedder_puts_chunks_in_the_transformers_space_and_asks_through_it
     vectors of the same texts (much nearer than the table's raw means), so that a question
     embedded by the transformer finds them; the documents record the fast embedder, and
     questions are embedded by MiniLM."""
-    from pageindex_platform.db import session_scope
     from pageindex_platform.embeddings import get_embedder
     from pageindex_platform.embeddings.space import EmbeddingSpace
     from pageindex_platform.settings import EmbedderName
 
-    from .helpers import run_json
+    from .helpers import run_json, session_scope
 
-    fast = get_embedder(EmbedderName.FAST)
+    fast = get_embedder(EmbedderName.FAST, settings=load_settings())
     assert fast.name == "all-MiniLM-L6-v2-fast"
-    assert get_embedder(EmbedderName.FAST, queries=True).name == "all-MiniLM-L6-v2"
+    assert (
+        get_embedder(EmbedderName.FAST, settings=load_settings(), queries=True).name
+        == "all-MiniLM-L6-v2"
+    )
     chunks = [
         "Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420). Net cash "
         "used in investing activities.",
@@ -104,11 +111,11 @@ def test_fast_embedder_puts_chunks_in_the_transformers_space_and_asks_through_it
     vectors = fast.embed(chunks)
     assert vectors.shape == (3, 384)
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
-    reference = get_embedder(EmbedderName.MINILM).embed(chunks)
+    reference = get_embedder(EmbedderName.MINILM, settings=load_settings()).embed(chunks)
     mapped = np.sum(vectors * reference, axis=1)
     raw = np.sum(fast.token_means(chunks) * reference, axis=1)  # type: ignore[attr-defined]
     assert mapped.min() > 0.7 and (mapped > raw + 0.15).all(), (mapped, raw)
-    question = get_embedder(EmbedderName.MINILM, queries=True).embed(
+    question = get_embedder(EmbedderName.MINILM, settings=load_settings(), queries=True).embed(
         ["How much did the company spend on capital expenditures?"]
     )[0]
     assert int(np.argmax(vectors @ question)) == 0 == int(np.argmax(reference @ question))
@@ -117,7 +124,9 @@ def test_fast_embedder_puts_chunks_in_the_transformers_space_and_asks_through_it
     names = [d["name"] for d in run_json("docs", "list")]
     assert {run_json("docs", "show", n)["embedder"] for n in names} == {"all-MiniLM-L6-v2-fast"}
     with session_scope() as session:
-        assert EmbeddingSpace.of_corpus(session).questions.name == "all-MiniLM-L6-v2"
+        assert (
+            EmbeddingSpace.of_corpus(session, load_settings()).questions.name == "all-MiniLM-L6-v2"
+        )
     out = run_json("ask", "Best Buy Q2 FY2024 comparable sales")
     assert out["citations"][0]["document"] == "BESTBUY_2024Q2_10Q"
 
@@ -129,7 +138,7 @@ def test_fast_embedder_refuses_a_table_its_map_was_not_fitted_on(tmp_path: Path)
     from pageindex_platform.errors import ConfigurationError
     from pageindex_platform.settings import EmbedderName, get_settings
 
-    get_embedder(EmbedderName.FAST)  # the table exists
+    get_embedder(EmbedderName.FAST, settings=load_settings())  # the table exists
     with np.load(MAP_PATH) as shipped:
         fitted = dict(shipped)
     fitted["probe_means"] = -fitted["probe_means"]
@@ -160,12 +169,11 @@ def test_with_no_setting_filings_are_embedded_by_fast_and_questions_by_the_trans
     """The default embedder is `fast`: a user who sets nothing gets the token table's vectors
     mapped into all-MiniLM-L6-v2's space (`pi docs show` says which), and a question over them
     is embedded by the transformer and answered with a cited page."""
-    from pageindex_platform.db import session_scope
     from pageindex_platform.embeddings.space import EmbeddingSpace
     from pageindex_platform.embeddings.static import FastMiniLM
     from pageindex_platform.settings import get_settings
 
-    from .helpers import run_cli, run_json
+    from .helpers import run_cli, run_json, session_scope
 
     monkeypatch.delenv("PI_EMBEDDER")
     get_settings.cache_clear()
@@ -176,7 +184,8 @@ def test_with_no_setting_filings_are_embedded_by_fast_and_questions_by_the_trans
         assert shown["embedder"] == FastMiniLM.name and shown["chunks"] > 0
         with session_scope() as session:
             assert (
-                EmbeddingSpace.of_corpus(session).questions.name == SentenceTransformerEmbedder.name
+                EmbeddingSpace.of_corpus(session, load_settings()).questions.name
+                == SentenceTransformerEmbedder.name
             )
         answer = run_json("ask", "Ulta Beauty 8-K September 2023")
         assert answer["citations"] and answer["citations"][0]["document"] == small_pdf.stem
@@ -189,7 +198,7 @@ def _stored_state() -> list[tuple[Any, ...]]:
     """Everything a question ranks by: each table's rows, digested (the query log aside)."""
     from sqlalchemy import text
 
-    from pageindex_platform.db import session_scope
+    from .helpers import session_scope
 
     digest = "count(*), md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), ''))"
     with session_scope() as session:
@@ -209,11 +218,10 @@ def test_asking_writes_nothing_and_ranks_alike_whatever_was_asked_before(
     the transformer itself at ingest."""
     import json
 
-    from pageindex_platform.db import session_scope
     from pageindex_platform.embeddings import get_embedder
     from pageindex_platform.settings import EmbedderName
 
-    from .helpers import run_json
+    from .helpers import run_json, session_scope
 
     _ingest_as(small_pdf, monkeypatch, "minilm")
     _ingest_as(samples, monkeypatch)  # the minilm filing is unchanged: kept as it is
@@ -233,7 +241,7 @@ def test_asking_writes_nothing_and_ranks_alike_whatever_was_asked_before(
     assert first == again and all(f[2] for f in first)
     assert _stored_state() == before
 
-    transformer = get_embedder(EmbedderName.MINILM, queries=True)
+    transformer = get_embedder(EmbedderName.MINILM, settings=load_settings(), queries=True)
     with session_scope() as session:
         described = session.execute(
             text_of(

@@ -12,13 +12,12 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from pageindex_platform.db import session_scope
 from pageindex_platform.evaluate.answers import numbers, numbers_match
 from pageindex_platform.evaluate.metrics import Gold, Ranking, first_gold_rank, summarize
 
 from .fake_answers import task_of
 from .fake_llm import FakeLLM, Response, serving
-from .helpers import run_cli
+from .helpers import run_cli, session_scope
 
 TENQ = "BESTBUY_2024Q2_10Q"
 RELEASE = "ULTABEAUTY_2023Q4_EARNINGS"

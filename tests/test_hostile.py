@@ -181,18 +181,15 @@ def test_a_page_number_past_any_integer_is_a_page_not_found(tmp_path: Path) -> N
 def test_a_port_that_is_not_a_number_is_a_configuration_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from pageindex_platform.db import dispose_engines
     from pageindex_platform.settings import get_settings
 
     monkeypatch.setenv("PI_DATABASE_URL", "postgresql://analyst:s3cret@localhost:abc/filings")
     get_settings.cache_clear()
-    dispose_engines()
     try:
         code, _, err = run_cli("docs", "list")
     finally:
         monkeypatch.undo()
         get_settings.cache_clear()
-        dispose_engines()
     assert code == 1 and "PI_DATABASE_URL has a port that is not a number" in err
     assert "s3cret" not in err and "unexpected" not in err
 
@@ -202,7 +199,7 @@ def test_a_question_is_answered_when_it_cannot_be_logged(tmp_path: Path) -> None
     as one would) costs the log row, not the answer."""
     from sqlalchemy import text
 
-    from pageindex_platform.db import session_scope
+    from .helpers import session_scope
 
     (tmp_path / "notes.md").write_text("# Notes\n\nRevenue grew 5% in fiscal 2023.\n")
     assert run_cli("ingest", str(tmp_path / "notes.md"))[0] == 0

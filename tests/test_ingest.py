@@ -8,12 +8,11 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from pageindex_platform.db import session_scope
 from pageindex_platform.db.tables import Chunk, Document, Node, Page
 from pageindex_platform.index.tree import check_tree
 from pageindex_platform.records import TreeNode
 
-from .helpers import run_cli, run_json
+from .helpers import env_db, run_cli, run_json, session_scope
 
 
 def _tree_nodes(items: list[dict[str, Any]]) -> list[TreeNode]:
@@ -183,11 +182,13 @@ def test_progress_names_each_file_while_it_is_worked_on(samples: Path) -> None:
     folder.mkdir()
     for name in ("ULTABEAUTY_2023_8K_dated-2023-09-18.pdf", "retail_sector_notes.md"):
         shutil.copy(samples / name, folder / name)
-    ingest_paths(paths=[folder], progress=progress, parallel=False)
+    ingest_paths(db=env_db(), paths=[folder], progress=progress, parallel=False)
     names = ["ULTABEAUTY_2023_8K_dated-2023-09-18", "retail_sector_notes"]
     assert events[0] == ("start", None, None)
     for name in names:  # "begin" (working) comes before the file's "file" (stored)
         assert events.index(("begin", name, "working")) < events.index(("file", name, "stored"))
     events.clear()
-    ingest_paths(paths=[folder], progress=progress, parallel=False)  # unchanged: no work
+    ingest_paths(
+        db=env_db(), paths=[folder], progress=progress, parallel=False
+    )  # unchanged: no work
     assert [e[0] for e in events] == ["start", "file", "file"]

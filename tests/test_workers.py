@@ -14,11 +14,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from pageindex_platform.db import session_scope
 from pageindex_platform.index import pipeline
 
 from .conftest import REPO
-from .helpers import run_json
+from .helpers import env_db, run_json, session_scope
 
 
 def _claims() -> dict[str, str]:
@@ -62,12 +61,12 @@ def test_a_live_claim_is_left_alone_and_an_expired_one_taken_over(small_pdf: Pat
             text("INSERT INTO ingest_claims VALUES (:n, 'elsewhere:1:abc', now() + :lease)"),
             {"n": name, "lease": timedelta(hours=1)},
         )
-    report = pipeline.ingest_paths(paths=[small_pdf], parallel=False)
+    report = pipeline.ingest_paths(db=env_db(), paths=[small_pdf], parallel=False)
     assert [(f.status, f.error) for f in report.files] == [("skipped", "claimed by another worker")]
     assert run_json("docs", "list") == []
     with session_scope() as session:  # that worker's lease runs out (its machine died)
         session.execute(text("UPDATE ingest_claims SET expires_at = now() - interval '1 second'"))
-    report = pipeline.ingest_paths(paths=[small_pdf], parallel=False)
+    report = pipeline.ingest_paths(db=env_db(), paths=[small_pdf], parallel=False)
     assert [f.status for f in report.files] == ["stored"] and _claims() == {}
 
 
@@ -87,7 +86,7 @@ def test_a_claim_of_a_killed_process_on_this_machine_is_taken_over_at_once(
             text("INSERT INTO ingest_claims VALUES (:n, :w, now() + interval '1 hour')"),
             {"n": small_pdf.stem, "w": f"{socket.gethostname()}:{dead}:abc"},
         )
-    report = pipeline.ingest_paths(paths=[small_pdf], parallel=False)
+    report = pipeline.ingest_paths(db=env_db(), paths=[small_pdf], parallel=False)
     assert [f.status for f in report.files] == ["stored"] and _claims() == {}
 
 

@@ -6,8 +6,19 @@ from typing import Annotated
 
 import typer
 
-from ..search.router import Route
-from .common import JsonFlag, ModeFlag, handle_errors, open_mode, print_json
+from ..api import Route
+from .common import (
+    CompanyFilter,
+    DocFilter,
+    JsonFlag,
+    ModeFlag,
+    PeriodFilter,
+    TypeFilter,
+    YearFilter,
+    handle_errors,
+    open_corpus,
+    print_json,
+)
 
 RouteFlag = Annotated[
     Route,
@@ -36,46 +47,26 @@ def ask(
         ),
     ] = None,
     mode: ModeFlag = None,
-    doc: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--doc",
-            metavar="NAME",
-            help="Answer from this stored document only (repeat for several).",
-        ),
-    ] = None,
-    company: Annotated[
-        str | None,
-        typer.Option(help='Only filings of this company ("Nike", "NKE", as in a question).'),
-    ] = None,
-    year: Annotated[int | None, typer.Option(help="Only filings of this fiscal year.")] = None,
-    doc_type: Annotated[
-        str | None,
-        typer.Option("--type", help="Only this filing type: 10-K, 10-Q, 8-K, earnings release."),
-    ] = None,
-    period: Annotated[
-        str | None, typer.Option(help="Only filings of this fiscal period: FY, Q1-Q4.")
-    ] = None,
+    doc: DocFilter = None,
+    company: CompanyFilter = None,
+    year: YearFilter = None,
+    doc_type: TypeFilter = None,
+    period: PeriodFilter = None,
 ) -> None:
     """Select the right filings, search their trees, and answer with (document, page)
     citations. Local mode answers with the best-matching extracted lines; a figure question
     with the figure and a metric with its working. The filters restrict which filings may
     answer; what the question says narrows the choice inside them."""
-    from ..db import session_scope
-    from ..search.pipeline import ask as ask_question
-    from ..search.scope import Filters
-
-    filters = Filters.of(
-        documents=doc or (), company=company, year=year, doc_type=doc_type, period=period
-    )
-    with open_mode(mode) as chat, session_scope() as session:
-        result = ask_question(
-            session=session,
-            question=question,
+    with open_corpus(mode, say_mode=True) as corpus:
+        result = corpus.ask(
+            question,
             route=route,
             hint=hint,
-            chat=chat,
-            filters=filters or None,
+            documents=doc or (),
+            company=company,
+            year=year,
+            doc_type=doc_type,
+            period=period,
         )
     if as_json:
         print_json(result.to_dict())

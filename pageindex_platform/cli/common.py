@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, ParamSpec, TypeVar
 import typer
 
 from ..errors import PageIndexError
-from ..settings import Mode, get_settings, redact_url
+from ..settings import Mode, Settings, redact_url
 
 if TYPE_CHECKING:
-    from ..llm import StructuredChat
+    from ..api import Corpus
 
 P = ParamSpec("P")
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON (a stable shape, see README).")]
@@ -25,6 +25,24 @@ ModeFlag = Annotated[
     Mode | None, typer.Option("--mode", help="local (default without PI_LLM_MODEL) or llm.")
 ]
 R = TypeVar("R")
+
+# The filters of a question, and of the documents listed: the same in every command.
+DocFilter = Annotated[
+    list[str] | None,
+    typer.Option("--doc", metavar="NAME", help="Only this stored document (repeat for several)."),
+]
+CompanyFilter = Annotated[
+    str | None,
+    typer.Option(help='Only filings of this company ("Nike", "NKE", as in a question).'),
+]
+YearFilter = Annotated[int | None, typer.Option(help="Only filings of this fiscal year.")]
+TypeFilter = Annotated[
+    str | None,
+    typer.Option("--type", help="Only this filing type: 10-K, 10-Q, 8-K, earnings release."),
+]
+PeriodFilter = Annotated[
+    str | None, typer.Option(help="Only filings of this fiscal period: FY, Q1-Q4.")
+]
 
 
 def print_json(value: Any) -> None:
@@ -47,15 +65,9 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
             _fail(type(exc).__name__, str(exc), exc.exit_code, as_json)
         except (typer.Exit, typer.Abort, SystemExit):
             raise
-        except Exception as exc:  # the database failing, a bug: still one line
+        except Exception as exc:  # a bug: still one line
             if os.environ.get("PI_RAISE_ERRORS"):
                 raise
-            from sqlalchemy.exc import DBAPIError
-
-            if isinstance(exc, DBAPIError):
-                from ..db import explain_failure
-
-                _fail("DatabaseError", explain_failure(exc), 1, as_json)
             problem = str(exc).splitlines()[0][:300] if str(exc) else ""
             message = (
                 f"unexpected {type(exc).__name__}: {problem} "
@@ -81,17 +93,22 @@ def _fail(kind: str, message: str, code: int, as_json: bool) -> NoReturn:
 
 
 @contextmanager
-def open_mode(mode: Mode | None) -> Iterator[StructuredChat | None]:
-    """The chat model for llm mode (None for local), after saying on stderr which mode runs;
-    closed (its event loop and HTTP connections) when the block ends."""
-    from ..llm.openai_compatible import chat_for
+def open_corpus(mode: Mode | None = None, *, say_mode: bool = False) -> Iterator[Corpus]:
+    """The environment's corpus (PI_HOME or PI_DATABASE_URL, the other PI_* settings), with
+    `mode` for its questions; with `say_mode`, which mode runs is said on stderr first."""
+    from ..api import Corpus
 
-    settings = get_settings()
-    with chat_for(mode) as chat:
-        if chat is not None:
-            where = redact_url(settings.llm_base_url) if settings.llm_base_url else "the OpenAI API"
-            typer.echo(f"mode: llm ({chat.model} at {where})", err=True)
-        else:
-            reason = "" if settings.llm_model else " (no PI_LLM_MODEL set)"
-            typer.echo(f"mode: local{reason}", err=True)
-        yield chat
+    with Corpus.open(mode=mode) as corpus:
+        if say_mode:
+            typer.echo(f"mode: {describe_mode(corpus.settings, corpus.mode)}", err=True)
+        yield corpus
+
+
+def describe_mode(settings: Settings, mode: Mode) -> str:
+    """ "llm (model at url)" or "local", the URL's secrets masked."""
+    if mode == Mode.LLM:
+        if not settings.llm_model:
+            return "llm (no PI_LLM_MODEL set)"
+        where = redact_url(settings.llm_base_url) if settings.llm_base_url else "the OpenAI API"
+        return f"llm ({settings.llm_model} at {where})"
+    return "local" + ("" if settings.llm_model else " (no PI_LLM_MODEL set)")

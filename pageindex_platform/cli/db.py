@@ -1,12 +1,12 @@
-"""`pi db`: the database behind the corpus."""
+"""`pi db`: the database behind the corpus (the one door that reaches the database's
+lifecycle: its status, the embedded server's stop, the schema's upgrade)."""
 
 from __future__ import annotations
 
 import typer
 
-from ..db import embedded, engine
-from ..db.migrate import upgrade
-from ..settings import get_settings
+from ..db import Database, stop_embedded
+from ..settings import load_settings
 from .common import JsonFlag, handle_errors, print_json
 
 app = typer.Typer(
@@ -21,7 +21,7 @@ app = typer.Typer(
 def status(as_json: JsonFlag = False) -> None:
     """Show which database is used, whether it runs, its schema revision, document count and
     shared buffers."""
-    s = engine.status()
+    s = Database(load_settings()).status()
     if as_json:
         print_json(s.__dict__)
         return
@@ -41,11 +41,11 @@ def status(as_json: JsonFlag = False) -> None:
 @handle_errors
 def stop() -> None:
     """Stop the embedded PostgreSQL server (it restarts on the next command)."""
-    settings = get_settings()
+    settings = load_settings()
     if settings.database_url:
         typer.echo("PI_DATABASE_URL is set: the external database is not ours to stop.")
         return
-    stopped = embedded.stop_embedded(settings.pgdata)
+    stopped = stop_embedded(settings.pgdata)
     typer.echo("stopped" if stopped else "not running")
 
 
@@ -53,5 +53,6 @@ def stop() -> None:
 @handle_errors
 def upgrade_cmd() -> None:
     """Create or upgrade the schema to the latest migration."""
-    upgrade(engine.database_url())
-    typer.echo(f"schema at {engine.status().revision}")
+    db = Database(load_settings())
+    typer.echo(f"schema at {db.upgrade()}")
+    db.dispose()

@@ -6,9 +6,18 @@ from typing import Annotated, Any
 
 import typer
 
-from .. import catalog
-from ..db import session_scope
-from .common import DocName, JsonFlag, handle_errors, print_json
+from .common import (
+    CompanyFilter,
+    DocFilter,
+    DocName,
+    JsonFlag,
+    PeriodFilter,
+    TypeFilter,
+    YearFilter,
+    handle_errors,
+    open_corpus,
+    print_json,
+)
 
 app = typer.Typer(
     rich_markup_mode=None,
@@ -19,15 +28,31 @@ app = typer.Typer(
 
 @app.command("list")
 @handle_errors
-def list_cmd(as_json: JsonFlag = False) -> None:
-    """List stored documents with their metadata."""
-    with session_scope() as session:
-        rows = [listed.to_dict() for listed in catalog.list_documents(session=session)]
+def list_cmd(
+    as_json: JsonFlag = False,
+    doc: DocFilter = None,
+    company: CompanyFilter = None,
+    year: YearFilter = None,
+    doc_type: TypeFilter = None,
+    period: PeriodFilter = None,
+) -> None:
+    """List stored documents with their metadata; the filters keep those a question with
+    the same filters could be answered from."""
+    with open_corpus() as corpus:
+        listed = corpus.documents(
+            documents=doc or (), company=company, year=year, doc_type=doc_type, period=period
+        )
+    rows = [d.to_dict() for d in listed]
     if as_json:
         print_json(rows)
         return
     if not rows:
-        typer.echo("No documents yet. Add some with `pi ingest PATH`.")
+        filtered = doc or company or year or doc_type or period
+        typer.echo(
+            "No stored document matches the filters."
+            if filtered
+            else "No documents yet. Add some with `pi ingest PATH`."
+        )
         return
     from rich.console import Console
     from rich.table import Table
@@ -53,8 +78,8 @@ def list_cmd(as_json: JsonFlag = False) -> None:
 @handle_errors
 def show(name: DocName, as_json: JsonFlag = False) -> None:
     """Show one document's metadata, sizes and warnings."""
-    with session_scope() as session:
-        info = catalog.show_document(session=session, name=name).to_dict()
+    with open_corpus() as corpus:
+        info = corpus.document(name).to_dict()
     if as_json:
         print_json(info)
         return
@@ -99,8 +124,8 @@ def _print_tree(nodes: list[dict[str, Any]], depth: int = 0) -> None:
 @handle_errors
 def tree(name: DocName, as_json: JsonFlag = False) -> None:
     """Print a document's tree: an indented outline with page ranges."""
-    with session_scope() as session:
-        data = catalog.document_tree(session=session, name=name).to_dict()
+    with open_corpus() as corpus:
+        data = corpus.tree(name).to_dict()
     if as_json:
         print_json(data)
         return
@@ -116,8 +141,8 @@ def page(
     as_json: JsonFlag = False,
 ) -> None:
     """Print one page's text as stored, to check a citation without opening the file."""
-    with session_scope() as session:
-        info = catalog.document_page(session=session, name=name, page=number).to_dict()
+    with open_corpus() as corpus:
+        info = corpus.page(name, number).to_dict()
     if as_json:
         print_json(info)
         return
@@ -130,11 +155,11 @@ def page(
 @handle_errors
 def rm(name: DocName, as_json: JsonFlag = False) -> None:
     """Remove a document with its pages, tree and chunks (a linked copy's name: the link alone)."""
-    with session_scope() as session:
-        copy_of = catalog.remove_document(session=session, name=name)
+    with open_corpus() as corpus:
+        removed = corpus.remove(name)
     if as_json:
-        print_json({"name": name, "removed": True, "copy_of": copy_of})
-    elif copy_of:
-        typer.echo(f"unlinked {name} (same content as {copy_of}, which stays stored)")
+        print_json(removed.to_dict())
+    elif removed.copy_of:
+        typer.echo(f"unlinked {name} (same content as {removed.copy_of}, which stays stored)")
     else:
         typer.echo(f"removed {name}")

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..errors import ConfigurationError, InputError
-from ..search.router import Route
-from ..settings import Mode
+from ..api import Route
+from ..errors import InputError
 from .ask import RouteFlag
-from .common import JsonFlag, ModeFlag, handle_errors, open_mode, print_json
+from .common import JsonFlag, ModeFlag, handle_errors, open_corpus, print_json
+
+if TYPE_CHECKING:
+    from ..evaluate.financebench import EvalResult
 
 app = typer.Typer(
     rich_markup_mode=None,
@@ -73,16 +75,8 @@ def financebench(
     question through the `pi ask` pipeline and through two baselines — pgvector top-k chunks
     over all documents, and Postgres full-text top-k pages — and report doc_acc@1,
     doc_recall@k, page_recall@k, MRR, routes, latency and LLM use side by side."""
-    from ..db import session_scope
-    from ..embeddings.space import EmbeddingSpace
-    from ..evaluate.financebench import (
-        gold_metadata as load_gold,
-    )
-    from ..evaluate.financebench import (
-        load_questions,
-        run_eval,
-    )
-    from ..evaluate.report import table, write_report
+    from ..evaluate.financebench import evaluate_financebench, load_gold, load_questions
+    from ..evaluate.report import write_report
     from .ingest import run_ingest
 
     ks = _ks(k)
@@ -90,55 +84,49 @@ def financebench(
         raise InputError(pdfs, "not a folder of PDFs")
     items = load_questions(questions)
     gold = load_gold(documents)  # read and checked even when not stored
-    overrides = gold if gold_metadata else None
-    with open_mode(mode) as chat:
-        if score_answers and chat is None:
-            raise ConfigurationError("--score-answers needs --mode llm and a model (PI_LLM_MODEL)")
-        report = run_ingest(
-            [pdfs], overrides=overrides, chat=chat, lines_to_stderr=True, follow_links=True
-        )
-        ingest = report.to_dict()
-        typer.echo(
-            f"ingest: {ingest['stored']} stored, {ingest['skipped']} already stored, "
-            f"{ingest['failed']} failed",
-            err=True,
-        )
-        with session_scope() as session:  # questions embedded as `pi ask` embeds them
-            space = EmbeddingSpace.of_corpus(session)
 
-        def progress(done: int, total: int) -> None:
-            if done % 10 == 0 or done == total:
-                typer.echo(f"questions: {done}/{total}", err=True)
+    def progress(done: int, total: int) -> None:
+        if done % 10 == 0 or done == total:
+            typer.echo(f"questions: {done}/{total}", err=True)
 
-        result = run_eval(
+    with open_corpus(mode, say_mode=True) as corpus:
+
+        def ingest(paths: list[Path], overrides: dict[str, dict[str, Any]] | None) -> Any:
+            report = run_ingest(
+                corpus, paths, metadata=overrides, lines_to_stderr=True, follow_links=True
+            )
+            d = report.summary()
+            typer.echo(
+                f"ingest: {d.stored} stored, {d.skipped} already stored, {d.failed} failed",
+                err=True,
+            )
+            return report
+
+        result = evaluate_financebench(
+            corpus=corpus,
             questions=items,
-            space=space,
+            gold=gold if gold_metadata else None,
+            pdfs=pdfs,
             ks=ks,
-            chat=chat,
-            route=route,
+            ingest=ingest,
             score_answers=score_answers,
             judge=judge,
+            route=route,
             progress=progress,
         )
     if not result.summaries:
         raise InputError(questions, "no question's evidence document is in the database")
-    result.settings.update(
-        {
-            "mode": str(Mode.LLM if chat else Mode.LOCAL),
-            "route": str(route),
-            "metadata": "gold" if gold_metadata else "extracted",
-            "embedder": space.questions.name,
-            "documents": ingest["stored"] + ingest["skipped"],
-            "ingest": {
-                key: ingest[key]
-                for key in ("stored", "skipped", "failed", "pages", "chunks", "seconds")
-            },
-        }
-    )
     paths = write_report(result, out)
     if as_json:
-        print_json(result.to_dict() | {"files": {k: str(v) for k, v in paths.items()}})
+        print_json(result.to_dict() | {"files": {key: str(p) for key, p in paths.items()}})
         return
+    _print_report(result, paths, ks)
+
+
+def _print_report(result: EvalResult, paths: dict[str, Path], ks: list[int]) -> None:
+    """The report's tables, routes and misses, and where its files are."""
+    from ..evaluate.report import table
+
     typer.echo(table(result.summaries, ks))
     ours = result.summaries[0]
     typer.echo("\nroutes: " + ", ".join(f"{r} {n}" for r, n in sorted(ours.routes.items())))

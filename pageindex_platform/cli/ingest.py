@@ -11,11 +11,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..settings import Mode
-from .common import handle_errors, open_mode, print_json
+from .common import handle_errors, open_corpus, print_json
 
 if TYPE_CHECKING:
-    from ..index.report import FileResult, IngestReport, ProgressEvent
-    from ..llm import StructuredChat
+    from ..api import Corpus, FileResult, IngestReport, ProgressEvent
 
 
 @handle_errors
@@ -79,17 +78,14 @@ def ingest(
     """Parse, build trees, extract metadata, chunk and embed each file; store each in one
     transaction. Unchanged files are skipped; a bad file is reported and the rest go on.
     Exits 1 when any file failed."""
-    # Imported here: PDF parsing and the LLM client are slow to import for other commands.
-    from ..index.overrides import load_overrides
-    from ..index.report import FileStatus
+    from ..api import FileStatus
 
-    overrides = load_overrides(metadata) if metadata else None
-    with open_mode(mode) as chat:
+    with open_corpus(mode, say_mode=True) as corpus:
         report = run_ingest(
+            corpus,
             paths,
             force=force,
-            overrides=overrides,
-            chat=chat,
+            metadata=metadata,
             quiet=as_json,
             replace=replace,
             workers=workers,
@@ -130,22 +126,17 @@ def ingest(
 
 
 def run_ingest(
+    corpus: Corpus,
     paths: list[Path],
     *,
-    force: bool = False,
-    overrides: dict[str, dict[str, Any]] | None = None,
-    chat: StructuredChat | None = None,
     quiet: bool = False,
     lines_to_stderr: bool = False,
-    replace: bool = False,
-    workers: int = 1,
-    follow_links: bool = False,
+    **options: Any,
 ) -> IngestReport:
-    """`ingest_paths` (or `workers` processes dividing the batch) with a progress bar on a
-    terminal and one line per file (failures on stderr; the others on stdout, or stderr with
-    `lines_to_stderr`; none when `quiet`)."""
-    from ..index.pipeline import ingest_paths
-    from ..index.report import BatchStarted, FileBegun, FileDone, WorkerStopped
+    """`corpus.ingest(paths, **options)` with a progress bar on a terminal and one line per
+    file (failures on stderr; the others on stdout, or stderr with `lines_to_stderr`; none
+    when `quiet`)."""
+    from ..api import BatchStarted, FileBegun, FileDone, WorkerStopped
 
     err = Console(stderr=True)
     bar = Progress(
@@ -179,28 +170,7 @@ def run_ingest(
             _print_error(line, bar, err)
 
     with bar:
-        if workers > 1:
-            from ..index.workers import ingest_with_workers
-
-            return ingest_with_workers(
-                paths=paths,
-                workers=workers,
-                force=force,
-                overrides=overrides,
-                progress=progress,
-                replace=replace,
-                llm=chat is not None,
-                follow_links=follow_links,
-            )
-        return ingest_paths(
-            paths=paths,
-            force=force,
-            overrides=overrides,
-            progress=progress,
-            chat=chat,
-            replace=replace,
-            follow_links=follow_links,
-        )
+        return corpus.ingest(paths, progress=progress, **options)
 
 
 def _print_error(line: str, bar: Progress, err: Console) -> None:

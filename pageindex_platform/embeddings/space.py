@@ -16,6 +16,7 @@ import numpy as np
 from sqlalchemy.orm import Session
 
 from ..db import queries
+from ..settings import Settings
 from . import Embedder, embedder_named, get_embedder
 
 logger = logging.getLogger(__name__)
@@ -28,10 +29,12 @@ class EmbeddingSpace:
     questions: Embedder
 
     @classmethod
-    def of_corpus(cls, session: Session) -> EmbeddingSpace:
-        """The space of the stored documents (PI_EMBEDDER's when none is stored yet)."""
+    def of_corpus(cls, session: Session, settings: Settings) -> EmbeddingSpace:
+        """The space of the stored documents (the settings' embedder when none is stored
+        yet)."""
         stored = queries.most_common_embedder(session)
-        questions = get_embedder(embedder_named(stored) if stored else None, queries=True)
+        name = embedder_named(stored) if stored else None
+        questions = get_embedder(name, settings=settings, queries=True)
         logger.info("questions embedded by %s", questions.name)
         return cls(questions)
 

@@ -7,21 +7,25 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 
 from ..db import queries
-from ..db.engine import session_scope
+from ..db.engine import Database
 from ..embeddings.space import EmbeddingSpace
-from ..errors import InputError, LLMError
+from ..errors import ConfigurationError, InputError, LLMError
+from ..index.report import IngestReport
 from ..jsonl import read_jsonl
 from ..llm import StructuredChat
-from ..search.pipeline import ask
+from ..search.results import Answer
 from ..search.router import Route
 from .answers import score_answer
 from .baselines import Baseline, full_text_top_k, vector_top_k
 from .metrics import RANK_LIMIT, Gold, Ranking, Summary, first_gold_rank, summarize
+
+if TYPE_CHECKING:
+    from ..api import Corpus
 
 OURS = "pageindex-platform"
 MISS_K = 5  # a question is listed as a miss when no gold page is among our first 5 citations
@@ -63,7 +67,7 @@ def load_questions(path: Path) -> list[Question]:
     return out
 
 
-def gold_metadata(path: Path) -> dict[str, dict[str, Any]]:
+def load_gold(path: Path) -> dict[str, dict[str, Any]]:
     """FinanceBench document rows as `--metadata` overrides (company, doc_type, fiscal_year)."""
     out: dict[str, dict[str, Any]] = {}
     for number, row in enumerate(read_jsonl(path), 1):
@@ -103,12 +107,12 @@ class EvalResult:
         return out
 
 
-def _ours(
-    question: str, space: EmbeddingSpace, chat: StructuredChat | None, route: Route
-) -> Ranking:
+Ask = Callable[[str], Answer]  # a question through `pi ask` (Corpus.ask, with its route)
+
+
+def _ours(question: str, ask: Ask) -> Ranking:
     started = time.perf_counter()
-    with session_scope() as session:
-        answer = ask(session=session, question=question, space=space, chat=chat, route=route)
+    answer = ask(question)
     return Ranking(
         documents=[d.name for d in answer.documents][:RANK_LIMIT],
         pages=[(c.document, c.page) for c in answer.citations][:RANK_LIMIT],
@@ -121,9 +125,9 @@ def _ours(
     )
 
 
-def _stored_documents() -> tuple[set[str], dict[str, str]]:
+def _stored_documents(db: Database) -> tuple[set[str], dict[str, str]]:
     """The stored names, and each linked copy's name → the document it is stored as."""
-    with session_scope() as session:
+    with db.session() as session:
         names = set(session.execute(text("SELECT name FROM documents")).scalars())
         return names, queries.copies_of(session)
 
@@ -138,6 +142,8 @@ def _as_stored(question: Question, copies: dict[str, str]) -> Question:
 
 def run_eval(
     *,
+    db: Database,
+    ask: Ask,
     questions: Sequence[Question],
     space: EmbeddingSpace,
     ks: Sequence[int],
@@ -145,20 +151,19 @@ def run_eval(
     score_answers: bool = False,
     judge: bool = False,
     progress: Callable[[int, int], None] | None = None,
-    route: Route = Route.AUTO,
 ) -> EvalResult:
-    """Every question through `pi ask` (documents selected by `route`) and both baselines.
-    Questions none of whose evidence documents are stored are left out (and listed). Answers
-    are scored only on request (llm mode): numbers must match for numeric gold answers, the
-    model judges the rest."""
-    stored, copies = _stored_documents()
+    """Every question through `ask` (the `pi ask` pipeline of the corpus in `db`) and both
+    baselines (questions embedded in `space`). Questions none of whose evidence documents
+    are stored are left out (and listed). Answers are scored only on request (llm mode, by
+    `chat`): numbers must match for numeric gold answers, the model judges the rest."""
+    stored, copies = _stored_documents(db)
     questions = [_as_stored(q, copies) for q in questions]
     kept = [q for q in questions if q.gold.documents & stored]
     skipped = [q.id for q in questions if not q.gold.documents & stored]
     runs: dict[str, list[Ranking]] = {OURS: [], Baseline.VECTOR: [], Baseline.FULL_TEXT: []}
     rows: list[dict[str, Any]] = []
     for number, q in enumerate(kept, 1):
-        ours = _ours(q.question, space, chat, route)
+        ours = _ours(q.question, ask)
         if score_answers:
             try:
                 ours.answer_correct = score_answer(
@@ -166,9 +171,9 @@ def run_eval(
                 )
             except LLMError:
                 ours.answer_correct = None
-        with session_scope() as session:
+        with db.session() as session:
             vector = vector_top_k(session=session, question=q.question, embedder=space.questions)
-        with session_scope() as session:
+        with db.session() as session:
             lexical = full_text_top_k(session=session, question=q.question)
         found = {OURS: ours, Baseline.VECTOR: vector, Baseline.FULL_TEXT: lexical}
         for name, ranking in found.items():
@@ -202,3 +207,58 @@ def run_eval(
         skipped=skipped,
         settings={"ks": list(ks), "questions": len(kept)},
     )
+
+
+Ingest = Callable[[list[Path], dict[str, dict[str, Any]] | None], IngestReport]
+
+
+def evaluate_financebench(
+    *,
+    corpus: Corpus,
+    questions: Sequence[Question],
+    gold: dict[str, dict[str, Any]] | None,
+    pdfs: Path,
+    ks: Sequence[int],
+    ingest: Ingest,
+    score_answers: bool = False,
+    judge: bool = False,
+    route: Route = Route.AUTO,
+    progress: Callable[[int, int], None] | None = None,
+) -> EvalResult:
+    """`pi eval financebench`: the PDFs ingested into `corpus` by `ingest` (`gold`: the
+    documents file's metadata as overrides, or None), every question through `pi ask` and
+    both baselines."""
+    from ..llm.openai_compatible import chat_for
+
+    db = corpus.db
+    with chat_for(corpus.mode, corpus.settings, db) as chat:
+        if score_answers and chat is None:
+            raise ConfigurationError("--score-answers needs --mode llm and a model (PI_LLM_MODEL)")
+        stored = ingest([pdfs], gold).summary()
+        with db.session() as session:  # questions embedded as `pi ask` embeds them
+            space = EmbeddingSpace.of_corpus(session, corpus.settings)
+        result = run_eval(
+            db=db,
+            ask=lambda question: corpus.ask(question, route=route),
+            questions=questions,
+            space=space,
+            ks=ks,
+            chat=chat,
+            score_answers=score_answers,
+            judge=judge,
+            progress=progress,
+        )
+    result.settings.update(
+        {
+            "mode": str(corpus.mode),
+            "route": str(route),
+            "metadata": "gold" if gold else "extracted",
+            "embedder": space.questions.name,
+            "documents": stored.stored + stored.skipped,
+            "ingest": {
+                key: getattr(stored, key)
+                for key in ("stored", "skipped", "failed", "pages", "chunks", "seconds")
+            },
+        }
+    )
+    return result

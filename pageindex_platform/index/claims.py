@@ -19,8 +19,7 @@ from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.embedded import process_alive
-from ..db.engine import database_gone, session_scope
-from ..settings import get_settings
+from ..db.engine import Database, database_gone
 from .build import document_name
 
 logger = logging.getLogger(__name__)
@@ -43,23 +42,79 @@ def file_sha256(path: Path) -> str | None:
         return None  # prepare_document reports the problem
 
 
-def claim(name: str) -> bool:
-    """Claim a document for this worker (or renew its claim): true unless another worker
-    holds a claim that has not expired. One statement, so two workers cannot both win."""
-    lease = get_settings().ingest_lease_seconds
-    with session_scope() as session:
-        won = session.execute(
-            text(
-                "INSERT INTO ingest_claims (name, worker, expires_at) "
-                "VALUES (:n, :w, now() + make_interval(secs => :lease)) "
-                "ON CONFLICT (name) DO UPDATE SET worker = EXCLUDED.worker, "
-                "expires_at = EXCLUDED.expires_at "
-                "WHERE ingest_claims.expires_at < now() OR ingest_claims.worker = EXCLUDED.worker "
-                "RETURNING worker"
-            ),
-            {"n": name, "w": WORKER, "lease": lease},
-        ).first()
-        return won is not None or _take_over(session, name, lease)
+class Claims:
+    """This worker's claims in one corpus's database."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.lease = db.settings.ingest_lease_seconds
+
+    def claim(self, name: str) -> bool:
+        """Claim a document for this worker (or renew its claim): true unless another
+        worker holds a claim that has not expired. One statement, so two workers cannot
+        both win."""
+        with self.db.session() as session:
+            won = session.execute(
+                text(
+                    "INSERT INTO ingest_claims (name, worker, expires_at) "
+                    "VALUES (:n, :w, now() + make_interval(secs => :lease)) "
+                    "ON CONFLICT (name) DO UPDATE SET worker = EXCLUDED.worker, "
+                    "expires_at = EXCLUDED.expires_at "
+                    "WHERE ingest_claims.expires_at < now() "
+                    "OR ingest_claims.worker = EXCLUDED.worker "
+                    "RETURNING worker"
+                ),
+                {"n": name, "w": WORKER, "lease": self.lease},
+            ).first()
+            return won is not None or _take_over(session, name, self.lease)
+
+    def renew(self, name: str) -> bool:
+        """`claim`, going ahead when the database cannot be reached: storing the document
+        will meet the same problem and stop the batch with its explanation (or
+        reconnect)."""
+        try:
+            return self.claim(name)
+        except Exception as exc:
+            if database_gone(exc):
+                return True
+            raise
+
+    def take(self, path: Path, force: bool) -> Claim:
+        """Claim `path`'s document for this worker, unless another worker has it or stored
+        this very file meanwhile (`force`: rebuild it all the same)."""
+        name = document_name(path)
+        if not self.renew(name):
+            return Claim.ELSEWHERE
+        if not force:
+            try:
+                with self.db.session() as session:
+                    sha = queries.stored_sha256(session, name)
+            except Exception as exc:
+                if database_gone(exc):
+                    return Claim.OURS
+                raise
+            if sha is not None and sha == file_sha256(path):
+                self.release(name)
+                return Claim.STORED
+        return Claim.OURS
+
+    def release(self, name: str) -> None:
+        """Drop this worker's claim (it expires on its own when the database is gone)."""
+        try:
+            with self.db.session() as own:
+                release_in(own, name)
+        except Exception as exc:
+            if not database_gone(exc):
+                raise
+            logger.info("%s: claim not released (the database is gone); it expires", name)
+
+
+def release_in(session: Session, name: str) -> None:
+    """Drop this worker's claim inside the caller's transaction (the one storing it)."""
+    session.execute(
+        text("DELETE FROM ingest_claims WHERE name = :n AND worker = :w"),
+        {"n": name, "w": WORKER},
+    )
 
 
 def _take_over(session: Session, name: str, lease: float) -> bool:
@@ -80,49 +135,3 @@ def _take_over(session: Session, name: str, lease: float) -> bool:
     if taken is not None:
         logger.info("%s: claim of a stopped worker (%s) taken over", name, holder)
     return taken is not None
-
-
-def renew(name: str) -> bool:
-    """`claim`, going ahead when the database cannot be reached: storing the document will
-    meet the same problem and stop the batch with its explanation (or reconnect)."""
-    try:
-        return claim(name)
-    except Exception as exc:
-        if database_gone(exc):
-            return True
-        raise
-
-
-def take(path: Path, force: bool) -> Claim:
-    """Claim `path`'s document for this worker, unless another worker has it or stored this
-    very file meanwhile (`force`: rebuild it all the same)."""
-    name = document_name(path)
-    if not renew(name):
-        return Claim.ELSEWHERE
-    if not force:
-        try:
-            with session_scope() as session:
-                sha = queries.stored_sha256(session, name)
-        except Exception as exc:
-            if database_gone(exc):
-                return Claim.OURS
-            raise
-        if sha is not None and sha == file_sha256(path):
-            release(name)
-            return Claim.STORED
-    return Claim.OURS
-
-
-def release(name: str, session: Session | None = None) -> None:
-    """Drop this worker's claim (inside the caller's transaction when given)."""
-    statement = text("DELETE FROM ingest_claims WHERE name = :n AND worker = :w")
-    if session is not None:
-        session.execute(statement, {"n": name, "w": WORKER})
-        return
-    try:
-        with session_scope() as own:
-            own.execute(statement, {"n": name, "w": WORKER})
-    except Exception as exc:  # the claim expires on its own
-        if not database_gone(exc):
-            raise
-        logger.info("%s: claim not released (the database is gone); it expires", name)

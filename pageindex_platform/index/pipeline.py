@@ -19,20 +19,12 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from ..db import queries
-from ..db.engine import (
-    connection_lost,
-    database_gone,
-    disk_full,
-    explain_failure,
-    reconnect,
-    session_scope,
-)
+from ..db.engine import Database, connection_lost, database_gone, disk_full
 from ..embeddings import Embedder, get_embedder
 from ..errors import InputError
 from ..llm import StructuredChat
-from ..settings import get_settings
 from .build import BuildOptions, document_name
-from .claims import Claim, file_sha256, release, renew
+from .claims import Claim, Claims, file_sha256
 from .discover import discover
 from .prefetch import NotOurs, Prepared, Unprepared, prepared_stream
 from .report import (
@@ -52,6 +44,7 @@ logger = logging.getLogger(__name__)
 
 def ingest_paths(
     *,
+    db: Database,
     paths: Iterable[Path],
     force: bool = False,
     overrides: dict[str, dict[str, Any]] | None = None,
@@ -67,11 +60,12 @@ def ingest_paths(
     A stored document is rebuilt when its own source file changed; a different file with the
     same name (the file stem) is refused unless `replace` — nothing stored is lost unasked.
     With `chat` (llm mode) the model refines each tree and writes summaries; without it
-    everything is deterministic (local mode)."""
+    everything is deterministic (local mode). The documents go to `db`, the corpus's
+    database."""
     started = time.perf_counter()
     found = discover(paths, follow_links=follow_links)
     report = IngestReport(ignored=found.ignored, not_followed=found.not_followed)
-    batch = _Batch(report, progress)
+    batch = _Batch(db, Claims(db), report, progress)
     batch.notify(BatchStarted(len(found.files) + len(found.failures)))
     for failure in found.failures:
         batch.finish(failure)
@@ -80,10 +74,11 @@ def ingest_paths(
     )
     if plan.build:
         options = StoreOptions(
-            embedder=embedder or get_embedder(),
+            db=db,
+            embedder=embedder or get_embedder(settings=db.settings),
             overrides=overrides or {},
             chat=chat,
-            build=BuildOptions.from_settings(get_settings()),
+            build=BuildOptions.from_settings(db.settings),
         )
         _build_all(plan.build, batch, options, parallel=parallel, force=force)
     _link_copies(plan.copies, batch)
@@ -93,8 +88,11 @@ def ingest_paths(
 
 @dataclass
 class _Batch:
-    """The report being made, and the progress shown of it."""
+    """The report being made, and the progress shown of it; the database and this worker's
+    claims in it."""
 
+    db: Database
+    claims: Claims
     report: IngestReport
     progress: Progress | None
 
@@ -126,7 +124,7 @@ def _to_build(
     earlier in the batch): they are linked to it, not stored twice. The others finish here:
     a second file of one name and a different file under a stored name fail, an unchanged
     one is skipped (its `--metadata` row applied to the stored document)."""
-    with session_scope() as session:
+    with batch.db.session() as session:
         documents = queries.documents(session)
     stored = {d.name: (d.sha256, d.source_path) for d in documents}
     content = {d.sha256: d.name for d in documents}
@@ -156,7 +154,7 @@ def _to_build(
             continue
         if not force and name in stored and stored[name][0] == sha:
             if overrides and name in overrides:
-                override_stored(name, overrides[name], embedder)
+                override_stored(db=batch.db, name=name, row=overrides[name], embedder=embedder)
             batch.finish(FileResult.skipped(path))
             continue
         plan.build.append(path)
@@ -169,7 +167,7 @@ def _link_copies(copies: Sequence[tuple[Path, str, str]], batch: _Batch) -> None
     holds is left to that worker."""
     outcome = {r.name: r for r in batch.report.files}
     for path, sha, original in copies:
-        with session_scope() as session:
+        with batch.db.session() as session:
             if queries.stored_sha256(session, original) == sha:
                 queries.link_copy(session, name=document_name(path), of=original)
                 batch.finish(FileResult.skipped(path, SkipReason.COPY, of=original))
@@ -199,7 +197,9 @@ def _build_all(
     """Prepare, embed and store each file; the batch stops when the database is gone (the
     files left are listed as not attempted)."""
     done: set[Path] = set()
-    for outcome in prepared_stream(paths, options.build, parallel, force):
+    for outcome in prepared_stream(
+        paths, options.build, batch.claims, parallel=parallel, force=force
+    ):
         done.add(outcome.path)
         if isinstance(outcome, NotOurs):  # another worker's
             reason = (
@@ -207,7 +207,7 @@ def _build_all(
             )
             batch.finish(FileResult.skipped(outcome.path, reason))
         elif isinstance(outcome, Unprepared):
-            release(document_name(outcome.path))
+            batch.claims.release(document_name(outcome.path))
             batch.finish(FileResult.failed(outcome.path, outcome.error, outcome.seconds))
         elif not _store(outcome, batch, options):
             done.discard(outcome.path)
@@ -219,7 +219,8 @@ def _store(prepared: Prepared, batch: _Batch, options: StoreOptions) -> bool:
     """Embed and store one prepared document, once more after the database came back; False
     when the database is gone (the batch stops, with the reason in the report)."""
     doc, path = prepared.document, prepared.path
-    renew(doc.name)  # the lease, renewed for the embedding
+    claims, db = batch.claims, batch.db
+    claims.renew(doc.name)  # the lease, renewed for the embedding
     working = FileResult(str(path), doc.name, FileStatus.WORKING, pages=len(doc.pages))
     batch.notify(FileBegun(working))
     for attempt in (1, 2):
@@ -228,30 +229,30 @@ def _store(prepared: Prepared, batch: _Batch, options: StoreOptions) -> bool:
         except KeyboardInterrupt:
             raise
         except IntegrityError as exc:
-            release(doc.name)
+            claims.release(doc.name)
             constraint = getattr(getattr(exc.orig, "diag", None), "constraint_name", None)
             if constraint == "documents_name_key":  # another ingest stored the same name
-                batch.finish(_stored_meanwhile(path, doc.name, doc.sha256))
+                batch.finish(_stored_meanwhile(db, path, doc.name, doc.sha256))
             else:
                 batch.finish(FileResult.failed(path, exc, prepared.seconds))
         except Exception as exc:
             if connection_lost(exc) and not disk_full(exc) and attempt == 1:
                 logger.info("the database connection was lost; reconnecting")
-                if reconnect():
+                if db.reconnect():
                     continue
             if database_gone(exc):  # no later file could be stored
-                batch.report.stopped = explain_failure(exc)
+                batch.report.stopped = db.explain(exc)
                 return False
-            release(doc.name)
+            claims.release(doc.name)
             batch.finish(FileResult.failed(path, exc, prepared.seconds))
         return True
     return True  # pragma: no cover - the loop always returns
 
 
-def _stored_meanwhile(path: Path, name: str, sha: str) -> FileResult:
+def _stored_meanwhile(db: Database, path: Path, name: str, sha: str) -> FileResult:
     """Another ingest stored a document of this name between our check and our write: the
     same file is a skip; another file waits for the user to decide."""
-    with session_scope() as session:
+    with db.session() as session:
         stored = queries.stored_sha256(session, name)
     if stored == sha:
         return FileResult.skipped(path)

@@ -1,7 +1,7 @@
 """Files prepared one ahead: while the caller embeds and stores a document, the next file is
 parsed in a worker process (pure work: no database, no embeddings), which ends with the
 ingest that started it, even one killed with `kill -9`. Each file's document is claimed
-before it is prepared (`claims.take`)."""
+before it is prepared (`Claims.take`)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..records import PreparedDocument
 from .build import BuildOptions, prepare_document
-from .claims import Claim, take
+from .claims import Claim, Claims
 
 logger = logging.getLogger(__name__)
 
@@ -56,15 +56,20 @@ Outcome = Prepared | Unprepared | NotOurs
 
 
 def prepared_stream(
-    paths: Sequence[Path], options: BuildOptions, parallel: bool, force: bool = False
+    paths: Sequence[Path],
+    options: BuildOptions,
+    claims: Claims,
+    *,
+    parallel: bool,
+    force: bool = False,
 ) -> Iterator[Outcome]:
     """Each file's outcome, in order, each claimed first; with `parallel`, the next file is
     prepared in a worker process while the caller embeds and stores the current one."""
     if parallel and len(paths) >= 2:
-        yield from _in_worker(paths, options, force)
+        yield from _in_worker(paths, options, claims, force)
         return
     for path in paths:
-        claim = take(path, force)
+        claim = claims.take(path, force)
         if claim is not Claim.OURS:
             yield NotOurs(path, claim)
             continue
@@ -77,7 +82,9 @@ def prepared_stream(
         yield Prepared(path, document, time.perf_counter() - started)
 
 
-def _in_worker(paths: Sequence[Path], options: BuildOptions, force: bool) -> Iterator[Outcome]:
+def _in_worker(
+    paths: Sequence[Path], options: BuildOptions, claims: Claims, force: bool
+) -> Iterator[Outcome]:
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(
         max_workers=1,
@@ -91,7 +98,7 @@ def _in_worker(paths: Sequence[Path], options: BuildOptions, force: bool) -> Ite
             while queue or pending:
                 while queue and len(pending) < 2:
                     path = queue.pop(0)
-                    claim = take(path, force)
+                    claim = claims.take(path, force)
                     if claim is not Claim.OURS:
                         yield NotOurs(path, claim)
                         continue

@@ -4,12 +4,13 @@ batch's summary, and the progress events a door shows while it runs."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
+from ..shapes import Shape
 from .build import document_name
 
 
@@ -78,13 +79,60 @@ class FileResult:
             str(path), document_name(Path(path)), FileStatus.FAILED, seconds=seconds, error=detail
         )
 
+    def outcome(self) -> FileOutcome:
+        """The file's line as reported (`files` of `pi ingest --json`)."""
+        return FileOutcome(
+            path=self.path,
+            name=self.name,
+            status=str(self.status),
+            pages=self.pages,
+            nodes=self.nodes,
+            chunks=self.chunks,
+            seconds=round(self.seconds, 3),
+            error=self.error,
+            stages={k: round(v, 3) for k, v in self.stages.items()},
+            usage=dict(self.usage),
+            warnings=list(self.warnings),
+        )
+
     def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        out.pop("skip")
-        out["status"] = str(self.status)
-        out["seconds"] = round(self.seconds, 3)
-        out["stages"] = {k: round(v, 3) for k, v in self.stages.items()}
-        return out
+        return self.outcome().to_dict()
+
+
+@dataclass(frozen=True)
+class FileOutcome(Shape):
+    """One file of an ingest: stored, skipped or failed (`error`: the problem, or a skip's
+    reason other than unchanged), its sizes, time, stages, LLM use and warnings."""
+
+    path: str
+    name: str
+    status: str
+    pages: int
+    nodes: int
+    chunks: int
+    seconds: float
+    error: str | None
+    stages: dict[str, float]
+    usage: dict[str, Any]
+    warnings: list[str]
+
+
+@dataclass(frozen=True)
+class IngestSummary(Shape):
+    """An ingest's result: each file's outcome and the batch's counts; `stopped` says why
+    the batch stopped early, and `not_attempted` the files it did not reach."""
+
+    files: list[FileOutcome]
+    stored: int
+    skipped: int
+    failed: int
+    ignored: list[str]
+    not_followed: list[str]
+    pages: int
+    chunks: int
+    seconds: float
+    stopped: str | None
+    not_attempted: list[str]
 
 
 @dataclass
@@ -103,20 +151,25 @@ class IngestReport:
     def failed(self) -> int:
         return self.count(FileStatus.FAILED) + len(self.not_attempted)
 
+    def summary(self) -> IngestSummary:
+        """The batch as reported (`pi ingest --json`, the MCP `ingest` tool)."""
+        stored = [f for f in self.files if f.status == FileStatus.STORED]
+        return IngestSummary(
+            files=[f.outcome() for f in self.files],
+            stored=len(stored),
+            skipped=self.count(FileStatus.SKIPPED),
+            failed=self.failed,
+            ignored=list(self.ignored),
+            not_followed=list(self.not_followed),
+            pages=sum(f.pages for f in stored),
+            chunks=sum(f.chunks for f in stored),
+            seconds=round(self.seconds, 3),
+            stopped=self.stopped,
+            not_attempted=list(self.not_attempted),
+        )
+
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "files": [f.to_dict() for f in self.files],
-            "stored": self.count(FileStatus.STORED),
-            "skipped": self.count(FileStatus.SKIPPED),
-            "failed": self.failed,
-            "ignored": self.ignored,
-            "not_followed": self.not_followed,
-            "pages": sum(f.pages for f in self.files if f.status == FileStatus.STORED),
-            "chunks": sum(f.chunks for f in self.files if f.status == FileStatus.STORED),
-            "seconds": round(self.seconds, 3),
-            "stopped": self.stopped,
-            "not_attempted": self.not_attempted,
-        }
+        return self.summary().to_dict()
 
 
 @dataclass(frozen=True)

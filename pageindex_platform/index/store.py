@@ -16,14 +16,14 @@ from sqlalchemy import delete, insert, select, text
 from sqlalchemy.orm import Session
 
 from ..db import queries
-from ..db.engine import session_scope
+from ..db.engine import Database
 from ..db.tables import Chunk, Document, Fact, Node, Page
 from ..embeddings import Embedder, description_embedder, get_embedder
 from ..llm import StructuredChat, Usage
 from ..names import SYMBOL, letters
 from ..records import PreparedDocument, TreeNode
 from .build import BuildOptions
-from .claims import release
+from .claims import release_in
 from .llm_tree import refine_with_llm
 from .overrides import apply_overrides
 from .report import FileResult, FileStatus
@@ -38,9 +38,11 @@ DOCUMENT_LEXEMES = (
 
 @dataclass(frozen=True)
 class StoreOptions:
-    """How a prepared document is finished: the embedder of its chunks, the `--metadata` rows
-    by document name, the chat model of llm mode (None: local) and its tree options."""
+    """How a prepared document is finished and where it is stored: the corpus's database, the
+    embedder of its chunks, the `--metadata` rows by document name, the chat model of llm
+    mode (None: local) and its tree options."""
 
+    db: Database
     embedder: Embedder
     overrides: dict[str, dict[str, Any]]
     chat: StructuredChat | None
@@ -60,12 +62,14 @@ def embed_and_store(doc: PreparedDocument, options: StoreOptions) -> FileResult:
         apply_overrides(doc.metadata, options.overrides[doc.name])
     t0 = time.perf_counter()
     embedder = options.embedder
-    described = description_embedder(embedder).embed([doc.metadata.description or doc.name])
+    described = description_embedder(embedder, options.db.settings).embed(
+        [doc.metadata.description or doc.name]
+    )
     vectors = np.vstack([embedder.embed([c.text for c in doc.chunks]), described])
     stages["embed"] = time.perf_counter() - t0
     t1 = time.perf_counter()
     used = usage.to_dict() if options.chat is not None else {}
-    with session_scope() as session:
+    with options.db.session() as session:
         store_document(
             session=session, doc=doc, vectors=vectors, embedder_name=embedder.name, usage=used
         )
@@ -102,7 +106,7 @@ def store_document(
     ).scalar_one_or_none()
     session.execute(delete(Document).where(Document.name == doc.name))
     queries.unlink_copy(session, name=doc.name)  # a name stored on its own is no copy
-    release(doc.name, session)  # with the document stored, in the same transaction
+    release_in(session, doc.name)  # with the document stored, in the same transaction
     if doc.metadata.company:
         doc.metadata.company = stored_spelling(session, doc.metadata.company)
     document = _document_row(doc, vectors[-1], embedder_name, usage or {})
@@ -237,14 +241,17 @@ def _node_rows(doc_id: int, roots: list[TreeNode]) -> Iterator[dict[str, Any]]:
     yield from visit(roots, None, 0)
 
 
-def override_stored(name: str, row: dict[str, Any], embedder: Embedder | None) -> None:
+def override_stored(
+    *, db: Database, name: str, row: dict[str, Any], embedder: Embedder | None
+) -> None:
     """`--metadata` for an unchanged, already stored document: its metadata is updated
     (the description's embedding too, the only case that loads the embedder) without
     rebuilding it."""
-    with session_scope() as session:
+    with db.session() as session:
         doc = session.scalars(select(Document).where(Document.name == name)).one()
         before = doc.description
         apply_overrides(doc, row)
         if doc.description and doc.description != before:
-            described = description_embedder(embedder or get_embedder())
+            used = embedder or get_embedder(settings=db.settings)
+            described = description_embedder(used, db.settings)
             doc.description_embedding = described.embed([doc.description])[0]

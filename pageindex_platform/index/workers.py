@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..db.engine import Database
 from ..logs import log_to_stderr, shown_level
+from ..settings import Settings
 from .discover import discover
 from .pipeline import ingest_paths
 from .report import (
@@ -41,6 +43,7 @@ _POLL_SECONDS = 0.5
 
 @dataclass(frozen=True)
 class _Job:
+    settings: Settings  # the corpus's: each worker opens its own connections to its database
     paths: list[Path]
     force: bool
     overrides: dict[str, dict[str, Any]] | None
@@ -67,15 +70,17 @@ class _Crashed:
 def _work(job: _Job, events: Any) -> None:
     """One worker process: the ordinary ingest, its events sent to the parent."""
     log_to_stderr(job.log_level)
+    db = Database(job.settings)
     try:
         with contextlib.ExitStack() as stack:
+            stack.callback(db.dispose)
             chat = None
             if job.llm:
                 from ..llm.openai_compatible import open_chat
-                from ..settings import get_settings
 
-                chat = stack.enter_context(open_chat(get_settings()))
+                chat = stack.enter_context(open_chat(job.settings, db))
             report = ingest_paths(
+                db=db,
                 paths=job.paths,
                 force=job.force,
                 overrides=job.overrides,
@@ -91,6 +96,7 @@ def _work(job: _Job, events: Any) -> None:
 
 def ingest_with_workers(
     *,
+    db: Database,
     paths: list[Path],
     workers: int,
     force: bool = False,
@@ -106,6 +112,7 @@ def ingest_with_workers(
     context = multiprocessing.get_context("spawn")  # no forked database connections
     events = context.Queue()
     job = _Job(
+        settings=db.settings,
         paths=paths,
         force=force,
         overrides=overrides,
@@ -131,7 +138,7 @@ def ingest_with_workers(
             logger.info("%s; its files are finished by the main process", why)
             if progress:
                 progress(WorkerStopped(why))
-        again = ingest_paths(paths=left, force=force, overrides=overrides, replace=replace)
+        again = ingest_paths(db=db, paths=left, force=force, overrides=overrides, replace=replace)
         for result in again.files:
             merged.decide(result)
         merged.stopped = again.stopped

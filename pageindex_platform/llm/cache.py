@@ -5,20 +5,23 @@ from __future__ import annotations
 
 from sqlalchemy.dialects.postgresql import insert
 
-from ..db.engine import session_scope
+from ..db.engine import Database
 from ..db.tables import LlmCache
 
 
 class DatabaseCache:
-    """The `llm_cache` table: one row per (model, messages, schema)."""
+    """The `llm_cache` table of a corpus's database: one row per (model, messages, schema)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     def get(self, key: str) -> tuple[str, int, int] | None:
-        with session_scope() as session:
+        with self.db.session() as session:
             row = session.get(LlmCache, key)
             return (row.response, row.prompt_tokens, row.completion_tokens) if row else None
 
     def put(self, key: str, model: str, text: str, prompt: int, completion: int) -> None:
-        with session_scope() as session:
+        with self.db.session() as session:
             session.execute(
                 insert(LlmCache)
                 .values(

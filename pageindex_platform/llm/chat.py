@@ -30,7 +30,7 @@ from typing import Any, Protocol, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from ..errors import LLMOutputError, LLMUnavailableError
-from ..settings import Settings, get_settings
+from ..settings import Settings
 
 Message = dict[str, str]
 T = TypeVar("T", bound=BaseModel)
@@ -144,11 +144,10 @@ class StructuredChat:
         transport: Transport,
         *,
         cache: ResponseCache | None = None,
-        settings: Settings | None = None,
+        settings: Settings,
     ) -> None:
         self.transport = transport
         self.cache = cache
-        settings = settings or get_settings()
         self.price = settings.llm_prices.get(transport.model, (0.0, 0.0))
         self._limit = asyncio.Semaphore(max(1, settings.llm_concurrency))
         self._runner: asyncio.Runner | None = None

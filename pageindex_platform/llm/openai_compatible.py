@@ -15,15 +15,18 @@ import random
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx2
 import openai
 
 from ..errors import ConfigurationError, LLMRequestError, LLMUnavailableError
-from ..settings import Mode, Settings, get_settings, redact_text, redact_url
+from ..settings import Mode, Settings, redact_text, redact_url
 from .cache import DatabaseCache
 from .chat import Message, Reply, ResponseFormat, StructuredChat, schema_instructions
+
+if TYPE_CHECKING:
+    from ..db.engine import Database
 
 _RETRYABLE = (
     openai.APITimeoutError,
@@ -271,19 +274,20 @@ def _backoff(attempt: int, exc: Exception) -> tuple[float, float | None]:
     return delay, asked
 
 
-def open_chat(settings: Settings | None = None) -> StructuredChat:
-    """The configured model with the database cache (needs PI_LLM_MODEL)."""
-    settings = settings or get_settings()
-    return StructuredChat(OpenAICompatible(settings), cache=DatabaseCache(), settings=settings)
+def open_chat(settings: Settings, db: Database | None = None) -> StructuredChat:
+    """The settings' model (needs PI_LLM_MODEL), its replies cached in `db` when given."""
+    cache = DatabaseCache(db) if db is not None else None
+    return StructuredChat(OpenAICompatible(settings), cache=cache, settings=settings)
 
 
 @contextmanager
-def chat_for(mode: Mode | None) -> Iterator[StructuredChat | None]:
+def chat_for(
+    mode: Mode | None, settings: Settings, db: Database | None = None
+) -> Iterator[StructuredChat | None]:
     """The chat model for llm mode (`mode`, else llm when PI_LLM_MODEL is set), None for
     local mode; closed (its event loop and HTTP connections) when the block ends."""
-    settings = get_settings()
     if (mode or settings.default_mode) != Mode.LLM:
         yield None
         return
-    with open_chat(settings) as chat:
+    with open_chat(settings, db) as chat:
         yield chat

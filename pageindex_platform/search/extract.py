@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..db.queries import PageInfo
 from ..index.tables import CELL, column_periods
+from .results import EvidenceLine
 from .terms import keywords
 
 __all__ = ["column_periods", "extract_lines", "extractive_answer", "with_periods"]
@@ -87,8 +88,8 @@ def _running_lines(pages: Sequence[PageInfo]) -> set[str]:
     return {shape for shape, lines in seen.items() if len(lines) > 1}
 
 
-def extractive_answer(extracts: Sequence[Extract]) -> str:
+def extractive_answer(extracts: Sequence[EvidenceLine]) -> str:
     if not extracts:
         return "No matching text found in the selected documents."
-    lines = [f"- {e.line}  [{e.document}, p. {e.page}]" for e in extracts]
+    lines = [f"- {e.text}  [{e.document}, p. {e.page}]" for e in extracts]
     return "Extracted text (no language model used):\n" + "\n".join(lines)

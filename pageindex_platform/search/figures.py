@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from ..db import queries
 from ..db.queries import DocumentInfo, FactInfo
 from ..index.tables import fiscal_offset, label_key, months_before
+from .results import StatedFigure, WorkingInput
 from .statements import Fact, Statement, statement_pages, statements_for
 from .terms import phrase_words
 
@@ -172,7 +173,11 @@ class Figure:
         """The same figure as an amount (an outflow's parentheses dropped)."""
         return replace(self, value=abs(self.value))
 
-    def to_dict(self) -> dict[str, Any]:
+    def stated(self) -> StatedFigure:
+        """The figure as the answer states it (`figures` of `pi ask --json`)."""
+        return StatedFigure(**self._shown())
+
+    def _shown(self) -> dict[str, Any]:
         return {
             "value": self.value,
             "shown": self.shown,
@@ -187,6 +192,10 @@ class Figure:
             "source": self.source,
             "concept": self.concept,
         }
+
+    def as_input(self, name: str, fiscal_year: int | None) -> WorkingInput:
+        """The figure as an input of a metric's working, for the line item `name`."""
+        return WorkingInput(**self._shown(), name=name, fiscal_year=fiscal_year)
 
 
 class FigureBook:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from ..errors import PageIndexError
 from .figures import Figure, LineItem
+from .results import MetricWorking
 from .terms import phrase_words
 
 _TOKEN = re.compile(r"\s*(?:(fy\s?\d{4})|(\d+(?:\.\d+)?)|([-+*/()])|([a-z&][a-z0-9&'.%-]*))")
@@ -235,19 +236,17 @@ class Working:
             return replace(money[0], value=self.value, decimals=scale).shown
         return f"{self.value:,.{self.places}f}{'%' if self.percent else ''}"
 
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "metric": self.metric,
-            "change_of": list(self.change) if self.change else None,
-            "formula": self.formula,
-            "value": round(self.value, self.places),
-            "shown": self.shown,
-            "years": self.years,
-            "inputs": [
-                {"name": name, "fiscal_year": year, **figure.to_dict()}
-                for name, year, figure in self.inputs
-            ],
-        }
+    def stated(self) -> MetricWorking:
+        """The working as the answer shows it (`working` of `pi ask --json`)."""
+        return MetricWorking(
+            metric=self.metric,
+            change_of=list(self.change) if self.change else None,
+            formula=self.formula,
+            value=round(self.value, self.places),
+            shown=self.shown,
+            years=self.years,
+            inputs=[figure.as_input(name, year) for name, year, figure in self.inputs],
+        )
 
 
 Lookup = Callable[[LineItem, int | None], Figure | None]

@@ -24,7 +24,7 @@ from .filters import MetadataMatch, filter_documents
 from .llm_answer import llm_answer
 from .llm_tree_search import search_tree_llm
 from .query import Query
-from .results import Citation
+from .results import Citation, EvidenceLine
 from .semantic import ChunkSearch, DocumentHit, by_description
 from .statements import Statement
 from .trace import Trace
@@ -35,10 +35,20 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Written:
-    """An answer's text and its citations, in the order the answer uses them."""
+    """An answer's text, its citations in the order the answer uses them, and the lines of
+    the cited pages it stands on."""
 
     text: str
     citations: list[Citation]
+    lines: list[EvidenceLine]
+
+
+def extracted(query: Query, pages: Sequence[PageInfo]) -> list[EvidenceLine]:
+    """The lines of the cited pages that best match the question, as printed there."""
+    return [
+        EvidenceLine(e.document, e.page, e.line, "extract")
+        for e in extract_lines(query.text, pages)
+    ]
 
 
 class Steps:
@@ -78,8 +88,9 @@ class Steps:
         trace: Trace,
     ) -> Written:
         """The answer from the cited pages' text (the first ones) and the stated figure."""
-        text = extractive_answer(extract_lines(query.text, pages))
-        return Written(f"{stated}\n\n{text}" if stated else text, citations)
+        lines = extracted(query, pages)
+        text = extractive_answer(lines)
+        return Written(f"{stated}\n\n{text}" if stated else text, citations, lines)
 
 
 class LlmSteps(Steps):
@@ -211,7 +222,8 @@ class LlmSteps(Steps):
                 trace.warn(f"llm answer failed ({exc}); extracted text instead")
                 answer = ""
         if answer:  # the stated figures and their citations follow the model's answer
-            return Written(f"{answer}\n\n{stated}" if stated else answer, citations)
+            text = f"{answer}\n\n{stated}" if stated else answer
+            return Written(text, citations, extracted(query, pages))
         return super().write_answer(query, citations, stated, pages, trace)
 
 

@@ -9,28 +9,27 @@ the model's usage and the stages' times.
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict
 
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from ..db import queries
-from ..db.engine import corpus_location, explain_failure
 from ..db.queries import DocumentInfo
 from ..db.tables import QueryLog
 from ..embeddings.space import EmbeddingSpace
 from ..errors import EmptyCorpusError
 from ..llm import StructuredChat
-from ..settings import Mode, get_settings
+from ..settings import Mode
 from .constraints import parse_constraints
 from .document_search import Found, search_document, select_documents, with_rivals
 from .evidence import gather, missing_notice
 from .modes import Written, steps_for
 from .query import Query
-from .results import Answer
+from .results import Answer, DocumentScore, EvidenceLine, NodeRef
 from .router import Route, RouteDecision, decide_route
 from .scope import Filters, select
 from .semantic import ChunkSearch
+from .stated import Stated
 from .trace import Trace
 from .vocabulary import Vocabulary
 
@@ -41,28 +40,28 @@ def ask(
     *,
     session: Session,
     question: str,
+    space: EmbeddingSpace,
+    vocabulary: Vocabulary,
     route: Route = Route.AUTO,
-    space: EmbeddingSpace | None = None,
     hint: str | None = None,
     max_documents: int = 3,
     max_citations: int = 10,
     chat: StructuredChat | None = None,
-    vocabulary: Vocabulary | None = None,
     filters: Filters | None = None,
+    location: str = "this corpus",
 ) -> Answer:
     """Answer a question: llm mode with `chat` (model failures fall back to the local step, in
-    `warnings`), else local. `space`: the corpus's embedding space (resolved from the stored
-    documents when None); `vocabulary`: the packaged files and PI_HOME's (read when None);
-    `filters`: the filings the answer may come from (an EmptySelectionError when none)."""
-    vocabulary = vocabulary or Vocabulary.load(get_settings().home)
+    `warnings`), else local. `space`: the corpus's embedding space; `vocabulary`: the packaged
+    files and the corpus home's; `filters`: the filings the answer may come from (an
+    EmptySelectionError when none); `location`: where the corpus is, for the message when it
+    is empty."""
     query = Query.parse(question, hint, vocabulary)
-    _require_documents(session)
+    _require_documents(session, location)
     allowed = (
         select(session=session, filters=filters, aliases=vocabulary.aliases) if filters else None
     )
     steps = steps_for(chat)
     trace = Trace()
-    space = space or EmbeddingSpace.of_corpus(session)
     search = ChunkSearch(session, query, space.embed_question(query.text))
     trace.lap("embed")
     constraints = parse_constraints(query.question, session=session, aliases=vocabulary.aliases)
@@ -100,9 +99,7 @@ def ask(
     pages = queries.page_texts(session, [(c.document, c.page) for c in evidence.citations[:5]])
     written = steps.write_answer(query, evidence.citations, evidence.stated.text, pages, trace)
     trace.lap("answer")
-    answer = _answer(query, steps.mode, decision, found, written, notice, trace)
-    answer.figures = [f.to_dict() for f in evidence.stated.figures]
-    answer.working = evidence.stated.working.to_dict() if evidence.stated.working else None
+    answer = _answer(query, steps.mode, decision, found, written, evidence.stated, notice, trace)
     _log(session, answer)
     return answer
 
@@ -113,23 +110,38 @@ def _answer(
     decision: RouteDecision,
     found: list[Found],
     written: Written,
+    stated: Stated,
     notice: str,
     trace: Trace,
 ) -> Answer:
     """The answer as returned: what the corpus lacks said first, the route and its reason,
-    the documents ranked and the nodes searched, the citations in the answer's order."""
+    the documents ranked and the nodes searched, the citations in the answer's order, the
+    figures and working stated, and the lines it stands on (each stated figure's row, then
+    the lines extracted from the cited pages)."""
     trace.finish()
+    figures = [f.stated() for f in stated.figures]
+    rows = [
+        EvidenceLine(f.document, f.page, f"{f.label}: {f.shown.lstrip('$-')}", "figure")
+        for f in figures
+    ]
     return Answer(
         question=query.question,
         mode=str(mode),
         route=str(decision.route),
         route_reason=decision.reason,
         sql=decision.sql,
-        documents=decision.documents[:10],
-        nodes=[n for doc in found for n in doc.nodes],
+        documents=[DocumentScore(d.name, round(d.score, 6)) for d in decision.documents[:10]],
+        nodes=[
+            NodeRef(n.document, n.node_id, n.title, n.start_page, n.end_page)
+            for doc in found
+            for n in doc.nodes
+        ],
         citations=written.citations,
         answer=f"{notice}\n\n{written.text}" if notice else written.text,
-        timings=trace.timings,
+        figures=figures,
+        working=stated.working.stated() if stated.working else None,
+        evidence=rows + written.lines,
+        timings={k: round(v, 4) for k, v in trace.timings.items()},
         warnings=trace.warnings,
         usage=trace.usage_summary(),
     )
@@ -154,10 +166,10 @@ def _stated_companies(
     return named
 
 
-def _require_documents(session: Session) -> None:
+def _require_documents(session: Session, location: str) -> None:
     if not queries.has_ready_documents(session):
         raise EmptyCorpusError(
-            f"no filings are stored yet in {corpus_location()}: run `pi ingest FOLDER` "
+            f"no filings are stored yet in {location}: run `pi ingest FOLDER` "
             "(PDF, HTML, EDGAR .txt, Markdown) first, then ask again"
         )
 
@@ -169,7 +181,8 @@ def _log(session: Session, answer: Answer) -> None:
         with session.begin_nested():
             session.add(_log_row(answer))
     except DBAPIError as exc:
-        logger.warning("the question was not logged in query_log (%s)", explain_failure(exc))
+        problem = str(getattr(exc, "orig", None) or exc).strip()[:240]
+        logger.warning("the question was not logged in query_log (%s)", problem)
 
 
 def _log_row(answer: Answer) -> QueryLog:
@@ -179,7 +192,7 @@ def _log_row(answer: Answer) -> QueryLog:
         route=answer.route,
         route_reason=answer.route_reason,
         documents=[{"name": d.name, "score": d.score} for d in answer.documents],
-        citations=[asdict(c) for c in answer.citations],
+        citations=[c.to_dict() for c in answer.citations],
         latency_ms=answer.timings["total"] * 1000,
         usage=answer.usage,
     )

@@ -1,65 +1,134 @@
-"""What a question returns: the answer with its citations, the route taken and why, the
-documents and nodes searched, warnings, model usage and timings (`pi ask --json`)."""
+"""What a question returns: the answer with its citations, the figures and working it states,
+the evidence lines it used, the route taken and why, the documents and nodes searched,
+warnings, model usage and timings (`pi ask --json`, the MCP `ask` tool, the web page)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
 
-from .semantic import DocumentHit
-from .tree_search import NodeHit
+from ..shapes import Shape
 
 
 @dataclass(frozen=True)
-class Citation:
+class Citation(Shape):
+    """A cited page (1-based) and the tree node holding it."""
+
     document: str
     page: int
     node_id: str
 
 
-@dataclass
-class Answer:
+@dataclass(frozen=True)
+class DocumentScore(Shape):
+    """A document the route ranked, and its score."""
+
+    name: str
+    score: float
+
+
+@dataclass(frozen=True)
+class NodeRef(Shape):
+    """A tree node searched for the answer, with its pages."""
+
+    document: str
+    node_id: str
+    title: str
+    start_page: int
+    end_page: int
+
+
+@dataclass(frozen=True)
+class StatedFigure(Shape):
+    """A figure the answer states: its value, as the filing writes it (`shown`), its line
+    (`label`), period, page and source (tagged in inline XBRL, or a table row)."""
+
+    value: float
+    shown: str
+    unit: str
+    scale: int
+    label: str
+    period: str
+    period_start: str | None
+    period_end: str
+    document: str
+    page: int
+    source: str
+    concept: str | None
+
+
+@dataclass(frozen=True)
+class WorkingInput(StatedFigure):
+    """One input of a computed metric: the line item it stands for and its fiscal year."""
+
+    name: str = ""
+    fiscal_year: int | None = None
+
+
+@dataclass(frozen=True)
+class MetricWorking(Shape):
+    """A computed metric: its formula, result and each input cited."""
+
+    metric: str
+    change_of: list[float] | None
+    formula: str
+    value: float
+    shown: str
+    years: list[int]
+    inputs: list[WorkingInput]
+
+
+@dataclass(frozen=True)
+class EvidenceLine(Shape):
+    """A line the answer stands on, as printed on its page: a stated figure's row ("Revenue:
+    9,583 million", kind "figure") or a line extracted from a cited page (kind "extract")."""
+
+    document: str
+    page: int
+    text: str
+    kind: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Answer(Shape):
+    """A question's answer: `answer` is the text; `figures` and `working` what it states;
+    `evidence` the lines it used; `citations` the pages, best first."""
+
     question: str
     mode: str
     route: str
     route_reason: str
     sql: str | None
-    documents: list[DocumentHit]
-    nodes: list[NodeHit]
+    documents: list[DocumentScore]
+    nodes: list[NodeRef]
     citations: list[Citation]
     answer: str
+    figures: list[StatedFigure] = field(default_factory=list)
+    working: MetricWorking | None = None
+    evidence: list[EvidenceLine] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
     usage: dict[str, int] = field(
         default_factory=lambda: {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
     )
-    figures: list[dict[str, Any]] = field(default_factory=list)  # the figures stated first
-    working: dict[str, Any] | None = None  # a computed metric's formula and inputs
+    warnings: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The stable `pi ask --json` shape."""
-        return {
-            "question": self.question,
-            "mode": self.mode,
-            "route": self.route,
-            "route_reason": self.route_reason,
-            "sql": self.sql,
-            "documents": [{"name": d.name, "score": round(d.score, 6)} for d in self.documents],
-            "nodes": [
-                {
-                    "document": n.document,
-                    "node_id": n.node_id,
-                    "title": n.title,
-                    "start_page": n.start_page,
-                    "end_page": n.end_page,
-                }
-                for n in self.nodes
-            ],
-            "citations": [asdict(c) for c in self.citations],
-            "answer": self.answer,
-            "figures": self.figures,
-            "working": self.working,
-            "timings": {k: round(v, 4) for k, v in self.timings.items()},
-            "usage": self.usage,
-            "warnings": self.warnings,
-        }
+
+@dataclass(frozen=True)
+class SearchHit(Shape):
+    """A page a question selects, with its section and a short snippet."""
+
+    document: str
+    page: int
+    section: str | None
+    snippet: str
+
+
+@dataclass(frozen=True)
+class SearchResult(Shape):
+    """A question's ranked filings and pages, with short snippets: no answer written."""
+
+    question: str
+    route: str
+    route_reason: str
+    documents: list[DocumentScore]
+    pages: list[SearchHit] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)

@@ -33,14 +33,17 @@ class Filters:
     def of(
         cls,
         *,
-        documents: Sequence[str] = (),
+        documents: str | Sequence[str] = (),
         company: str | None = None,
         year: int | None = None,
         doc_type: str | None = None,
         period: str | None = None,
     ) -> Filters:
         """Filters checked as a caller writes them: a type or period spelled in any case
-        ("10-k", "q2"); an unknown one is an EmptySelectionError naming the choices."""
+        ("10-k", "q2"); an unknown one is an EmptySelectionError naming the choices. One
+        document's name may be given as a string."""
+        if isinstance(documents, str):
+            documents = (documents,)
         if doc_type is not None:
             doc_type = _choice(doc_type, DOC_TYPES, "type")
         if period is not None:

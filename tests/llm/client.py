@@ -12,6 +12,7 @@ from pageindex_platform.llm.openai_compatible import OpenAICompatible
 from pageindex_platform.settings import Settings
 
 from ..fake_llm import FakeLLM, Response
+from ..helpers import env_db
 
 
 class Answer(BaseModel):
@@ -34,7 +35,9 @@ def make_chat(
     }
     settings = Settings(**{**values, **overrides})
     chat = StructuredChat(
-        OpenAICompatible(settings), cache=DatabaseCache() if cache else None, settings=settings
+        OpenAICompatible(settings),
+        cache=DatabaseCache(env_db()) if cache else None,
+        settings=settings,
     )
     made.append(chat)
     return chat

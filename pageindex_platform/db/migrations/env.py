@@ -17,8 +17,9 @@ def _url() -> str:
     if url:
         return url
     from pageindex_platform.db.engine import database_url
+    from pageindex_platform.settings import load_settings
 
-    return database_url()
+    return database_url(load_settings())  # `alembic` run by hand: the environment's corpus
 
 
 def run_migrations_offline() -> None:
