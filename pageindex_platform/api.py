@@ -19,7 +19,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from functools import wraps
 from pathlib import Path
 from types import TracebackType
@@ -29,71 +28,29 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from . import catalog
-from .catalog import DocumentList, Listed, Page, PageRange, Removed, Section, Shown, Tree
 from .db.engine import Database
-from .errors import CorpusClosedError, DatabaseError, PageNotFoundError
-from .index.report import (
-    BatchStarted,
-    FileBegun,
-    FileDone,
-    FileOutcome,
-    FileResult,
-    FileStatus,
-    IngestReport,
-    IngestSummary,
-    ProgressEvent,
-    WorkerStopped,
-)
-from .search.results import (
+from .errors import CorpusClosedError, DatabaseError
+from .results import *  # noqa: F403 - the API's types, re-exported
+from .results import (
     Answer,
-    Citation,
-    DocumentScore,
-    EvidenceLine,
-    MetricWorking,
-    NodeRef,
-    SearchHit,
+    DocumentList,
+    Filters,
+    IngestReport,
+    Mode,
+    Page,
+    PageRange,
+    ProgressEvent,
+    Refreshed,
+    Removed,
+    Route,
     SearchResult,
-    StatedFigure,
-    WorkingInput,
+    Shown,
+    Tree,
 )
-from .search.router import Route
-from .search.scope import Filters
-from .settings import Mode, Settings, load_settings
+from .results import __all__ as _types
+from .settings import Settings, load_settings
 
-__all__ = [
-    "MAX_PAGE_CHARS",
-    "Answer",
-    "BatchStarted",
-    "Citation",
-    "Corpus",
-    "DocumentList",
-    "DocumentScore",
-    "EvidenceLine",
-    "FileBegun",
-    "FileDone",
-    "FileOutcome",
-    "FileResult",
-    "FileStatus",
-    "Filters",
-    "IngestReport",
-    "IngestSummary",
-    "Listed",
-    "MetricWorking",
-    "NodeRef",
-    "Page",
-    "PageRange",
-    "ProgressEvent",
-    "Removed",
-    "Route",
-    "SearchHit",
-    "SearchResult",
-    "Section",
-    "Shown",
-    "StatedFigure",
-    "Tree",
-    "WorkerStopped",
-    "WorkingInput",
-]
+__all__ = ["MAX_PAGE_CHARS", "Corpus", *_types]
 
 logger = logging.getLogger(__name__)
 
@@ -257,33 +214,14 @@ class Corpus:
     ) -> PageRange:
         """Pages `first` to `last` (inclusive), until `max_chars` characters: a page that
         would pass it is cut, the rest left out, and `note` says where to go on."""
-        last = first if last is None else last
-        found: list[Page] = []
-        used, truncated, note = 0, False, None
         with self._session() as session:
-            document = catalog.document_page(session=session, name=name, page=first)
-            if last < first or last > document.page_count:
-                raise PageNotFoundError(name, last, document.page_count)
-            for number in range(first, last + 1):
-                page = (
-                    document
-                    if number == first
-                    else catalog.document_page(session=session, name=name, page=number)
-                )
-                room = max_chars - used
-                if len(page.text) > room:
-                    truncated = True
-                    if room > 0:
-                        found.append(replace(page, text=page.text[:room]))
-                    note = (
-                        f"cut at {max_chars:,} characters in page {number}: its text "
-                        f"{'after that is' if room > 0 else 'is'} left out, and the pages "
-                        f"after it; ask for page {number} onwards to read on"
-                    )
-                    break
-                found.append(page)
-                used += len(page.text)
-        return PageRange(document.name, document.page_count, found, truncated, note)
+            return catalog.page_range(
+                session=session,
+                name=name,
+                first=first,
+                last=first if last is None else last,
+                max_chars=max_chars,
+            )
 
     # --- questions ----------------------------------------------------------------------
 
@@ -406,6 +344,44 @@ class Corpus:
         from .index.pipeline import ingest_paths
 
         return ingest_paths(db=self._db, paths=paths, chat=chat, **options)
+
+    @_guarded
+    def set_metadata(
+        self,
+        name: str,
+        *,
+        company: str | None = None,
+        year: int | None = None,
+        doc_type: str | None = None,
+        period: str | None = None,
+    ) -> Shown:
+        """Correct a stored document's metadata by its name: the values given win over what
+        its pages say and over a `--metadata` row, and apply again when the same content is
+        ingested again. The document as now stored is returned."""
+        from .index.corrections import checked_fields
+        from .index.rederive import correct
+
+        fields = checked_fields(company=company, year=year, doc_type=doc_type, period=period)
+        done = correct(db=self._db, name=name, fields=fields, describe=self._describer())
+        return self.document(done.name)
+
+    @_guarded
+    def refresh(self, names: str | Sequence[str] | None = None) -> Refreshed:
+        """Derive the stored documents' metadata again from their stored pages (those named,
+        else all), with the corpus's evidence and users' corrections: after an upgrade of
+        the extractor, without parsing or embedding the files again."""
+        from .index.rederive import rederive
+
+        wanted = [names] if isinstance(names, str) else names
+        done = rederive(db=self._db, names=wanted, describe=self._describer())
+        return Refreshed(done, sum(bool(d.changed) for d in done))
+
+    def _describer(self) -> Callable[[str], Any]:
+        """A document description's vector, as ingest makes it."""
+        from .embeddings import description_embedder, get_embedder
+
+        embedder = description_embedder(get_embedder(settings=self._settings), self._settings)
+        return lambda text: embedder.embed([text])[0]
 
     @_guarded
     def remove(self, name: str) -> Removed:

@@ -4,7 +4,7 @@ typed reads of `db.queries`; each result's `to_dict()` is the command's `--json`
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import delete
@@ -14,12 +14,44 @@ from .db import queries
 from .db.queries import DocumentInfo, TreeInfo
 from .db.tables import Document
 from .errors import DocumentNotFoundError, PageNotFoundError
+from .index.signals import UNSURE
+from .records import DocType
 from .shapes import Shape
 
 
 @dataclass(frozen=True)
+class FieldSource(Shape):
+    """Where a metadata field's value came from ("inline XBRL", "cover page", "text",
+    "corpus", "file name", "metadata file", "user") and how sure that is (0-1)."""
+
+    source: str
+    confidence: float
+
+
+def _sources(d: DocumentInfo) -> dict[str, FieldSource]:
+    return {
+        name: FieldSource(str(v.get("source", "")), float(v.get("confidence", 0.0)))
+        for name, v in d.sources.items()
+        if isinstance(v, dict)
+    }
+
+
+def _unsure(d: DocumentInfo) -> list[str]:
+    """The fields whose value is below the confidence a stored value is sure at, or that no
+    evidence gave (a filing with no company, no fiscal year)."""
+    if not d.sources:  # stored before sources were kept: nothing is known of them
+        return []
+    other = d.doc_type == DocType.OTHER  # notes, memos: no company's filing
+    fields = ["doc_type"] if other else ["company", "doc_type", "fiscal_year"]
+    if d.doc_type in (DocType.FORM_10Q, DocType.EARNINGS, DocType.FORM_10K):
+        fields.append("fiscal_period")
+    return [f for f in fields if float(d.sources.get(f, {}).get("confidence", 0.0)) < UNSURE]
+
+
+@dataclass(frozen=True)
 class Listed(Shape):
-    """A document in the list: its metadata and the size of its tree."""
+    """A document in the list: its metadata, the size of its tree, each metadata field's
+    source and confidence (`sources`) and the fields that are not sure (`unsure`)."""
 
     name: str
     company: str | None
@@ -31,6 +63,8 @@ class Listed(Shape):
     status: str
     copies: list[str]
     rivals: list[str]  # other documents claiming the same filing (CIK, form, period)
+    sources: dict[str, FieldSource]
+    unsure: list[str]
 
     @classmethod
     def of(cls, d: DocumentInfo, nodes: int, rivals: Sequence[str]) -> Listed:
@@ -45,6 +79,8 @@ class Listed(Shape):
             d.status,
             list(d.copies),
             list(rivals),
+            _sources(d),
+            _unsure(d),
         )
 
 
@@ -95,6 +131,8 @@ class Shown(Shape):
     warnings: list[str]
     usage: dict[str, Any]
     created_at: str | None
+    sources: dict[str, FieldSource]
+    unsure: list[str]
 
     @classmethod
     def of(cls, d: DocumentInfo, nodes: int, chunks: int, rivals: Sequence[str]) -> Shown:
@@ -122,6 +160,8 @@ class Shown(Shape):
             warnings=list(d.warnings),
             usage=dict(d.usage),
             created_at=d.created_at,
+            sources=_sources(d),
+            unsure=_unsure(d),
         )
 
 
@@ -259,3 +299,31 @@ def remove_document(*, session: Session, name: str) -> Removed:
         return Removed(name, True, document.name)
     session.execute(delete(Document).where(Document.id == document.id))
     return Removed(name, True, None)
+
+
+def page_range(*, session: Session, name: str, first: int, last: int, max_chars: int) -> PageRange:
+    """Pages `first` to `last` (inclusive), until `max_chars` characters: a page that would
+    pass it is cut, the rest left out, and `note` says where to go on."""
+    found: list[Page] = []
+    used, truncated, note = 0, False, None
+    document = document_page(session=session, name=name, page=first)
+    if last < first or last > document.page_count:
+        raise PageNotFoundError(name, last, document.page_count)
+    for number in range(first, last + 1):
+        page = (
+            document if number == first else document_page(session=session, name=name, page=number)
+        )
+        room = max_chars - used
+        if len(page.text) > room:
+            truncated = True
+            if room > 0:
+                found.append(replace(page, text=page.text[:room]))
+            note = (
+                f"cut at {max_chars:,} characters in page {number}: its text "
+                f"{'after that is' if room > 0 else 'is'} left out, and the pages "
+                f"after it; ask for page {number} onwards to read on"
+            )
+            break
+        found.append(page)
+        used += len(page.text)
+    return PageRange(document.name, document.page_count, found, truncated, note)

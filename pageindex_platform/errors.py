@@ -9,6 +9,7 @@
     ├── EmptyCorpusError        a question asked before anything is ingested
     ├── QuestionError           a question that cannot be searched (exit code 2)
     ├── EmptySelectionError     filters on a question that no stored filing matches (exit 2)
+    ├── MetadataError           a metadata correction that cannot be stored (exit 2)
     ├── UnsafeSQLError          generated SQL that is not one read-only SELECT over the view
     ├── LLMError                the language model could not give a usable answer
     │   ├── LLMUnavailableError     network errors, timeouts, 429/5xx after bounded retries
@@ -80,6 +81,13 @@ class QuestionError(PageIndexError):
 class EmptySelectionError(PageIndexError):
     """Filters on a question (--doc, --company, --year, --type, --period) that leave no
     stored filing, or that cannot be read."""
+
+    exit_code = 2
+
+
+class MetadataError(PageIndexError):
+    """A correction of a document's metadata with a value that is no company, filing type,
+    fiscal year or period."""
 
     exit_code = 2
 

@@ -95,6 +95,11 @@ class DocMetadata:
     cik: str | None = None  # SEC Central Index Key, ten digits, where the filing states it
     title: str | None = None
     description: str | None = None
+    # each decided field's source and confidence ({"company": {"source": "cover page",
+    # "confidence": 0.9}, ...}), and the signals it was decided from (index/signals.py)
+    sources: dict[str, dict[str, Any]] = field(default_factory=dict)
+    signals: list[Any] = field(default_factory=list)
+    cover_facts: dict[str, str] = field(default_factory=dict)  # an iXBRL filing's dei: facts
 
 
 @dataclass(frozen=True)

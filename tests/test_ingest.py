@@ -41,6 +41,8 @@ def test_ingest_samples_stores_every_file_with_valid_trees(samples: Path) -> Non
         "status",
         "copies",
         "rivals",
+        "sources",
+        "unsure",
     }
     assert all(d["copies"] == [] for d in listed)  # no two sample files share their content
     tenq = next(d for d in listed if d["name"] == "BESTBUY_2024Q2_10Q")

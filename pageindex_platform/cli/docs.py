@@ -62,16 +62,27 @@ def list_cmd(
         also = "".join(f"\n  = {copy}" for copy in r["copies"])  # the same content, linked
         # another document claiming the same filing (CIK, form, period)
         also += "".join(f"\n  ≠ also claimed by {rival}" for rival in r["rivals"])
+        unsure = set(r["unsure"])
+
+        def cell(field: str, value: object, unsure: set[str] = unsure) -> str:
+            shown = "" if value is None else str(value)
+            return f"{shown or '-'} ?" if field in unsure else shown
+
         table.add_row(
             r["name"] + also,
-            r["company"] or "",
-            r["doc_type"] or "",
-            str(r["fiscal_year"] or ""),
-            r["fiscal_period"] or "",
+            cell("company", r["company"]),
+            cell("doc_type", r["doc_type"]),
+            cell("fiscal_year", r["fiscal_year"]),
+            cell("fiscal_period", r["fiscal_period"]),
             str(r["page_count"]),
             str(r["nodes"]),
         )
     Console(width=160).print(table)
+    if any(r["unsure"] for r in rows):
+        typer.echo(
+            "?: not sure (below the confidence a value is stored sure at; `pi docs show NAME` "
+            "says where each came from); `pi docs set NAME --company ... --year ...` corrects"
+        )
 
 
 @app.command()
@@ -86,6 +97,10 @@ def show(name: DocName, as_json: JsonFlag = False) -> None:
     for key, value in info.items():
         if key == "warnings":
             value = "; ".join(value) if value else "none"
+        elif key == "sources":
+            value = "; ".join(
+                f"{field} from {v['source']} ({v['confidence']:.2f})" for field, v in value.items()
+            )
         elif key == "usage":
             value = _usage(value)
         elif isinstance(value, list):
@@ -163,3 +178,57 @@ def rm(name: DocName, as_json: JsonFlag = False) -> None:
         typer.echo(f"unlinked {name} (same content as {removed.copy_of}, which stays stored)")
     else:
         typer.echo(f"removed {name}")
+
+
+@app.command("set")
+@handle_errors
+def set_cmd(
+    name: DocName,
+    company: Annotated[str | None, typer.Option(help="The company the filing is of.")] = None,
+    year: Annotated[
+        int | None, typer.Option(help="Its fiscal year, as the company names it.")
+    ] = None,
+    doc_type: Annotated[
+        str | None,
+        typer.Option("--type", help="Its filing type: 10-K, 10-Q, 8-K, earnings release, other."),
+    ] = None,
+    period: Annotated[str | None, typer.Option(help="Its fiscal period: FY, Q1-Q4.")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Correct a stored filing's metadata by its name. What you set wins over what its pages
+    say and over `pi ingest --metadata`, and applies again when the same file is ingested
+    again; the other fields are derived again around it."""
+    with open_corpus() as corpus:
+        shown = corpus.set_metadata(
+            name, company=company, year=year, doc_type=doc_type, period=period
+        )
+    if as_json:
+        print_json(shown.to_dict())
+        return
+    period_text = " ".join(str(x) for x in (shown.fiscal_period, shown.fiscal_year) if x)
+    typer.echo(
+        f"{shown.name}: {shown.company or '(no company)'}, {shown.doc_type}, {period_text or '-'}"
+    )
+
+
+@app.command()
+@handle_errors
+def refresh(
+    names: Annotated[
+        list[str] | None, typer.Argument(metavar="[NAME]...", help="Documents (default: all).")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Derive stored documents' metadata again from their stored pages (company, type,
+    fiscal year and period, with their sources), without parsing or embedding the files
+    again: after upgrading pageindex-platform, or to apply what the corpus now knows."""
+    with open_corpus() as corpus:
+        done = corpus.refresh(names or None)
+    if as_json:
+        print_json(done.to_dict())
+        return
+    for doc in done.documents:
+        for field, (before, after) in doc.changed.items():
+            if field not in ("title", "description"):
+                typer.echo(f"{doc.name}: {field} {before!r} → {after!r}")
+    typer.echo(f"{len(done.documents)} document(s) read again, {done.changed} changed")

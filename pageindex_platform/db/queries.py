@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Row, text
@@ -42,13 +42,15 @@ class DocumentInfo:
     usage: dict[str, Any]
     created_at: str | None  # ISO timestamp
     copies: tuple[str, ...] = ()  # names of other files with the same content, linked here
+    # each metadata field's source and confidence: {"company": {"source", "confidence"}}
+    sources: dict[str, Any] = field(default_factory=dict)
 
 
 _DOCUMENT_COLUMNS = (
     "d.id, d.name, d.status, d.page_count, d.company, d.company_aliases, d.doc_type, "
     "d.fiscal_year, d.fiscal_period, d.period_end, d.cik, d.title, d.description, "
     "d.source_path, d.sha256, d.tree_source, d.embedder, d.warnings, d.usage, d.created_at, "
-    "d.copies"
+    "d.copies, d.metadata_sources"
 )
 
 
@@ -75,6 +77,7 @@ def _document(row: Row[Any]) -> DocumentInfo:
         usage=dict(row.usage or {}),
         created_at=row.created_at.isoformat() if row.created_at else None,
         copies=tuple(row.copies or ()),
+        sources=dict(row.metadata_sources or {}),
     )
 
 

@@ -56,6 +56,26 @@ class Document(Base):
     # names of other files with the same content, linked here instead of stored again
     copies: Mapped[list[str]] = mapped_column(ARRAY(Text), default=list, server_default="{}")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    # each metadata field's source and confidence: {"company": {"source": ..., "confidence": ...}}
+    metadata_sources: Mapped[dict[str, Any]] = mapped_column(
+        JSONB, default=dict, server_default="{}"
+    )
+    # an inline-XBRL filing's dei: cover facts, for re-deriving its metadata
+    cover_facts: Mapped[dict[str, str]] = mapped_column(JSONB, default=dict, server_default="{}")
+
+
+class MetadataCorrection(Base):
+    """A user's correction of a document's metadata (`pi docs set`), by name; applied while
+    the document's content is the one corrected (`sha256`)."""
+
+    __tablename__ = "metadata_corrections"
+
+    name: Mapped[str] = mapped_column(Text, primary_key=True)
+    sha256: Mapped[str] = mapped_column(String(64))
+    fields: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
+    )
 
 
 class Page(Base):

@@ -9,7 +9,8 @@ import re
 from collections.abc import Sequence
 
 from ..names import SYMBOL, display_name, first_word, letters, short_company
-from ..records import DocType, PageText
+from ..records import PageText
+from .signals import Signal, Source, plausible_company
 
 _REGISTRANT = re.compile(r"^\(?\s*exact name of (?:the )?registrant", re.IGNORECASE)
 _TICKER = re.compile(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|ASX)\s*:\s*([A-Z.]{1,6})\)")
@@ -99,24 +100,78 @@ def _announcer(text: str) -> tuple[str | None, str | None]:
     )
 
 
-def _named(rows: Sequence[str], first: str, doc_type: str) -> tuple[str | None, set[str]]:
-    """The company and other names it goes by on these pages (none for a document that is
-    neither a filing nor a release: notes that mention a company are not its own)."""
-    company = _registrant(rows[:200]) or _cover_name(rows[:120])
-    aliases: set[str] = set()
-    if company is None and doc_type == DocType.EARNINGS:  # no SEC cover: a press release
-        legal, headline = _announcer(first)
-        company = legal or headline
-        if legal and headline and letters(legal).startswith(letters(headline)):
-            aliases.add(headline)
-    if company:
-        aliases.add(short_company(company))
+# A legal entity's name as prose writes it: capitalized words and a legal suffix
+# ("Pacific Gas and Electric Company", "FedEx Corporation", "eBay Inc.").
+_LEGAL_NAME = re.compile(
+    rf"(?<![\w&'’.-])((?:[A-Z0-9][\w'’.&-]*|[a-z][A-Z][\w'’.&-]*)(?:,?[ \t]+{_NAME_WORD}){{0,5}}?"
+    r",?[ \t]+(?:Inc|Corporation|Company|Corp|plc|Ltd|Limited|Incorporated|N\.V|S\.A)\.?)"
+    r"(?![\w])"
+)
+_MENTIONS_PAGES = 6  # the first pages where a filing names its company most often
+
+
+def company_signals(
+    pages: Sequence[PageText], rows: Sequence[str], first: str, doc_type: str
+) -> list[Signal]:
+    """Evidence of the filing's company, each a plausible name: the registrant above
+    "(Exact name of registrant ...)", an older cover's name in capitals, the company that
+    "today announced" its results, a release's headline, and the legal name the first pages
+    write most often (a glossy annual report, a release whose first lines are bullets)."""
+    found: list[Signal] = []
+
+    def add(name: str | None, source: Source, weight: float, why: str) -> None:
+        if name and plausible_company(name):
+            found.append(Signal("company", name, source, weight, why))
+
+    add(_registrant(rows[:200]), Source.COVER, 0.9, "the registrant's row on the cover")
+    add(_cover_name(rows[:120]), Source.COVER, 0.7, "the cover's name in capitals")
+    legal, headline = _announcer(first)
+    add(legal, Source.TEXT, 0.75, "the company that announced the results")
+    if headline and not (legal and letters(legal).startswith(letters(headline))):
+        add(headline, Source.TEXT, 0.35, "the headline's name")
+    elif headline:
+        add(headline, Source.TEXT, 0.2, "the headline's name")
+    name, weight, why = _most_written(pages)
+    add(name, Source.TEXT, weight, why)
+    return found
+
+
+def _most_written(pages: Sequence[PageText]) -> tuple[str | None, float, str]:
+    """The legal name the first pages write most often, weighted by how often (and how much
+    more often than the next): a filing names its own company far more than any other."""
+    text = "\n".join(p.text for p in pages[:_MENTIONS_PAGES])
+    counts: dict[str, list[str]] = {}
+    for m in _LEGAL_NAME.finditer(text):
+        name = display_name(m.group(1))
+        counts.setdefault(letters(short_company(name)), []).append(name)
+    ranked = sorted(counts.values(), key=len, reverse=True)
+    if not ranked or len(ranked[0]) < 2:
+        return None, 0.0, ""
+    top, second = len(ranked[0]), len(ranked[1]) if len(ranked) > 1 else 0
+    weight = min(0.6, 0.1 * top) * (1.0 - second / (2 * top))
+    name = max(set(ranked[0]), key=ranked[0].count)
+    return name, weight, f"the legal name written most often ({top} times)"
+
+
+def aliases_of(
+    company: str, pages: Sequence[PageText], rows: Sequence[str], first: str
+) -> set[str]:
+    """The other names a filing's company goes by on its pages: its short name, its
+    release headline's name, the trading symbols of its cover page and its name's first
+    word where the filing calls it so."""
+    aliases = {short_company(company)}
+    _, headline = _announcer(first)
+    if headline and letters(company).startswith(letters(headline)):
+        aliases.add(headline)
     ticker = _TICKER.search(first)
     if ticker:
         aliases.add(ticker.group(1))
     aliases.update(trading_symbols(rows[:400]))
-    aliases.discard(company or "")
-    return company, aliases
+    called = _called_by_first_word(company, pages)
+    if called:
+        aliases.add(called)
+    aliases.discard(company)
+    return aliases
 
 
 def _unspaced(name: str, text: str) -> str:
@@ -143,18 +198,9 @@ def _called_by_first_word(company: str, pages: Sequence[PageText]) -> str | None
     return word.capitalize() if len(found) >= 5 and not any(w.islower() for w in found) else None
 
 
-def company_names(
-    pages: Sequence[PageText], rows: Sequence[str], first: str, doc_type: str
-) -> tuple[str | None, set[str]]:
-    """The company of a filing (`rows`, `first`: its first pages' lines and text) and the other
-    names it goes by, with the letter-spaced words of some PDFs joined again."""
-    company, aliases = _named(rows, first, doc_type)
-    if company and re.search(r"\b[A-Z] [A-Z][a-z]", company):
-        body = "\n".join(p.text for p in pages[:60])
-        company = _unspaced(company, body)
-        aliases = {_unspaced(a, body) for a in aliases} | {short_company(company)}
-        aliases.discard(company)
-    called = _called_by_first_word(company, pages) if company else None
-    if called:
-        aliases.add(called)
-    return company, aliases
+def joined_again(company: str, pages: Sequence[PageText]) -> str:
+    """The company's name with the letter-spaced words of some PDFs joined again ("MGM R
+    Esorts I Nternational" → "MGM Resorts International")."""
+    if re.search(r"\b[A-Z] [A-Z][a-z]", company):
+        return _unspaced(company, "\n".join(p.text for p in pages[:60]))
+    return company

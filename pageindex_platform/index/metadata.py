@@ -1,187 +1,172 @@
-"""Document metadata from the cover page and first pages, never from the file name.
+"""Document metadata as evidence: company, filing type, fiscal year, fiscal period and period
+end, each decided from signals (`signals.py`) — the inline XBRL cover facts, the cover page,
+the text (`cover.py`, `company.py`), and at store time the corpus and the file name
+(`resolve.py`) — and kept with its source and confidence. A filing's file name is never its
+company's name: users' files are named after download links, UUIDs or anything.
 
-SEC covers say what the filing is ("FORM 10-K", "QUARTERLY REPORT"), whose it is (the row
-above "(Exact name of registrant as specified in its charter)") and which period it covers
-("For the fiscal year ended December 31, 2018"). Earnings releases announce "... Reports
-Fourth Quarter and Fiscal 2023 Results". Fiscal years are named as the company names them
-("fiscal 2024" for a year ending in January 2024 or in January 2025), so explicit "fiscal YYYY"
-mentions near the period end decide between neighbouring years.
+Fiscal years are named as the company names them ("fiscal 2024" for a year ending in January
+2024 or in January 2025), so the filing's own "fiscal YYYY" / "Q2 FY24" mentions decide
+between neighbouring years, before the calendar's rule.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
-from datetime import date, datetime
+from dataclasses import dataclass
+from datetime import date
 
-from ..names import SYMBOL, display_name, letters, short_company
+from ..names import SYMBOL, display_name
+from ..periods import parse_written_date
 from ..records import DocMetadata, DocType, PageText, TreeNode
-from .company import company_names
+from .company import aliases_of, company_signals, joined_again
+from .cover import (
+    end_signals,
+    fiscal_year_end,
+    period_signals,
+    type_signals,
+    year_end_after,
+    year_signals,
+)
+from .signals import Decided, Signal, Source, decide
 from .text import squeezed
 from .tree import PREFACE, WHOLE_DOCUMENT
 
-_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
-_DATE = rf"(?:{_MONTHS})\s+\d{{1,2}}\s*,?\s*\d{{4}}"
-_PERIOD_END = re.compile(
-    rf"(?:year|period|quarter|weeks?|months)(?:\s*\([^)]{{0,30}}\))?\s+ended\s*:?\s*,?\s*({_DATE})",
-    re.IGNORECASE,
-)
-_FISCAL_YEAR_END = re.compile(
-    rf"fiscal\s+year\s+end(?:ed|ing|s)?\s*(?:on\s+)?({_MONTHS})\s+\d{{1,2}}", re.IGNORECASE
-)
-_MONTH_NUMBER = {m.lower(): i for i, m in enumerate(_MONTHS.split("|"), 1)}
-_REPORT_DATE = re.compile(
-    rf"({_DATE})\s*\n?\s*\(?date of report|date of report[^\n:]{{0,120}}:?\s*\n?\s*({_DATE})",
-    re.IGNORECASE,
-)
-_FISCAL_YEAR = re.compile(r"\bfiscal\s+(?:year\s+)?(20\d\d|19\d\d)\b", re.IGNORECASE)
-_QUARTER = re.compile(r"\b(first|second|third|fourth)[\s-]+(?:fiscal\s+)?quarter\b", re.IGNORECASE)
-_QUARTER_NUMBER = {"first": "Q1", "second": "Q2", "third": "Q3", "fourth": "Q4"}
-_RESULTS = re.compile(
-    r"\b(reports?|reported|announces?|announced)\b.{0,120}\b(results|earnings)\b",
-    re.IGNORECASE | re.DOTALL,
-)
-
-
-def _parse_date(text: str) -> date | None:
-    cleaned = " ".join(text.replace(",", " ").split())
-    try:
-        return datetime.strptime(cleaned, "%B %d %Y").date()
-    except ValueError:
-        return None
-
-
-def _doc_type(first: str) -> str:
-    head = first[:6000]
-    # A form's name on a line of its own ("FORM 10-Q", "FORM 10-Q (Mark One)"): "Form 10-Q
-    # for the quarter ended ..." inside a sentence is a reference to another filing.
-    for form, cover, kind in (
-        (r"10-?K", r"ANNUAL REPORT PURSUANT TO SECTION", DocType.FORM_10K),
-        (r"10-?Q", r"QUARTERLY REPORT PURSUANT TO SECTION", DocType.FORM_10Q),
-        (r"8-?K", r"^\s*CURRENT REPORT\s*$", DocType.FORM_8K),
-    ):
-        if re.search(rf"^\s*FORM\s+{form}\b.{{0,20}}$|{cover}", head, re.M | re.I):
-            return kind
-    if _RESULTS.search(head[:1500]):
-        return DocType.EARNINGS
-    return DocType.OTHER
-
-
-def _quarter(
-    doc_type: str,
-    opening: str,
-    quarters: Counter[str],
-    end: date | None,
-    fy_end_month: int | None,
-) -> str | None:
-    """The fiscal quarter: year-to-date columns, else months since the fiscal year's end,
-    else the quarter most often named."""
-    low = opening.lower()
-    if doc_type == DocType.FORM_10Q:
-        if "nine months ended" in low:
-            return "Q3"
-        if "six months ended" in low:
-            return "Q2"
-    if end is not None and fy_end_month is not None:
-        months = (end.month - fy_end_month) % 12
-        if months in (3, 6, 9, 0):
-            return f"Q{months // 3 or 4}"
-    if quarters:
-        return quarters.most_common(1)[0][0]
-    return "Q1" if doc_type == DocType.FORM_10Q else None
-
-
-def _pick_year(mentions: Counter[int], allowed: Sequence[int], default: int) -> int:
-    best = [(mentions[y], -abs(y - default), y) for y in allowed if mentions[y]]
-    return max(best)[2] if best else default
-
-
 _DEI_TYPES = {"10-K": DocType.FORM_10K, "10-Q": DocType.FORM_10Q, "8-K": DocType.FORM_8K}
+_XBRL = 0.99  # a dei: cover fact is the filer's own statement of the field
+_OTHER_COMPANY = 0.5  # the least confidence for a company of a document that is no filing
 
 
 def _fact_date(value: str) -> date | None:
     try:
         return date.fromisoformat(value.strip())
     except ValueError:
-        return _parse_date(value)
+        return parse_written_date(value)
+
+
+@dataclass(frozen=True)
+class FirstPages:
+    """What the metadata is read from: the pages, their first three squeezed (`first`)
+    and its lines (`rows`), the first ten (`opening`), and the cover facts."""
+
+    pages: Sequence[PageText]
+    first: str
+    opening: str
+    rows: list[str]
+    cover_facts: Mapping[str, str]
+
+    @classmethod
+    def of(cls, pages: Sequence[PageText], cover_facts: Mapping[str, str]) -> FirstPages:
+        first = squeezed(p.text for p in pages[:3])
+        opening = squeezed(p.text for p in pages[:10])
+        return cls(pages, first, opening, first.splitlines(), cover_facts)
 
 
 def extract_metadata(
     *, pages: Sequence[PageText], tree: Sequence[TreeNode] = (), cover_facts: Mapping[str, str] = {}
 ) -> DocMetadata:
-    """Type, company, fiscal year and period from what the first pages say (the file's name
-    is not consulted: users' files are named after download links, UUIDs or anything). An
-    inline-XBRL filing's `dei:` cover facts (`cover_facts`) are exact and take precedence."""
-    first = squeezed(p.text for p in pages[:3])
-    doc_type = _doc_type(first)
-    company, aliases = company_names(pages, first.splitlines(), first, doc_type)
-    end, year, period = _period(pages, first, doc_type)
-    if cover_facts:
-        company, aliases, doc_type, end, year, period = _with_cover_facts(
-            cover_facts, company, aliases, doc_type, end, year, period
-        )
-    title, description = _described(company, doc_type, year, period, end, pages, tree)
+    """Type, company, fiscal year and period from what the first pages say; an inline-XBRL
+    filing's `dei:` cover facts (`cover_facts`) are the filer's own statement and weigh
+    most. The signals are kept on the metadata for the store, which adds the corpus's."""
+    read = FirstPages.of(pages, cover_facts)
+    return metadata_of(read_signals(read), read=read, tree=tree)
+
+
+def read_signals(read: FirstPages) -> list[Signal]:
+    """Every signal the file itself gives: type and company first, then the period end, and
+    the fiscal year and period by the calendar those imply."""
+    facts = read.cover_facts
+    signals = type_signals(read.first) + _xbrl_type(facts)
+    kind = str(decide(signals)["doc_type"].value)
+    signals += company_signals(read.pages, read.rows, read.first, kind)
+    registrant = facts.get("dei:EntityRegistrantName", "").strip()
+    if registrant:
+        signals.append(Signal("company", display_name(registrant), Source.XBRL, _XBRL, "dei"))
+    ends = end_signals(read.first, read.opening, kind)
+    xbrl_end = _fact_date(facts.get("dei:DocumentPeriodEndDate", ""))
+    if xbrl_end is not None:
+        ends.append(Signal("period_end", xbrl_end.isoformat(), Source.XBRL, _XBRL, "dei"))
+    signals += ends
+    decided_end = decide(ends).get("period_end")
+    end = date.fromisoformat(decided_end.value) if decided_end else None
+    year_end = fiscal_year_end(read.opening, end, kind)
+    periods = period_signals(read.first, read.opening, kind, end, year_end) + _xbrl_period(
+        facts, kind, end
+    )
+    if year_end is None and end is not None:  # the year ends where its fourth quarter does
+        quarter = decide(periods).get("fiscal_period")
+        year_end = year_end_after(end, str(quarter.value)) if quarter else None
+    return signals + periods + year_signals(read.first, read.opening, kind, end, year_end)
+
+
+def _xbrl_type(facts: Mapping[str, str]) -> list[Signal]:
+    kind = _DEI_TYPES.get(facts.get("dei:DocumentType", "").strip().upper().removesuffix("/A"))
+    return [Signal("doc_type", str(kind), Source.XBRL, _XBRL, "dei")] if kind else []
+
+
+def _xbrl_period(facts: Mapping[str, str], kind: str, end: date | None) -> list[Signal]:
+    found: list[Signal] = []
+    focus_year = facts.get("dei:DocumentFiscalYearFocus", "").strip()
+    if re.fullmatch(r"(?:19|20|21)\d\d", focus_year):  # a year, not any number
+        found.append(Signal("fiscal_year", int(focus_year), Source.XBRL, _XBRL, "dei"))
+    elif kind == DocType.FORM_8K and end is not None and facts:
+        found.append(Signal("fiscal_year", end.year, Source.XBRL, 0.9, "dei: the event's year"))
+    focus = facts.get("dei:DocumentFiscalPeriodFocus", "").strip().upper()
+    if focus in ("FY", "Q1", "Q2", "Q3", "Q4") and kind != DocType.FORM_8K:
+        found.append(Signal("fiscal_period", focus, Source.XBRL, _XBRL, "dei"))
+    return found
+
+
+def metadata_of(
+    signals: Sequence[Signal], *, read: FirstPages, tree: Sequence[TreeNode]
+) -> DocMetadata:
+    """The metadata the signals decide, with each field's source and confidence, the names
+    the company goes by on these pages, and the document's title and description."""
+    decided = decide(signals)
+    kind = str(decided["doc_type"].value) if "doc_type" in decided else str(DocType.OTHER)
+    company = _company(decided.get("company"), kind, read)
+    aliases = aliases_of(company, read.pages, read.rows, read.first) if company else set()
+    for symbol in re.split(r"[,\s]+", read.cover_facts.get("dei:TradingSymbol", "")):
+        if SYMBOL.fullmatch(symbol):
+            aliases.add(symbol)
+    aliases.discard(company or "")
+    found_year = _value(decided, "fiscal_year")
+    year = int(found_year) if found_year is not None else None
+    period = None if kind == DocType.FORM_8K else _value(decided, "fiscal_period")
+    end_text = _value(decided, "period_end")
+    end = date.fromisoformat(end_text) if end_text else None
+    title, description = _described(company, kind, year, period, end, read.pages, tree)
+    sources = {f: d.to_dict() for f, d in decided.items() if f != "company" or company}
+    if period is None:
+        sources.pop("fiscal_period", None)
     return DocMetadata(
         company=company,
         company_aliases=sorted(aliases),
-        doc_type=str(doc_type),
+        doc_type=kind,
         fiscal_year=year,
         fiscal_period=period,
-        period_end=end.isoformat() if end else None,
-        cik=_cik(cover_facts),
+        period_end=end_text,
+        cik=_cik(read.cover_facts),
         title=title,
         description=description,
+        sources=sources,
+        signals=list(signals),
+        cover_facts=dict(read.cover_facts),
     )
 
 
-def _period(
-    pages: Sequence[PageText], first: str, doc_type: str
-) -> tuple[date | None, int | None, str | None]:
-    """(period end, fiscal year, fiscal period) from the first pages: the date of an 8-K's
-    event or the period ended, and the fiscal year as the company names it."""
-    end: date | None = None
-    if doc_type == DocType.FORM_8K:
-        m = _REPORT_DATE.search(first)
-        if m:
-            end = _parse_date(m.group(1) or m.group(2))
-    if end is None:
-        m = _PERIOD_END.search(first)
-        if m:
-            end = _parse_date(m.group(1))
-    opening = squeezed(p.text for p in pages[:10])
-    mentions = Counter(
-        int(y) for y in _FISCAL_YEAR.findall(first if doc_type == DocType.FORM_10K else opening)
-    )
-    quarters = Counter(_QUARTER_NUMBER[q.lower()] for q in _QUARTER.findall(first[:8000]))
+def _value(decided: Mapping[str, Decided], field: str) -> str | None:
+    found = decided.get(field)
+    return None if found is None else found.value
 
-    headline = Counter(int(y) for y in _FISCAL_YEAR.findall(first[:600]))
-    fy_end = _FISCAL_YEAR_END.search(opening)
-    fy_end_month = _MONTH_NUMBER[fy_end.group(1).lower()] if fy_end else None
 
-    period: str | None = None
-    year: int | None = end.year if end else None
-    if doc_type == DocType.FORM_10K:
-        period = "FY"
-        if end is not None and end.month == 1 and end.day <= 10:
-            # a 52/53-week year ending in the first days of January is the year before's
-            year = end.year - 1
-        elif end is not None and end.month <= 3:
-            year = _pick_year(headline + mentions, (end.year - 1, end.year), end.year)
-    elif doc_type in (DocType.FORM_10Q, DocType.EARNINGS):
-        period = _quarter(doc_type, opening, quarters, end, fy_end_month)
-        if period is None and re.search(
-            r"full[\s-]+year|fiscal (?:year )?\d{4} results", first, re.I
-        ):
-            period = "FY"
-        if end is not None:
-            # a fiscal year is usually named by the calendar year it ends in
-            by_rule = end.year + (1 if fy_end_month and end.month > fy_end_month else 0)
-            allowed = (end.year - 1, end.year, end.year + 1)
-            year = _pick_year(headline, allowed, 0) or by_rule
-        elif headline or mentions:
-            year = (headline or mentions).most_common(1)[0][0]
-    return end, year, period
+def _company(found: Decided | None, kind: str, read: FirstPages) -> str | None:
+    """The decided company, its letter-spaced words joined; none for a document that is no
+    filing or release unless the evidence is strong (notes that mention a company are not
+    its own)."""
+    if found is None or (kind == DocType.OTHER and found.confidence < _OTHER_COMPANY):
+        return None
+    return joined_again(str(found.value), read.pages)
 
 
 def _described(
@@ -208,42 +193,6 @@ def _described(
     if sections:
         description += " Sections include: " + "; ".join(s[:60] for s in sections) + "."
     return title, description
-
-
-def _with_cover_facts(
-    facts: Mapping[str, str],
-    company: str | None,
-    aliases: set[str],
-    doc_type: str,
-    end: date | None,
-    year: int | None,
-    period: str | None,
-) -> tuple[str | None, set[str], str, date | None, int | None, str | None]:
-    """The dei: facts over what the text suggested (what they leave out stays)."""
-    registrant = facts.get("dei:EntityRegistrantName")
-    if registrant:
-        if company and letters(company) != letters(registrant):
-            aliases.add(short_company(company))
-        company = display_name(registrant)
-        aliases.add(short_company(company))
-    for symbol in re.split(r"[,\s]+", facts.get("dei:TradingSymbol", "")):
-        if SYMBOL.fullmatch(symbol):
-            aliases.add(symbol)
-    kind = _DEI_TYPES.get(facts.get("dei:DocumentType", "").strip().upper().removesuffix("/A"))
-    doc_type = kind or doc_type
-    end = _fact_date(facts.get("dei:DocumentPeriodEndDate", "")) or end
-    focus_year = facts.get("dei:DocumentFiscalYearFocus", "").strip()
-    if re.fullmatch(r"(?:19|20|21)\d\d", focus_year):  # a year, not any number
-        year = int(focus_year)
-    elif doc_type == DocType.FORM_8K and end is not None:
-        year = end.year
-    focus = facts.get("dei:DocumentFiscalPeriodFocus", "").strip().upper()
-    if focus in ("FY", "Q1", "Q2", "Q3", "Q4"):
-        period = focus
-    if doc_type == DocType.FORM_8K:
-        period = None
-    aliases.discard(company or "")
-    return company, aliases, doc_type, end, year, period
 
 
 def _cik(facts: Mapping[str, str]) -> str | None:

@@ -14,6 +14,7 @@ from ..records import DocMetadata
 M = TypeVar("M", DocMetadata, Document)
 KEYS = ("name", "file", "doc_name", "filename", "path")
 FIELDS = ("company", "doc_type", "fiscal_year", "fiscal_period", "title", "description")
+DESCRIBING = ("title", "description")  # what a row sets beside the fields that are evidence
 
 
 def load_overrides(path: Path) -> dict[str, dict[str, Any]]:
@@ -35,9 +36,10 @@ def load_overrides(path: Path) -> dict[str, dict[str, Any]]:
     return out
 
 
-def apply_overrides(metadata: M, row: dict[str, Any]) -> M:
-    """Set the row's non-empty fields on extracted metadata (or on a stored document)."""
-    for field in FIELDS:
+def apply_overrides(metadata: M, row: dict[str, Any], *, fields: tuple[str, ...] = FIELDS) -> M:
+    """Set the row's non-empty `fields` (and aliases) on extracted metadata (or on a stored
+    document)."""
+    for field in fields:
         value = row.get(field)
         if value in (None, ""):
             continue

@@ -24,9 +24,12 @@ from ..names import SYMBOL, letters
 from ..records import PreparedDocument, TreeNode
 from .build import BuildOptions
 from .claims import release_in
+from .corrections import save_stated, stated_for
 from .llm_tree import refine_with_llm
-from .overrides import apply_overrides
+from .overrides import DESCRIBING, apply_overrides
 from .report import FileResult, FileStatus
+from .resolve import STATED_FIELDS, known_companies, resolved
+from .signals import Source
 
 logger = logging.getLogger(__name__)
 
@@ -58,8 +61,7 @@ def embed_and_store(doc: PreparedDocument, options: StoreOptions) -> FileResult:
         started = time.perf_counter()
         refine_with_llm(doc, options.chat, usage, options.build)
         stages["llm"] = time.perf_counter() - started
-    if doc.name in options.overrides:
-        apply_overrides(doc.metadata, options.overrides[doc.name])
+    _resolve(doc, options)
     t0 = time.perf_counter()
     embedder = options.embedder
     described = description_embedder(embedder, options.db.settings).embed(
@@ -88,6 +90,34 @@ def embed_and_store(doc: PreparedDocument, options: StoreOptions) -> FileResult:
         usage=used,
         warnings=list(doc.warnings),
     )
+
+
+def _resolve(doc: PreparedDocument, options: StoreOptions) -> None:
+    """The document's metadata decided again with the corpus's evidence, its `--metadata`
+    row and the user's correction (`resolve.py`); the row's title, description and aliases
+    set as given."""
+    row = options.overrides.get(doc.name)
+    with options.db.session() as session:
+        known = known_companies(session, excluding=doc.name)
+        stated = stated_for(session, doc.name, doc.sha256)
+        if row:
+            stated[Source.METADATA_FILE] = _stated_fields(row)
+            save_stated(
+                session,
+                name=doc.name,
+                sha256=doc.sha256,
+                source=Source.METADATA_FILE,
+                fields=stated[Source.METADATA_FILE],
+            )
+    doc.metadata = resolved(
+        doc.metadata, name=doc.name, pages=doc.pages, tree=doc.tree, known=known, stated=stated
+    )
+    if row:
+        apply_overrides(doc.metadata, row, fields=DESCRIBING)
+
+
+def _stated_fields(row: dict[str, Any]) -> dict[str, Any]:
+    return {f: row[f] for f in STATED_FIELDS if row.get(f) not in (None, "")}
 
 
 def store_document(
@@ -187,6 +217,8 @@ def _document_row(
         cik=meta.cik,
         title=meta.title,
         description=meta.description,
+        metadata_sources=meta.sources,
+        cover_facts=meta.cover_facts,
         description_embedding=description_vector,
         tree_source=str(doc.tree_source),
         embedder=embedder_name,

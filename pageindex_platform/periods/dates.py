@@ -1,0 +1,100 @@
+"""Dates as filings write them ("July 29, 2023", "January 28, 2024"), spans of months, and a
+company's fiscal calendar: where its year ends, how its years are named, which quarter a
+period end closes."""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, datetime
+
+MONTH_NAMES = (
+    "January|February|March|April|May|June|July|August|September|October|November|December"
+)
+_WRITTEN = re.compile(rf"\b({MONTH_NAMES})\s+(\d{{1,2}})\s*,?\s*(\d{{4}})\b", re.IGNORECASE)
+
+
+def parse_written_date(text: str) -> date | None:
+    """ "July 29, 2023" (commas and spaces as they come) → a date; None when it is none."""
+    cleaned = " ".join(text.replace(",", " ").split())
+    try:
+        return datetime.strptime(cleaned, "%B %d %Y").date()
+    except ValueError:
+        return None
+
+
+def written_dates(text: str) -> Iterator[tuple[int, date]]:
+    """Each date written out in `text` ("July 29, 2023"), with its offset."""
+    for m in _WRITTEN.finditer(text):
+        found = parse_written_date(f"{m.group(1)} {m.group(2)} {m.group(3)}")
+        if found is not None:
+            yield m.start(), found
+
+
+def day_in_month(year: int, month: int, day: int) -> date:
+    """The day, or the month's last where the month is shorter."""
+    return date(year, month, min(day, calendar.monthrange(year, month)[1]))
+
+
+def months_before(end: date, months: int) -> date:
+    """The same day `months` months earlier (the month's last day where it is shorter)."""
+    month = end.month - months
+    year = end.year + (month - 1) // 12
+    month = (month - 1) % 12 + 1
+    return day_in_month(year, month, end.day)
+
+
+def months_after(start: date, months: int) -> date:
+    """The same day `months` months later (the month's last day where it is shorter)."""
+    return months_before(start, -months)
+
+
+def months_between(start: date, end: date) -> int:
+    """The whole months a period from `start` to `end` (inclusive) spans: 3 for a quarter,
+    12 for a year, whatever its weeks (a 13-week quarter, a 53-week year)."""
+    return round(((end - start).days + 1) / 30.44)
+
+
+def fiscal_offset(fiscal_year: int | None, period_end: str | None) -> int:
+    """Years from a fiscal year's name to the year it ends in: 1 where fiscal 2023 ends in
+    January to March 2024, else 0 (a year ending later is named by the year it ends in)."""
+    if fiscal_year is None or period_end is None or int(period_end[5:7]) > 3:
+        return 0
+    return max(0, min(1, int(period_end[:4]) - fiscal_year))
+
+
+@dataclass(frozen=True)
+class FiscalYearEnd:
+    """Where a company's fiscal year ends (a month, and the day: the last Saturday or a
+    fixed date falls within a week of it)."""
+
+    month: int
+    day: int
+
+    @classmethod
+    def of(cls, end: date) -> FiscalYearEnd:
+        return cls(end.month, end.day)
+
+    def months_after(self, end: date, *, slack_days: int = 10) -> int | None:
+        """Months from the fiscal year's end to `end` (0-11), where `end` falls within
+        `slack_days` of that month's year-end day (a 52/53-week calendar ends on a weekday
+        near it: "July 1, 2023" closes the half of a year ending "December 31"); None when
+        it falls between."""
+        for k in range(12):
+            month = (self.month - 1 + k) % 12 + 1
+            for year in (end.year - 1, end.year, end.year + 1):
+                candidate = day_in_month(year, month, self.day)
+                if abs((end - candidate).days) <= slack_days:
+                    return k
+        return None
+
+
+def quarter_of(end: date, year_end: FiscalYearEnd) -> str | None:
+    """The fiscal quarter a period ending on `end` closes ("Q1"-"Q4"), None when `end` is
+    not a quarter's end of that calendar."""
+    months = year_end.months_after(end)
+    if months is not None and months in (3, 6, 9, 0):
+        return f"Q{months // 3 or 4}"
+    return None

@@ -1,0 +1,82 @@
+"""Every type the API (`api.Corpus`) takes and returns, in one place: the typed results
+(each a dataclass whose fields are its JSON shape), the progress events of an ingest, the
+question's filters and route. The doors import them from `api`, which re-exports them."""
+
+from __future__ import annotations
+
+from .catalog import (
+    DocumentList,
+    FieldSource,
+    Listed,
+    Page,
+    PageRange,
+    Removed,
+    Section,
+    Shown,
+    Tree,
+)
+from .index.rederive import Rederived, Refreshed
+from .index.report import (
+    BatchStarted,
+    FileBegun,
+    FileDone,
+    FileOutcome,
+    FileResult,
+    FileStatus,
+    IngestReport,
+    IngestSummary,
+    ProgressEvent,
+    WorkerStopped,
+)
+from .search.results import (
+    Answer,
+    Citation,
+    DocumentScore,
+    EvidenceLine,
+    MetricWorking,
+    NodeRef,
+    SearchHit,
+    SearchResult,
+    StatedFigure,
+    WorkingInput,
+)
+from .search.router import Route
+from .search.scope import Filters
+from .settings import Mode
+
+__all__ = [
+    "Answer",
+    "BatchStarted",
+    "Citation",
+    "DocumentList",
+    "DocumentScore",
+    "EvidenceLine",
+    "FieldSource",
+    "FileBegun",
+    "FileDone",
+    "FileOutcome",
+    "FileResult",
+    "FileStatus",
+    "Filters",
+    "IngestReport",
+    "IngestSummary",
+    "Listed",
+    "MetricWorking",
+    "Mode",
+    "NodeRef",
+    "Page",
+    "PageRange",
+    "ProgressEvent",
+    "Rederived",
+    "Refreshed",
+    "Removed",
+    "Route",
+    "SearchHit",
+    "SearchResult",
+    "Section",
+    "Shown",
+    "StatedFigure",
+    "Tree",
+    "WorkerStopped",
+    "WorkingInput",
+]
