@@ -3,7 +3,7 @@ extracted from each PDF, compared with ../shared/financebench-dev/documents.json
 `--link-names` reads each PDF under the file name of its download link instead (through a
 symbolic link), as users' files are named.
 
-    python scripts/metadata_accuracy.py [--pdfs DIR] [--documents FILE] [--link-names] [-v]
+    python scripts/metadata_prepared.py [--pdfs DIR] [--documents FILE] [--link-names] [-v]
 """
 
 from __future__ import annotations
