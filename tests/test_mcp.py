@@ -3,6 +3,8 @@ own client over stdio and streamable HTTP, on the real database."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import random
 import shutil
@@ -12,7 +14,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import anyio
 import httpx2
@@ -21,30 +23,33 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.types import TextContent
 
 from .conftest import DEV_SET
 from .helpers import PI, free_port, refused_without, run_cli, run_json
 
-TOOLS = {
+READ_TOOLS = {
     "browse_documents",
     "get_document",
     "get_document_structure",
     "get_page_content",
     "search",
     "ask",
-    "ingest",
-    "remove_document",
 }
+TOOLS = READ_TOOLS | {"ingest", "remove_document"}
 TENQ = "BESTBUY_2024Q2_10Q"
 QUESTION = "Best Buy Q2 FY2024 comparable sales"
 
 
 @asynccontextmanager
-async def stdio_session() -> AsyncIterator[ClientSession]:
-    params = StdioServerParameters(command=PI, args=["mcp"], env=dict(os.environ))
-    with open(os.devnull, "w") as quiet:
+async def stdio_session(*flags: str, errlog: TextIO | None = None) -> AsyncIterator[ClientSession]:
+    """A session with `pi mcp FLAGS`, spoken to over stdio by the SDK's own client; the
+    server's stderr goes to `errlog` (nowhere when None)."""
+    params = StdioServerParameters(command=PI, args=["mcp", *flags], env=dict(os.environ))
+    with contextlib.ExitStack() as stack:
+        log = errlog or stack.enter_context(open(os.devnull, "w"))
         async with (
-            stdio_client(params, errlog=quiet) as (read, write),
+            stdio_client(params, errlog=log) as (read, write),
             ClientSession(read, write) as session,
         ):
             await session.initialize()
@@ -78,9 +83,17 @@ def test_stdio_tools_answer_as_the_cli_does(corpus: Path, tmp_path: Path) -> Non
     (extra / "desk_notes.md").write_text(
         "# Desk notes\n\n## Retail\n\nInventory discipline matters more than store count.\n"
     )
+    from pageindex_platform import Corpus
+
+    with Corpus.open() as api:  # the API's results, as the CLI's --json shows them
+        expected = {
+            "ask": api.ask(QUESTION).to_dict(),
+            "search": api.search(QUESTION, limit=3).to_dict(),
+            "browse_documents": api.documents(limit=2).to_dict(),
+        }
 
     async def test() -> None:
-        async with stdio_session() as session:
+        async with stdio_session("--allow-ingest", str(extra), "--allow-writes") as session:
             listed = (await session.list_tools()).tools
             assert {t.name for t in listed} == TOOLS
             for tool in listed:
@@ -90,6 +103,23 @@ def test_stdio_tools_answer_as_the_cli_does(corpus: Path, tmp_path: Path) -> Non
                 assert tool.annotations.read_only_hint is not writes
             remove = next(t for t in listed if t.name == "remove_document")
             assert remove.annotations is not None and remove.annotations.destructive_hint
+
+            # the API's typed results, as structured content and as a text copy
+            arguments: dict[str, dict[str, Any]] = {
+                "ask": {"question": QUESTION},
+                "search": {"question": QUESTION, "limit": 3},
+                "browse_documents": {"limit": 2},
+            }
+            for tool_name, args in arguments.items():
+                result = await session.call_tool(tool_name, args)
+                assert not result.is_error and result.structured_content is not None
+                text = result.content[0]
+                assert isinstance(text, TextContent)
+                assert json.loads(text.text) == result.structured_content
+                served, wanted = dict(result.structured_content), dict(expected[tool_name])
+                if tool_name == "ask":  # the time taken differs from run to run
+                    assert set(served.pop("timings")) == set(wanted.pop("timings"))
+                assert served == wanted, tool_name
 
             # the same answer and citations as `pi ask --json`
             answer = await call(session, "ask", question=QUESTION)
@@ -151,7 +181,19 @@ def test_stdio_tools_answer_as_the_cli_does(corpus: Path, tmp_path: Path) -> Non
                 session, "get_page_content", {"name": TENQ, "page": 999}
             )
             assert "empty" in await error(session, "ask", {"question": "  "})
-            assert "at most" in await error(session, "ask", {"question": "x" * 1_000_000})
+            assert await error(session, "ask", {"question": "x" * 1_000_000}) == (
+                "Error executing tool ask: the question is 1,000,000 characters long "
+                "(at most 20,000)"
+            )
+            assert "the question contains a NUL character" in await error(
+                session, "ask", {"question": "revenue\x00 2023"}
+            )
+            assert "an item of documents contains a NUL character" in await error(
+                session, "ask", {"question": "revenue", "documents": [TENQ, "A\x00B"]}
+            )
+            assert "the name contains a NUL character" in await error(
+                session, "get_document", {"name": "NOPE\x00"}
+            )
             await error(session, "get_page_content", {"name": TENQ, "page": "seventeen"})
             await error(session, "browse_documents", {"limit": -1})
             await error(session, "ask", {"question": ["not", "text"]})
@@ -202,7 +244,7 @@ def test_one_thousand_random_calls_never_end_the_server(corpus: Path) -> None:
         "name", "page", "last_page", "max_chars", "question", "documents", "company",
         "year", "doc_type", "period", "limit", "offset", "depth", "paths", "force", "other",
     ]  # fmt: skip
-    tools = [*sorted(TOOLS - {"ingest", "remove_document"}), "no_such_tool"]
+    tools = [*sorted(TOOLS), "no_such_tool"]  # served without --allow-*: reads only
 
     async def test() -> None:
         async with stdio_session() as session:
@@ -273,7 +315,7 @@ def test_http_needs_the_token_and_serves_two_clients_at_once(corpus: Path) -> No
 
             async def one() -> None:
                 async with http_session(url, "s3cret-token") as session:
-                    assert {t.name for t in (await session.list_tools()).tools} == TOOLS
+                    assert {t.name for t in (await session.list_tools()).tools} == READ_TOOLS
                     answers.append(await call(session, "ask", question=QUESTION))
                     assert "no document named" in await error(
                         session, "get_document", {"name": "NOPE"}

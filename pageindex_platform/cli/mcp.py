@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -21,10 +22,29 @@ def mcp(
             "must then carry 'Authorization: Bearer <token>').",
         ),
     ] = None,
+    allow_ingest: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--allow-ingest",
+            metavar="DIR",
+            exists=True,
+            file_okay=False,
+            dir_okay=True,
+            help="Serve the ingest tool, reading files only under DIR (repeat for several); "
+            "paths and links that lead outside are refused.",
+        ),
+    ] = None,
+    allow_writes: Annotated[
+        bool,
+        typer.Option(
+            "--allow-writes", help="Serve the tools that change stored documents (remove)."
+        ),
+    ] = False,
 ) -> None:
     """Serve the corpus over MCP (stdio by default): browse_documents, get_document,
-    get_document_structure, get_page_content, search, ask, ingest, remove_document. The
-    configuration an MCP client takes is in the README."""
+    get_document_structure, get_page_content, search, ask; ingest with --allow-ingest DIR,
+    remove_document with --allow-writes. The configuration an MCP client takes is in the
+    README."""
     from ..mcp_server import serve
 
-    serve(http=http)
+    serve(http=http, allow_ingest=allow_ingest or (), allow_writes=allow_writes)
