@@ -59,11 +59,13 @@ from .search.results import (
 from .search.router import Route
 from .search.scope import Filters
 from .settings import Mode, Settings, load_settings
+from .sheets import Box, MarkedLine, PageSheet
 
 __all__ = [
     "MAX_PAGE_CHARS",
     "Answer",
     "BatchStarted",
+    "Box",
     "Citation",
     "Corpus",
     "DocumentList",
@@ -78,10 +80,12 @@ __all__ = [
     "IngestReport",
     "IngestSummary",
     "Listed",
+    "MarkedLine",
     "MetricWorking",
     "NodeRef",
     "Page",
     "PageRange",
+    "PageSheet",
     "ProgressEvent",
     "Removed",
     "Route",
@@ -413,3 +417,30 @@ class Corpus:
         the link alone (`copy_of` names the document that stays)."""
         with self._session() as session:
             return catalog.remove_document(session=session, name=name)
+
+    # --- pages as printed ---------------------------------------------------------------
+
+    @_guarded
+    def page_sheet(self, name: str, number: int, lines: Sequence[str] = ()) -> PageSheet:
+        """Page `number` as the filing prints it: for a PDF still as ingested, its size and
+        boxes (PDF points) over the printed lines holding each of `lines` (evidence lines,
+        as in `Answer.evidence`), its image from `page_image`; otherwise its stored text with
+        those lines marked, and `notice` saying why there is no image."""
+        from .sheets import page_sheet
+
+        return page_sheet(**self._printed(name, number), lines=lines)
+
+    @_guarded
+    def page_image(self, name: str, number: int) -> bytes:
+        """Page `number` of a PDF filing rendered as PNG (at most `sheets.MAX_PIXELS`
+        pixels), from the ingested bytes only: an UnreadableFileError when the filing is not
+        a PDF, its file is gone, or it changed since it was ingested."""
+        from .sheets import page_image
+
+        return page_image(**self._printed(name, number))
+
+    def _printed(self, name: str, number: int) -> dict[str, Any]:
+        with self._session() as session:
+            page = catalog.document_page(session=session, name=name, page=number)
+            shown = catalog.show_document(session=session, name=name)
+        return {"page": page, "source": shown.source_path, "sha256": shown.sha256}
