@@ -19,17 +19,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from functools import wraps
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any
 
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from . import catalog
 from .db.engine import Database
-from .errors import CorpusClosedError, DatabaseError
+from .errors import CorpusClosedError
+from .guard import guarded
 from .results import *  # noqa: F403 - the API's types, re-exported
 from .results import (
     Answer,
@@ -39,6 +38,7 @@ from .results import (
     Mode,
     Page,
     PageRange,
+    PageSheet,
     ProgressEvent,
     Refreshed,
     Removed,
@@ -55,26 +55,6 @@ __all__ = ["MAX_PAGE_CHARS", "Corpus", *_types]
 logger = logging.getLogger(__name__)
 
 MAX_PAGE_CHARS = 20_000  # the default cap of `pages`: about 5,000 tokens
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def _guarded(method: Callable[Concatenate[Corpus, P], R]) -> Callable[Concatenate[Corpus, P], R]:
-    """A method of an open corpus: a closed one raises CorpusClosedError; a database failure
-    becomes the package's DatabaseError, in words a user can act on."""
-
-    @wraps(method)
-    def run(self: Corpus, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        if self._closed:
-            raise CorpusClosedError(
-                f"this corpus ({self._db.location}) is closed: open it again with Corpus.open()"
-            )
-        try:
-            return method(self, *args, **kwargs)
-        except DBAPIError as exc:
-            raise DatabaseError(self._db.explain(exc)) from exc
-
-    return run
 
 
 class Corpus:
@@ -156,7 +136,7 @@ class Corpus:
 
     # --- reading ------------------------------------------------------------------------
 
-    @_guarded
+    @guarded
     def documents(
         self,
         *,
@@ -188,13 +168,13 @@ class Corpus:
         after = start + len(shown)
         return DocumentList(shown, len(listed), start, after if after < len(listed) else None)
 
-    @_guarded
+    @guarded
     def document(self, name: str) -> Shown:
         """One document's metadata, sizes, tree source and warnings."""
         with self._session() as session:
             return catalog.show_document(session=session, name=name)
 
-    @_guarded
+    @guarded
     def tree(self, name: str, *, depth: int | None = None) -> Tree:
         """A document's tree (node ids, titles, page ranges); `depth` levels at most."""
         with self._session() as session:
@@ -202,13 +182,13 @@ class Corpus:
                 session=session, name=name, depth=None if depth is None else max(1, depth)
             )
 
-    @_guarded
+    @guarded
     def page(self, name: str, number: int) -> Page:
         """One page's stored text (1-based, as cited) and the section holding it."""
         with self._session() as session:
             return catalog.document_page(session=session, name=name, page=number)
 
-    @_guarded
+    @guarded
     def pages(
         self, name: str, first: int, last: int | None = None, *, max_chars: int = MAX_PAGE_CHARS
     ) -> PageRange:
@@ -225,7 +205,7 @@ class Corpus:
 
     # --- questions ----------------------------------------------------------------------
 
-    @_guarded
+    @guarded
     def ask(
         self,
         question: str,
@@ -263,7 +243,7 @@ class Corpus:
                 location=self._db.location,
             )
 
-    @_guarded
+    @guarded
     def search(
         self,
         question: str,
@@ -293,7 +273,7 @@ class Corpus:
 
     # --- changing -----------------------------------------------------------------------
 
-    @_guarded
+    @guarded
     def ingest(
         self,
         paths: str | Path | Sequence[str | Path],
@@ -345,7 +325,7 @@ class Corpus:
 
         return ingest_paths(db=self._db, paths=paths, chat=chat, **options)
 
-    @_guarded
+    @guarded
     def set_metadata(
         self,
         name: str,
@@ -359,33 +339,53 @@ class Corpus:
         its pages say and over a `--metadata` row, and apply again when the same content is
         ingested again. The document as now stored is returned."""
         from .index.corrections import checked_fields
-        from .index.rederive import correct
+        from .index.rederive import correct, describer
 
         fields = checked_fields(company=company, year=year, doc_type=doc_type, period=period)
-        done = correct(db=self._db, name=name, fields=fields, describe=self._describer())
+        done = correct(db=self._db, name=name, fields=fields, describe=describer(self._settings))
         return self.document(done.name)
 
-    @_guarded
+    @guarded
     def refresh(self, names: str | Sequence[str] | None = None) -> Refreshed:
         """Derive the stored documents' metadata again from their stored pages (those named,
         else all), with the corpus's evidence and users' corrections: after an upgrade of
         the extractor, without parsing or embedding the files again."""
-        from .index.rederive import rederive
+        from .index.rederive import describer, rederive
 
         wanted = [names] if isinstance(names, str) else names
-        done = rederive(db=self._db, names=wanted, describe=self._describer())
+        done = rederive(db=self._db, names=wanted, describe=describer(self._settings))
         return Refreshed(done, sum(bool(d.changed) for d in done))
 
-    def _describer(self) -> Callable[[str], Any]:
-        """A document description's vector, as ingest makes it."""
-        from .embeddings import description_embedder, get_embedder
-
-        embedder = description_embedder(get_embedder(settings=self._settings), self._settings)
-        return lambda text: embedder.embed([text])[0]
-
-    @_guarded
+    @guarded
     def remove(self, name: str) -> Removed:
         """Remove a document with its pages, tree and chunks; a linked copy's name removes
         the link alone (`copy_of` names the document that stays)."""
         with self._session() as session:
             return catalog.remove_document(session=session, name=name)
+
+    # --- pages as printed ---------------------------------------------------------------
+
+    @guarded
+    def page_sheet(self, name: str, number: int, lines: Sequence[str] = ()) -> PageSheet:
+        """Page `number` as the filing prints it: for a PDF still as ingested, its size and
+        boxes (PDF points) over the printed lines holding each of `lines` (evidence lines,
+        as in `Answer.evidence`), its image from `page_image`; otherwise its stored text with
+        those lines marked, and `notice` saying why there is no image."""
+        from .sheets import page_sheet
+
+        return page_sheet(**self._printed(name, number), lines=lines)
+
+    @guarded
+    def page_image(self, name: str, number: int) -> bytes:
+        """Page `number` of a PDF filing rendered as PNG (at most `sheets.MAX_PIXELS`
+        pixels), from the ingested bytes only: an UnreadableFileError when the filing is not
+        a PDF, its file is gone, or it changed since it was ingested."""
+        from .sheets import page_image
+
+        return page_image(**self._printed(name, number))
+
+    def _printed(self, name: str, number: int) -> dict[str, Any]:
+        with self._session() as session:
+            page = catalog.document_page(session=session, name=name, page=number)
+            shown = catalog.show_document(session=session, name=name)
+        return {"page": page, "source": shown.source_path, "sha256": shown.sha256}

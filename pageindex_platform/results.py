@@ -43,10 +43,12 @@ from .search.results import (
 from .search.router import Route
 from .search.scope import Filters
 from .settings import Mode
+from .sheets import Box, MarkedLine, PageSheet
 
 __all__ = [
     "Answer",
     "BatchStarted",
+    "Box",
     "Citation",
     "DocumentList",
     "DocumentScore",
@@ -61,11 +63,13 @@ __all__ = [
     "IngestReport",
     "IngestSummary",
     "Listed",
+    "MarkedLine",
     "MetricWorking",
     "Mode",
     "NodeRef",
     "Page",
     "PageRange",
+    "PageSheet",
     "ProgressEvent",
     "Rederived",
     "Refreshed",

@@ -6,11 +6,12 @@ import re
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
+from typing import Annotated
 from urllib.parse import urlsplit, urlunsplit
 
 import platformdirs
-from pydantic import AliasChoices, Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, BeforeValidator, Field
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class EmbedderName(StrEnum):
@@ -61,6 +62,15 @@ class Settings(BaseSettings):
     mcp_token: str | None = None
     # the token `pi serve` requires (needed to serve another interface than loopback)
     web_token: str | None = None
+    # names the web page answers to besides the address it serves (a reverse proxy's, the
+    # machine's): comma-separated, "name" at any port or "name:port"
+    web_allowed_hosts: Annotated[
+        list[str],
+        NoDecode,
+        BeforeValidator(
+            lambda v: [n.strip() for n in v.split(",") if n.strip()] if isinstance(v, str) else v
+        ),
+    ] = Field(default_factory=list)
 
     # Any OpenAI-compatible endpoint: OpenAI, a gateway, Ollama, vLLM, llama.cpp server.
     llm_base_url: str | None = None

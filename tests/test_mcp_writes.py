@@ -1,6 +1,6 @@
 """The MCP tools that change the corpus are served only when asked for: `ingest` with
-`pi mcp --allow-ingest DIR` (paths under those folders only), `remove_document` with
-`--allow-writes`; an ingest stops when its client cancels the call or goes away."""
+`pi mcp --allow-ingest DIR` (paths under those folders only), `set_document_metadata` and
+`remove_document` with `--allow-writes`; an ingest stops when its client cancels the call or goes away."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ def test_write_tools_are_served_only_when_asked_for(corpus: Path, tmp_path: Path
             assert {t.name for t in (await session.list_tools()).tools} == READ_TOOLS
             for tool, arguments in (
                 ("ingest", {"paths": [str(corpus)]}),
+                ("set_document_metadata", {"name": TENQ, "year": 2023}),
                 ("remove_document", {"name": TENQ}),
             ):
                 assert await error(session, tool, arguments) == f"Unknown tool: {tool}"
@@ -36,8 +37,15 @@ def test_write_tools_are_served_only_when_asked_for(corpus: Path, tmp_path: Path
         assert await _tools("--allow-ingest", str(tmp_path)) == READ_TOOLS | {"ingest"}
         async with stdio_session("--allow-writes") as session:
             assert {t.name for t in (await session.list_tools()).tools} == READ_TOOLS | {
-                "remove_document"
+                "set_document_metadata",
+                "remove_document",
             }
+            corrected = await call(session, "set_document_metadata", name=TENQ, year=2023)
+            assert corrected["fiscal_year"] == 2023
+            assert corrected["sources"]["fiscal_year"] == {"source": "user", "confidence": 1.0}
+            assert "unknown period" in await error(
+                session, "set_document_metadata", {"name": TENQ, "period": "Q5"}
+            )
             assert (await call(session, "remove_document", name=TENQ))["removed"] is True
             assert "no document named" in await error(session, "get_document", {"name": TENQ})
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .common import handle_errors
+from .common import handle_errors, open_corpus
 
 
 @handle_errors
@@ -22,7 +22,11 @@ def serve(
 ) -> None:
     """Serve a local web page: ask a question, read the answer with its figure and working,
     and open each cited page as the filing shows it, the lines used highlighted. Read-only."""
+    from ..serving import require_token_off_loopback
     from ..web import serve as run
 
-    typer.echo(f"serving http://{host}:{port}/ (Ctrl-C stops)", err=True)
-    run(host=host, port=port)
+    with open_corpus() as corpus:
+        token = corpus.settings.web_token
+        require_token_off_loopback(host, token, what="a token", variable="PI_WEB_TOKEN")
+        typer.echo(f"serving http://{host}:{port}/ (Ctrl-C stops)", err=True)
+        run(corpus, host=host, port=port)

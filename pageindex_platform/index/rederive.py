@@ -20,6 +20,7 @@ from ..db.engine import Database
 from ..db.tables import Document, Page
 from ..errors import DocumentNotFoundError
 from ..records import DocMetadata, PageText, TreeNode
+from ..settings import Settings
 from ..shapes import Shape
 from .corrections import save_stated, stated_for
 from .metadata import extract_metadata
@@ -59,6 +60,14 @@ class Refreshed(Shape):
 
 
 Describer = Callable[[str], Any]  # a description → its vector
+
+
+def describer(settings: Settings) -> Describer:
+    """A document description's vector, as ingest makes it with these settings."""
+    from ..embeddings import description_embedder, get_embedder
+
+    embedder = description_embedder(get_embedder(settings=settings), settings)
+    return lambda text: embedder.embed([text])[0]
 
 
 def rederive(*, db: Database, names: Sequence[str] | None, describe: Describer) -> list[Rederived]:

@@ -21,7 +21,7 @@ from .. import __version__
 from ..api import Corpus
 from .http import parse_listen, serve_http, with_token
 from .ingesting import IngestFolders
-from .tools import ADDS, READ, REMOVES, Tools, plain_text
+from .tools import ADDS, CORRECTS, READ, REMOVES, Tools, plain_text
 
 __all__ = ["build_server", "parse_listen", "serve", "with_token"]
 
@@ -41,7 +41,10 @@ READ_TOOLS = (
     "ask",
 )
 # The tools that change stored documents, served only with --allow-writes.
-WRITE_TOOLS: tuple[tuple[str, ToolAnnotations], ...] = (("remove_document", REMOVES),)
+WRITE_TOOLS: tuple[tuple[str, ToolAnnotations], ...] = (
+    ("set_document_metadata", CORRECTS),
+    ("remove_document", REMOVES),
+)
 
 
 def build_server(

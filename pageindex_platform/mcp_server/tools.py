@@ -38,6 +38,10 @@ T = TypeVar("T")
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 ADDS = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 REMOVES = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
+# a correction replaces stored values, and setting them again gives the same document
+CORRECTS = ToolAnnotations(
+    read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
+)
 MAX_TEXT = 20_000  # a text argument longer than this is refused before any work
 
 Name = Annotated[str, Field(description="A stored document's name (see browse_documents).")]
@@ -215,6 +219,24 @@ class Tools:
             logger.warning("%s", gone)
             raise ToolError(str(gone)) from None
         return report.summary()
+
+    async def set_document_metadata(
+        self,
+        name: Name,
+        company: Annotated[str | None, Field(description="The company the filing is of.")] = None,
+        year: Annotated[int | None, Field(description="Its fiscal year, as named.")] = None,
+        doc_type: Annotated[
+            str | None, Field(description="10-K, 10-Q, 8-K, earnings release or other.")
+        ] = None,
+        period: Annotated[str | None, Field(description="FY, Q1, Q2, Q3 or Q4.")] = None,
+    ) -> Shown:
+        """Correct a stored filing's metadata by its name (`pi docs set`): the values given
+        win over what its pages say and survive a re-ingest of the same file."""
+        return await _run(
+            lambda: self.corpus.set_metadata(
+                name, company=company, year=year, doc_type=doc_type, period=period
+            )
+        )
 
     async def remove_document(self, name: Name) -> Removed:
         """Remove a filing with its pages, tree and chunks (a linked copy's name removes
