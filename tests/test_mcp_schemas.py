@@ -37,6 +37,7 @@ RESULTS: dict[str, type[Any]] = {
     "search": SearchResult,
     "ask": Answer,
     "ingest": IngestSummary,
+    "set_document_metadata": Shown,
     "remove_document": Removed,
 }
 
