@@ -97,7 +97,8 @@ def _pick_year(mentions: Counter[int], allowed: Sequence[int], default: int) -> 
     return max(best)[2] if best else default
 
 
-_DEI_TYPES = {"10-K": DocType.FORM_10K, "10-Q": DocType.FORM_10Q, "8-K": DocType.FORM_8K}
+# the forms a cover's dei:DocumentType names by their SEC names (an amendment's "/A" aside)
+_DEI_TYPES = {str(kind): kind for kind in (DocType.FORM_10K, DocType.FORM_10Q, DocType.FORM_8K)}
 
 
 def _fact_date(value: str) -> date | None:
@@ -256,5 +257,5 @@ def _type_label(doc_type: str) -> str:
         DocType.FORM_10K: "Form 10-K annual report",
         DocType.FORM_10Q: "Form 10-Q quarterly report",
         DocType.FORM_8K: "Form 8-K current report",
-        DocType.EARNINGS: "earnings release",
+        DocType.EARNINGS: str(DocType.EARNINGS),
     }.get(DocType(doc_type), "document")
