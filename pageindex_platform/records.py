@@ -19,11 +19,18 @@ class TreeSource(StrEnum):
 
 
 class DocType(StrEnum):
+    """What kind of filing a document is (`documents.doc_type`): the one place these names
+    are spelled. A stored type is its plain value, so a member equals the stored text."""
+
     FORM_10K = "10-K"
     FORM_10Q = "10-Q"
     FORM_8K = "8-K"
     EARNINGS = "earnings release"
     OTHER = "other"
+
+
+PERIODIC = (DocType.FORM_10K, DocType.FORM_10Q)  # the reports a registrant files each period
+QUARTERLY = (DocType.FORM_10Q, DocType.EARNINGS)  # the filings that report a quarter
 
 
 @dataclass(frozen=True)

@@ -270,7 +270,7 @@ def test_numbers_written_in_words_are_read_and_nothing_else_is_guessed() -> None
     number in any other form than plain digits is left out and counted, never misread."""
     from collections import Counter
 
-    from pageindex_platform.index.html import _facts
+    from pageindex_platform.index.ixbrl import tagged_facts as _facts
 
     cells = "".join(
         f'<ix:nonFraction name="x:N{i}" contextRef="c" unitRef="u" {fmt}>{text}</ix:nonFraction>'

@@ -1,6 +1,7 @@
 """The MCP tools that change the corpus are served only when asked for: `ingest` with
 `pi mcp --allow-ingest DIR` (paths under those folders only), `set_document_metadata` and
-`remove_document` with `--allow-writes`; an ingest stops when its client cancels the call or goes away."""
+`remove_document` with `--allow-writes`; an ingest stops when its client cancels the call
+or goes away."""
 
 from __future__ import annotations
 

@@ -18,6 +18,7 @@ from ..errors import ConfigurationError, InputError, LLMError
 from ..index.report import IngestReport
 from ..jsonl import read_jsonl
 from ..llm import StructuredChat
+from ..records import DocType
 from ..search.results import Answer
 from ..search.router import Route
 from .answers import score_answer
@@ -29,7 +30,13 @@ if TYPE_CHECKING:
 
 OURS = "pageindex-platform"
 MISS_K = 5  # a question is listed as a miss when no gold page is among our first 5 citations
-DOC_TYPES = {"10k": "10-K", "10q": "10-Q", "8k": "8-K", "earnings": "earnings release"}
+# FinanceBench's document types as stored ones
+DOC_TYPES = {
+    "10k": DocType.FORM_10K,
+    "10q": DocType.FORM_10Q,
+    "8k": DocType.FORM_8K,
+    "earnings": DocType.EARNINGS,
+}
 
 
 @dataclass(frozen=True)

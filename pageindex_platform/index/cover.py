@@ -78,13 +78,17 @@ def type_signals(first: str) -> list[Signal]:
         if re.search(cover, head, re.M | re.I):
             found.append(Signal("doc_type", str(kind), Source.COVER, 0.85, cover.strip("^$\\s*")))
     if re.search(r"for\s+the\s+quarterly\s+period\s+ended", head, re.I):
-        found.append(Signal("doc_type", "10-Q", Source.COVER, 0.6, "quarterly period ended"))
+        found.append(
+            Signal("doc_type", str(DocType.FORM_10Q), Source.COVER, 0.6, "quarterly period ended")
+        )
     if _RESULTS.search(head[:1500]):
-        found.append(Signal("doc_type", "earnings release", Source.TEXT, 0.6, "reports results"))
+        found.append(Signal("doc_type", str(DocType.EARNINGS), Source.TEXT, 0.6, "reports results"))
     if _ANNUAL_TITLE.search(head[:400]):
-        found.append(Signal("doc_type", "10-K", Source.TEXT, 0.55, "an annual report's title"))
+        found.append(
+            Signal("doc_type", str(DocType.FORM_10K), Source.TEXT, 0.55, "an annual report")
+        )
     if not found:
-        found.append(Signal("doc_type", "other", Source.TEXT, 0.5, "no form, release or report"))
+        found.append(Signal("doc_type", str(DocType.OTHER), Source.TEXT, 0.5, "no form or release"))
     return found
 
 

@@ -32,7 +32,8 @@ from .signals import Decided, Signal, Source, decide
 from .text import squeezed
 from .tree import PREFACE, WHOLE_DOCUMENT
 
-_DEI_TYPES = {"10-K": DocType.FORM_10K, "10-Q": DocType.FORM_10Q, "8-K": DocType.FORM_8K}
+# the forms a cover's dei:DocumentType names by their SEC names (an amendment's "/A" aside)
+_DEI_TYPES = {str(kind): kind for kind in (DocType.FORM_10K, DocType.FORM_10Q, DocType.FORM_8K)}
 _XBRL = 0.99  # a dei: cover fact is the filer's own statement of the field
 _OTHER_COMPANY = 0.5  # the least confidence for a company of a document that is no filing
 
@@ -205,5 +206,5 @@ def _type_label(doc_type: str) -> str:
         DocType.FORM_10K: "Form 10-K annual report",
         DocType.FORM_10Q: "Form 10-Q quarterly report",
         DocType.FORM_8K: "Form 8-K current report",
-        DocType.EARNINGS: "earnings release",
+        DocType.EARNINGS: str(DocType.EARNINGS),
     }.get(DocType(doc_type), "document")

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import date
 
 from ..db.queries import DocumentInfo
+from ..records import DocType
 
 COMPARATIVE_YEARS = 2  # a 10-K's income statement shows three years
 DATE_SLACK_DAYS = 7  # an 8-K is filed within four business days of its event's date
@@ -32,7 +33,7 @@ def covers_year(document: DocumentInfo) -> bool:
     """Whether the filing reports a whole fiscal year: an annual report, or a fourth-quarter
     release (which gives the full year's figures too)."""
     return document.fiscal_period == "FY" or (
-        document.fiscal_period == "Q4" and document.doc_type == "earnings release"
+        document.fiscal_period == "Q4" and document.doc_type == DocType.EARNINGS
     )
 
 
@@ -65,6 +66,8 @@ def latest_periodic(documents: Sequence[DocumentInfo]) -> list[DocumentInfo]:
 
     latest: dict[str | None, DocumentInfo] = {}
     for d in documents:
-        if d.doc_type != "8-K" and (d.doc_type not in latest or when(d) > when(latest[d.doc_type])):
+        if d.doc_type != DocType.FORM_8K and (
+            d.doc_type not in latest or when(d) > when(latest[d.doc_type])
+        ):
             latest[d.doc_type] = d
-    return [d for d in documents if d.doc_type == "8-K" or latest.get(d.doc_type) is d]
+    return [d for d in documents if d.doc_type == DocType.FORM_8K or latest.get(d.doc_type) is d]

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo
+from ..records import DocType
 from .calendar import COMPARATIVE_YEARS, covers_year, filing_years, latest_periodic, of_dates
 from .constraints import Constraints
 
@@ -58,7 +59,7 @@ def _filter_one(
         if constraints.fiscal_year_mentioned and not constraints.periods:
             # a fiscal year's own filings (its 10-K, its fourth-quarter release) answer for
             # it; its first three quarters' filings only when it has none
-            annual = [r for r in rows if covers_year(r) or r.doc_type == "8-K"]
+            annual = [r for r in rows if covers_year(r) or r.doc_type == DocType.FORM_8K]
             if any(covers_year(r) for r in annual) and len(annual) < len(rows):
                 rows = annual
                 applied.append("the year's own filings (no quarter named)")

@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 
 from ..db.queries import DocumentInfo
+from ..records import QUARTERLY, DocType
 from .calendar import covers_year, filing_years, of_dates
 from .constraints import Constraints
 from .semantic import DocumentHit
@@ -25,7 +26,7 @@ _TYPE_CUES = (
             r"announce[sd]?|earnings (?:release|call))\b",
             re.I,
         ),
-        "earnings release",
+        DocType.EARNINGS,
     ),
     (
         re.compile(
@@ -33,7 +34,7 @@ _TYPE_CUES = (
             r"meeting|elected|resign(?:ed|ation)|appointed|departure)\b",
             re.I,
         ),
-        "8-K",
+        DocType.FORM_8K,
     ),
 )
 
@@ -56,7 +57,7 @@ def preferred_type(question: str, constraints: Constraints) -> str | None:
     if cued:
         return cued
     # the annual report also describes the business when no period is named
-    return "10-Q" if constraints.periods else "10-K"
+    return DocType.FORM_10Q if constraints.periods else DocType.FORM_10K
 
 
 def within_filter(
@@ -94,9 +95,6 @@ def within_filter(
     return weighted + [DocumentHit(d.name, 0.0) for d in documents if d.name not in names]
 
 
-QUARTERLY = ("10-Q", "earnings release")  # the filings that report a quarter
-
-
 def asks_newest(constraints: Constraints) -> bool:
     """Whether the question asks for the newest period stored: it names no period, and asks
     about the latest, the current state or where a matter stands."""
@@ -119,7 +117,7 @@ def _newest_first(
         wanted = list(QUARTERLY)
     score = {h.name: h.score for h in ranked}
     # the filings that discuss the subject (some passage matched), of the periodic types
-    periodic = [d for d in documents if d.period_end and d.doc_type != "8-K"]
+    periodic = [d for d in documents if d.period_end and d.doc_type != DocType.FORM_8K]
     periodic = [d for d in periodic if score.get(d.name, 0.0) > 0] or periodic
     pool = [d for d in periodic if d.doc_type in wanted] or periodic
     newest = max((d.period_end or "" for d in pool), default=None)

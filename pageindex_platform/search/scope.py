@@ -13,9 +13,10 @@ from sqlalchemy.orm import Session
 from ..db import queries
 from ..db.queries import DocumentInfo
 from ..errors import DocumentNotFoundError, EmptySelectionError
+from ..records import DocType
 from .constraints import parse_constraints
 
-DOC_TYPES = ("10-K", "10-Q", "8-K", "earnings release", "other")
+DOC_TYPES = tuple(str(kind) for kind in DocType)
 PERIODS = ("FY", "Q1", "Q2", "Q3", "Q4")
 
 

@@ -18,13 +18,15 @@ from pglast.visitors import Visitor
 from sqlalchemy import Engine, text
 
 from ..errors import UnsafeSQLError
+from ..records import DocType
 
 VIEW = "document_metadata"
+_TYPES = [f"'{kind}'" for kind in DocType]  # the filing types, as SQL strings
 VIEW_COLUMNS = {
     "name": "text, the document's name (file stem); select this column",
     "company": "text, registrant or issuer name as printed, e.g. 'Best Buy Co., Inc.'",
     "company_aliases": "text[], short names and tickers, e.g. {'Best Buy','BBY'}",
-    "doc_type": "text: '10-K', '10-Q', '8-K', 'earnings release' or 'other'",
+    "doc_type": f"text: {', '.join(_TYPES[:-1])} or {_TYPES[-1]}",
     "fiscal_year": "integer, the fiscal year as the company names it",
     "fiscal_period": "text: 'FY', 'Q1', 'Q2', 'Q3', 'Q4' or NULL",
     "period_end": "text, ISO date the period ends",

@@ -16,18 +16,10 @@ from ..db import queries
 from ..db.queries import DocumentInfo
 from ..index.text import phrase_words
 from .figures import Figure, FigureBook, LineItem, items_in
-from .metrics import (
-    Asked,
-    Catalogue,
-    FormulaError,
-    Metric,
-    MissingInput,
-    Working,
-    asked,
-    compute,
-    defined_metrics,
-    metric_in,
-)
+from .formulas import FormulaError
+from .metric_questions import Asked, asked, defined_metrics, metric_in
+from .metrics import Catalogue, Metric
+from .working import MissingInput, Working, compute
 
 logger = logging.getLogger(__name__)
 

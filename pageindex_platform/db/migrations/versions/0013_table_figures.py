@@ -1,6 +1,9 @@
 """Figures read from table rows, stored beside the tagged facts: each with its row's label
-and its source (`tagged` or `table`). Documents stored before this revision get their
-tables read here, from their stored pages, so that no re-ingest is needed.
+and its source (`tagged` or `table`).
+
+Schema only: this revision reads no document. The table figures of documents stored before
+it are read from their stored pages by `index/refresh.py: refresh_table_figures` (the command
+`pi db refresh`), with the table reader of the day it is run; a re-ingest reads them too.
 
 Revision ID: 0013
 Revises: 0012
@@ -21,45 +24,6 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     op.add_column("facts", sa.Column("label", sa.Text, nullable=True))
     op.add_column("facts", sa.Column("source", sa.Text, nullable=False, server_default="tagged"))
-    _read_stored_tables()
-
-
-def _read_stored_tables() -> None:
-    from pageindex_platform.index.tables import read_tables
-    from pageindex_platform.records import PageText
-
-    bind = op.get_bind()
-    documents = bind.execute(sa.text("SELECT id, period_end, fiscal_year FROM documents")).all()
-    insert = sa.text(
-        "INSERT INTO facts (document_id, concept, value, unit, decimals, period_start, "
-        "period_end, dimensions, page, label, source) VALUES (:d, :concept, :value, :unit, "
-        ":decimals, :period_start, :period_end, '[]'::jsonb, :page, :label, 'table')"
-    )
-    for doc_id, period_end, fiscal_year in documents:
-        rows = bind.execute(
-            sa.text("SELECT page, text FROM pages WHERE document_id = :d ORDER BY page"),
-            {"d": doc_id},
-        ).all()
-        pages = [PageText(p, t) for p, t in rows]
-        figures = read_tables(pages, period_end=period_end, fiscal_year=fiscal_year)
-        if figures:
-            bind.execute(
-                insert,
-                [
-                    {
-                        "d": doc_id,
-                        "concept": f.concept,
-                        "value": f.value,
-                        "unit": f.unit,
-                        "decimals": f.decimals,
-                        "period_start": f.period_start,
-                        "period_end": f.period_end,
-                        "page": f.page,
-                        "label": f.label,
-                    }
-                    for f in figures
-                ],
-            )
 
 
 def downgrade() -> None:

@@ -1,0 +1,42 @@
+"""Stored figures (`FactInfo`): the numeric facts an inline-XBRL filing tags and the figures
+read from its table rows, as a figure question looks them up."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+
+@dataclass(frozen=True)
+class FactInfo:
+    """A numeric fact shown on a page: tagged (inline XBRL) or read from a table row."""
+
+    concept: str  # "us-gaap:Revenues"; "table:" and the row label's key for a table row
+    value: float
+    unit: str
+    decimals: int | None
+    period_start: str | None
+    period_end: str
+    page: int
+    label: str | None
+    source: str  # "tagged" or "table"
+
+
+def stated_figures(
+    session: Session, document_id: int, *, names: Sequence[str], prefixes: Sequence[str]
+) -> list[FactInfo]:
+    """The document's whole-company (no dimension) facts shown on a page whose concept's
+    local name (a table row's label key) is one of `names` or is LIKE one of `prefixes`."""
+    rows = session.execute(
+        text(
+            "SELECT concept, value, unit, decimals, period_start, period_end, page, label, "
+            "source FROM facts WHERE document_id = :d AND page IS NOT NULL "
+            "AND dimensions = '[]'::jsonb AND (split_part(concept, ':', 2) = ANY(:n) "
+            "OR split_part(concept, ':', 2) LIKE ANY(:p))"
+        ),
+        {"d": document_id, "n": list(names), "p": list(prefixes)},
+    )
+    return [FactInfo(*row) for row in rows]

@@ -1,0 +1,121 @@
+"""What a figure question says of a metric: the metrics it defines in its own words ("DPO is
+defined as: 365 * (average accounts payable between FY2016 and FY2017) / (FY2017 COGS + change
+in inventory between FY2016 and FY2017)"), read into the same formulas and winning over the
+catalogue's; the metric it asks for; its fiscal years and how to round (`Asked`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .formulas import FormulaError, parse_formula
+from .metrics import Catalogue, Metric
+from .terms import phrase_words
+
+_NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+_SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z(])")
+_DEFINED = re.compile(
+    r"^(?:(?:the\s+)?(?P<name>[\w&%/' -]+?)\s+(?:here\s+)?(?:is|are)\s+defined\s+as"
+    r"|define\s+(?P<name2>[\w&%/' -]+?)\s+as)\s*:?\s*(?P<expr>.+?)\.?$",
+    re.IGNORECASE,
+)
+_WORDS_TO_OPS = (
+    (r"\bdivided by\b", "/"),
+    (r"\bmultiplied by\b|\btimes\b", "*"),
+    (r"\bplus\b", "+"),
+    (r"\bminus\b|\bless\b", "-"),
+)
+_BETWEEN = re.compile(
+    r"\b(average|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(.+?)\s+between\s+fy\s?(\d{4})\s+and\s+"
+    r"fy\s?(\d{4})",
+    re.IGNORECASE,
+)
+# "average PP&E" (the year's and the year before's) where no years are named
+_OF_YEARS = re.compile(
+    r"\b(average|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(?!\()([^-+*/()]+?)(?=\s*[-+*/)]|\s*$)",
+    re.IGNORECASE,
+)
+_YEARS = re.compile(r"\b(?:fy|fiscal(?: year)?)\s?'?((?:19|20)\d\d)\b", re.IGNORECASE)
+_BARE_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+_SPAN_AVERAGE = re.compile(r"\b(\d|two|three|four|five)[\s-]years?\s+average\b", re.IGNORECASE)
+_PLACES = re.compile(
+    r"\bround(?:ed)?\b[^.?]{0,30}?\bto\s+(\w+)\s+decimal", re.IGNORECASE
+)  # "round your answer to two decimal places"
+_CHANGE = re.compile(r"\bchang\w*|\bcompare\w*|\bdifference\b|\bvs\.?\b", re.IGNORECASE)
+_PERCENT = re.compile(r"%|\bpercent|\bpercentage\b", re.IGNORECASE)
+
+
+def translate(expression: str) -> str:
+    """A question's words for a formula in formula syntax: "average PP&E between FY2018 and
+    FY2019" → "fy2019 average(PP&E)", "divided by" → "/"."""
+    text = _BETWEEN.sub(lambda m: f"fy{m.group(4)} {m.group(1).lower()}({m.group(2)})", expression)
+    for words, op in _WORDS_TO_OPS:
+        text = re.sub(words, op, text, flags=re.IGNORECASE)
+    return _OF_YEARS.sub(lambda m: f"{m.group(1).lower()}({m.group(2)})", text)
+
+
+def defined_metrics(question: str) -> dict[str, Metric]:
+    """The metrics the question defines, by their name's words."""
+    found: dict[str, Metric] = {}
+    for sentence in _SENTENCE.split(question):
+        match = _DEFINED.match(sentence.strip())
+        if not match:
+            continue
+        name = (match.group("name") or match.group("name2")).strip()
+        expr = translate(match.group("expr").strip())
+        try:
+            parse_formula(expr)
+        except FormulaError:
+            continue
+        percent = bool(_PERCENT.search(match.group("expr")))
+        found[phrase_words(name)] = Metric((name.lower(),), expr, percent)
+    return found
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a figure question asks about time and form: its fiscal years (the last is the
+    one asked; all of them for an N-year average), and how to round."""
+
+    years: list[int]
+    span_average: bool
+    places: int | None
+    percent: bool
+    change: bool = False  # how it changed from the first year to the last
+
+
+def asked(question: str) -> Asked:
+    years = sorted({int(y) for y in _YEARS.findall(question)})
+    if not years:
+        years = sorted({int(y) for y in _BARE_YEAR.findall(question)})
+    span = _SPAN_AVERAGE.search(question)
+    span_average = bool(span) and len(years) >= 2
+    if span_average:
+        years = list(range(years[0], years[-1] + 1))
+    places = None
+    found = _PLACES.search(question)
+    if found:
+        word = found.group(1).lower()
+        places = int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
+    first = _SENTENCE.split(question)[0]  # what is asked, not how it defines its terms
+    change = not span_average and len(years) >= 2 and bool(_CHANGE.search(first))
+    return Asked(years, span_average, places, bool(_PERCENT.search(question)), change)
+
+
+def metric_in(question: str, catalogue: Catalogue, defined: dict[str, Metric]) -> Metric | None:
+    """The metric a question asks for: one it defines (named in its first sentence, else
+    the first it defines), else the catalogue's with the longest name found in it."""
+    first = phrase_words(_SENTENCE.split(question)[0])
+    for metric in defined.values():
+        if any(phrase_words(n) in first for n in metric.names):
+            return metric
+    words = phrase_words(question)
+    best: tuple[Metric, int] | None = None
+    for metric in catalogue.metrics:
+        for name in metric.names:
+            w = phrase_words(name)
+            if w in words and (best is None or len(w) > best[1]):
+                best = (metric, len(w))
+    if best is None and defined:
+        return next(iter(defined.values()))
+    return best[0] if best else None

@@ -1,0 +1,164 @@
+"""A metric computed from a filing's figures, with the working shown: the `Evaluator` walks a
+formula's tree over the figures (`Lookup`), recording each input; `compute` gives the metric
+for the year asked (or its N-year average, or its change) as a `Working`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from ..errors import PageIndexError
+from .figures import Figure
+from .formulas import FormulaError, Node, parse_formula
+from .metric_questions import Asked
+from .metrics import Catalogue, Lookup, Metric
+from .results import MetricWorking
+from .terms import phrase_words
+
+
+class MissingInput(PageIndexError):
+    """An input the filing's figures do not hold."""
+
+    def __init__(self, name: str, year: int | None) -> None:
+        self.name, self.year = name, year
+        super().__init__(f"{name}{f' for FY{year}' if year else ''}")
+
+
+@dataclass
+class Working:
+    """A metric's result and how it was reached: its formula, and each input figure with
+    the line item it stands for and its fiscal year."""
+
+    metric: str
+    formula: str
+    value: float
+    percent: bool
+    places: int
+    years: list[int]
+    inputs: list[tuple[str, int | None, Figure]] = field(default_factory=list)
+    ratio: bool = True  # False: an amount of money (inputs added and subtracted)
+    change: tuple[float, float] | None = None  # (first year's, last year's) for a change asked
+
+    @property
+    def shown(self) -> str:
+        """The result: a percentage, a ratio, or an amount of money in its inputs' scale
+        ("$3,215 million") when the formula only adds and subtracts amounts."""
+        money = [f for _, _, f in self.inputs if f.unit == "iso4217:USD"]
+        if not self.percent and not self.ratio and money and len(money) == len(self.inputs):
+            scale = min((f.decimals for f in money if f.decimals is not None), default=None)
+            return replace(money[0], value=self.value, decimals=scale).shown
+        return f"{self.value:,.{self.places}f}{'%' if self.percent else ''}"
+
+    def stated(self) -> MetricWorking:
+        """The working as the answer shows it (`working` of `pi ask --json`)."""
+        return MetricWorking(
+            metric=self.metric,
+            change_of=list(self.change) if self.change else None,
+            formula=self.formula,
+            value=round(self.value, self.places),
+            shown=self.shown,
+            years=self.years,
+            inputs=[figure.as_input(name, year) for name, year, figure in self.inputs],
+        )
+
+
+class Evaluator:
+    """Evaluates formulas over one filing's figures (`lookup`), recording each input."""
+
+    def __init__(
+        self, catalogue: Catalogue, lookup: Lookup, defined: dict[str, Metric] | None = None
+    ) -> None:
+        self.catalogue, self.lookup = catalogue, lookup
+        self.defined = defined or {}
+        self.inputs: list[tuple[str, int | None, Figure]] = []
+        self.ratio = False  # whether it multiplied, divided or counted (not an amount)
+        self._depth = 0
+
+    def value(self, node: Node, year: int | None) -> float:
+        year = node.year or year
+        if node.kind == "number":
+            self.ratio = self.ratio or node.value != "0"
+            return float(node.value)
+        if node.kind == "op":
+            self.ratio = self.ratio or node.value in "*/"
+            left, right = (self.value(a, year) for a in node.args)
+            if node.value == "+":
+                return left + right
+            if node.value == "-":
+                return left - right
+            if node.value == "*":
+                return left * right
+            if right == 0:
+                raise FormulaError("division by zero")
+            return left / right
+        if node.kind == "call":
+            if year is None:
+                raise FormulaError(f"{node.value}() needs a fiscal year")
+            (arg,) = node.args
+            now, before = self.value(arg, year), self.value(arg, year - 1)
+            if node.value == "average":
+                return (now + before) / 2
+            return now - before if node.value == "change" else before
+        return self.name(node.value, year)
+
+    def name(self, name: str, year: int | None) -> float:
+        metric = self.defined.get(phrase_words(name)) or self.catalogue.metric(name)
+        if metric is not None:
+            self._depth += 1
+            if self._depth > 10:
+                raise FormulaError(f"{name} is defined by itself")
+            try:
+                result = self.value(parse_formula(metric.formula), year)
+            finally:
+                self._depth -= 1
+            return result
+        item = self.catalogue.item(name)
+        if item is None:
+            raise FormulaError(f"{name!r} is neither a line item nor a metric")
+        figure = self.lookup(item, year)
+        if figure is None:
+            raise MissingInput(item.name, year)
+        if not any(n == item.name and y == year for n, y, _ in self.inputs):
+            self.inputs.append((item.name, year, figure))
+        return figure.value
+
+
+def compute(
+    *,
+    metric: Metric,
+    catalogue: Catalogue,
+    defined: dict[str, Metric],
+    lookup: Lookup,
+    ask: Asked,
+    own_year: int | None,
+) -> Working:
+    """The metric for the year asked (or the N-year average of it), its inputs recorded.
+    Raises MissingInput naming an input the filing does not hold."""
+    evaluator = Evaluator(catalogue, lookup, defined)
+    formula = parse_formula(metric.formula)
+    over_time = "previous(" in metric.formula or "change(" in metric.formula
+    years: Sequence[int | None] = [ask.years[-1] if ask.years else own_year]
+    if ask.span_average or (ask.change and not over_time):
+        years = [ask.years[0], ask.years[-1]] if ask.change else ask.years
+    values = [evaluator.value(formula, y) for y in years]
+    percent = metric.percent or (ask.percent and abs(sum(values) / len(values)) < 5)
+    if percent:
+        values = [v * 100 for v in values]
+    change = None
+    if ask.change and not over_time and not ask.span_average:
+        change = (values[0], values[-1])
+        value = values[-1] - values[0]
+    else:
+        value = sum(values) / len(values)
+    places = ask.places if ask.places is not None else (1 if percent else 2)
+    return Working(
+        metric=metric.name,
+        formula=metric.formula,
+        value=value,
+        percent=percent,
+        places=places,
+        years=[y for y in years if y is not None],
+        inputs=evaluator.inputs,
+        ratio=evaluator.ratio,
+        change=change,
+    )
