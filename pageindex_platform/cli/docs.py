@@ -219,9 +219,10 @@ def refresh(
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Derive stored documents' metadata again from their stored pages (company, type,
-    fiscal year and period, with their sources), without parsing or embedding the files
-    again: after upgrading pageindex-platform, or to apply what the corpus now knows."""
+    """Read stored documents again from their stored pages — their metadata (company, type,
+    fiscal year and period, with their sources) and their statement tables' figures —
+    without parsing or embedding the files again: after upgrading pageindex-platform, or to
+    apply what the corpus now knows."""
     with open_corpus() as corpus:
         done = corpus.refresh(names or None)
     if as_json:
@@ -231,4 +232,8 @@ def refresh(
         for field, (before, after) in doc.changed.items():
             if field not in ("title", "description"):
                 typer.echo(f"{doc.name}: {field} {before!r} → {after!r}")
-    typer.echo(f"{len(done.documents)} document(s) read again, {done.changed} changed")
+    figures = sum(d.figures for d in done.documents)
+    typer.echo(
+        f"{len(done.documents)} document(s) read again: metadata of {done.changed} changed, "
+        f"{figures:,} table figures"
+    )

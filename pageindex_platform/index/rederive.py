@@ -1,7 +1,8 @@
-"""Stored documents' metadata derived again from their stored pages, without parsing or
-embedding their files again: after a change of the extractor (`pi docs refresh`), and when
-a user corrects a document (`pi docs set`). Each document is updated in a transaction of
-its own; its description's vector is made again only when the description changed."""
+"""Stored documents read again from their stored pages, without parsing or embedding their
+files again — their metadata and their statement tables' figures: after an upgrade of the
+readers (`pi docs refresh`), and when a user corrects a document (`pi docs set`). Each
+document is updated in a transaction of its own; its description's vector is made again
+only when the description changed."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from ..settings import Settings
 from ..shapes import Shape
 from .corrections import save_stated, stated_for
 from .metadata import extract_metadata
+from .refresh import refresh_table_figures
 from .resolve import known_companies, resolved
 from .signals import Source
 
@@ -43,11 +45,12 @@ COMPARED = (
 
 @dataclass(frozen=True)
 class Rederived(Shape):
-    """A document whose metadata was derived again: each field that changed, as [before,
-    after]."""
+    """A document read again from its stored pages: each metadata field that changed, as
+    [before, after], and the figures its statement tables give now."""
 
     name: str
     changed: dict[str, list[Any]] = field(default_factory=dict)
+    figures: int = 0
 
 
 @dataclass(frozen=True)
@@ -126,7 +129,9 @@ def _rederive_one(session: Session, name: str, describe: Describer) -> Rederived
     changed = _write(row, metadata, describe)
     if changed:
         logger.info("%s: metadata derived again: %s", row.name, ", ".join(changed))
-    return Rederived(row.name, changed)
+    session.flush()  # the table figures are read with the period just derived
+    figures = refresh_table_figures(session=session, names=[row.name])
+    return Rederived(row.name, changed, figures)
 
 
 def _write(row: Document, metadata: DocMetadata, describe: Describer) -> dict[str, list[Any]]:

@@ -1,7 +1,7 @@
 """What the library reads from a stored document's pages, read again without the file: the
 figures of its statement tables. A document stored before table figures were kept (schema
 revision 0013), or by a table reader that has since improved, gets today's figures from the
-pages it already has; `pi db refresh` runs it. The tagged (inline XBRL) facts come from the
+pages it already has; `pi docs refresh` runs it. The tagged (inline XBRL) facts come from the
 file alone and stay as they are."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from ..db.queries import DocumentInfo
 from ..db.tables import Fact
 from ..errors import DocumentNotFoundError
 from ..records import PageText
-from .store import _fact_row
+from .store import fact_row
 from .tables import read_tables
 
 logger = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ def refresh_table_figures(*, session: Session, names: Sequence[str] | None = Non
             pages, period_end=document.period_end, fiscal_year=document.fiscal_year
         )
         if figures:
-            session.execute(insert(Fact), [_fact_row(document.id, f) for f in figures])
+            session.execute(insert(Fact), [fact_row(document.id, f) for f in figures])
         logger.info(
             "%s: %d table figures read from %d pages", document.name, len(figures), len(pages)
         )

@@ -153,7 +153,7 @@ def store_document(
     )
     session.execute(insert(Node), list(_node_rows(doc_id, doc.tree)))
     if doc.facts:
-        session.execute(insert(Fact), [_fact_row(doc_id, f) for f in doc.facts])
+        session.execute(insert(Fact), [fact_row(doc_id, f) for f in doc.facts])
     if doc.chunks:
         session.execute(
             insert(Chunk),
@@ -227,7 +227,7 @@ def _document_row(
     )
 
 
-def _fact_row(doc_id: int, fact: Any) -> dict[str, Any]:
+def fact_row(doc_id: int, fact: Any) -> dict[str, Any]:
     return {
         "document_id": doc_id,
         "concept": fact.concept,

@@ -3,7 +3,7 @@ and its source (`tagged` or `table`).
 
 Schema only: this revision reads no document. The table figures of documents stored before
 it are read from their stored pages by `index/refresh.py: refresh_table_figures` (the command
-`pi db refresh`), with the table reader of the day it is run; a re-ingest reads them too.
+`pi docs refresh`), with the table reader of the day it is run; a re-ingest reads them too.
 
 Revision ID: 0013
 Revises: 0012
