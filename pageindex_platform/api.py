@@ -33,6 +33,7 @@ from .results import *  # noqa: F403 - the API's types, re-exported
 from .results import (
     Answer,
     DocumentList,
+    FileStatus,
     Filters,
     IngestReport,
     Mode,
@@ -76,10 +77,13 @@ class Corpus:
         database_url: str | None = None,
         mode: Mode | str | None = None,
     ) -> Corpus:
-        """The corpus at `home` / `database_url` (None: the environment's PI_HOME and
-        PI_DATABASE_URL, as `pi` reads them; the other settings from the environment too);
-        `mode`: "local" or "llm" for questions (None: llm when PI_LLM_MODEL is set). The
-        database is started and migrated on first use."""
+        """The corpus at `home` (its embedded database, whatever PI_DATABASE_URL says) or at
+        `database_url`; neither: the environment's PI_HOME and PI_DATABASE_URL, as `pi` reads
+        them. The other settings come from the environment. `mode`: "local" or "llm" for
+        questions (None: llm when PI_LLM_MODEL is set). The database is started and migrated
+        on first use."""
+        if home is not None and database_url is None:
+            database_url = ""  # the home's embedded database, not the environment's URL
         settings = load_settings(
             home=Path(home).expanduser() if home is not None else None,
             database_url=database_url,
@@ -291,6 +295,7 @@ class Corpus:
         extracted ones; `workers`: processes dividing the batch; `progress`: called with
         each event (the batch's size, a file begun, a file done)."""
         from .index.overrides import load_overrides
+        from .index.rederive import settle
 
         given = [paths] if isinstance(paths, str | Path) else list(paths)
         overrides = (
@@ -301,7 +306,7 @@ class Corpus:
         from .llm.openai_compatible import chat_for
 
         with chat_for(self._mode, self._settings, self._db) as chat:
-            return self._ingest(
+            report = self._ingest(
                 [Path(p).expanduser() for p in given],
                 force=force,
                 replace=replace,
@@ -311,6 +316,9 @@ class Corpus:
                 progress=progress,
                 chat=chat,
             )
+        stored = [f.name for f in report.files if f.status == FileStatus.STORED]
+        settle(db=self._db, names=stored, settings=self._settings)
+        return report
 
     def _ingest(
         self, paths: list[Path], *, workers: int, chat: Any, **options: Any

@@ -59,8 +59,11 @@ def guarded(method: Callable[Concatenate[Corpus, P], R]) -> Callable[Concatenate
     return run
 
 
+_REQUIRED = ("question", "name")  # never None
+
+
 def _check(key: str, value: Any) -> None:
-    if key in _TEXT and value is not None:
+    if key in _TEXT and (value is not None or key in _REQUIRED):
         _text(value, _TEXT[key])
     elif key in _NAMES and value is not None and not isinstance(value, str):
         if not isinstance(value, Sequence) and not _is_path(value):

@@ -16,6 +16,8 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from pageindex_platform.db import stop_embedded
+
 from .conftest import REPO, SAMPLES
 
 SECTION = "## Agents and programs"
@@ -40,14 +42,16 @@ def test_the_python_example_runs(tmp_path: Path) -> None:
             exec(compile(_block("python"), "README.md", "exec"), {"__name__": "__readme__"})
     finally:
         os.chdir(here)
+        stop_embedded(tmp_path / "corpus-home" / "pgdata")
     printed = out.getvalue()
     assert "(6.3)%" in printed and "('BESTBUY_2024Q2_10Q', " in printed
     assert "16.1%" in printed  # Ulta's operating margin of the fiscal year the release closes
     assert "BESTBUY_2024Q2_10Q 2024" in printed
-    # closing the corpus gave the settings back to the environment
+    # the corpus had settings of its own: the environment's are untouched
     from pageindex_platform.settings import get_settings
 
     assert get_settings().home == Path(os.environ["PI_HOME"])
+    assert (tmp_path / "corpus-home" / "pgdata").is_dir()  # its own embedded database
 
 
 def test_the_mcp_client_configuration_starts_the_server(corpus: Path) -> None:

@@ -20,14 +20,14 @@ from ..db import queries
 from ..db.engine import Database
 from ..db.tables import Document, Page
 from ..errors import DocumentNotFoundError
-from ..records import DocMetadata, PageText, TreeNode
+from ..records import DocMetadata, DocType, PageText, TreeNode
 from ..settings import Settings
 from ..shapes import Shape
 from .corrections import save_stated, stated_for
 from .metadata import extract_metadata
 from .refresh import refresh_table_figures
 from .resolve import known_companies, resolved
-from .signals import Source
+from .signals import UNSURE, Source
 
 logger = logging.getLogger(__name__)
 
@@ -83,6 +83,23 @@ def rederive(*, db: Database, names: Sequence[str] | None, describe: Describer) 
         with db.session() as session:
             done.append(_rederive_one(session, name, describe))
     return done
+
+
+def settle(*, db: Database, names: Sequence[str], settings: Settings) -> list[Rederived]:
+    """After a batch: the batch's documents whose company is not sure derived again, now
+    that the batch's other filings are stored (a release stored before its company's 10-K
+    knows the company's names only then), so that a batch's metadata does not depend on the
+    order its files were stored in."""
+    with db.session() as session:
+        unsure = [
+            d.name
+            for d in queries.documents(session, names=list(names))
+            if d.doc_type != DocType.OTHER
+            and float(d.sources.get("company", {}).get("confidence", 0.0)) < UNSURE
+        ]
+    if not unsure:
+        return []
+    return rederive(db=db, names=unsure, describe=describer(settings))
 
 
 def correct(*, db: Database, name: str, fields: dict[str, Any], describe: Describer) -> Rederived:
