@@ -41,9 +41,9 @@ def _time_queries(corpus: Corpus, n: int) -> dict[str, tuple[float, float, float
     """p50/p95 ms and mean documents returned for each query kind, through the product's
     router filter and SQL."""
 
-    from pageindex_platform import Corpus
+    from pageindex_platform import Corpus as Library
 
-    db = Corpus.open().db
+    db = Library.open().db
     session_scope = db.session
     from pageindex_platform.search import semantic
     from pageindex_platform.search.constraints import Constraints
@@ -130,9 +130,9 @@ def _steps(corpus: Corpus, n: int) -> None:
     from sqlalchemy import create_engine
     from sqlalchemy.orm import Session
 
-    from pageindex_platform import Corpus
+    from pageindex_platform import Corpus as Library
 
-    db = Corpus.open().db
+    db = Library.open().db
     session_scope = db.session
     from pageindex_platform.search import candidates, semantic
 
@@ -199,9 +199,9 @@ def _agreement(
 ) -> tuple[bool, float]:
     """Whether the candidate-first ranking's top document is the exact ranking's (every
     chunk of the documents ranked), and how much of the top 10 they share (untimed)."""
-    from pageindex_platform import Corpus
+    from pageindex_platform import Corpus as Library
 
-    db = Corpus.open().db
+    db = Library.open().db
     session_scope = db.session
     from pageindex_platform.search import semantic
 
@@ -232,10 +232,10 @@ def main() -> int:
     home = args.keep or Path(tempfile.mkdtemp(prefix="pi-scale-"))
     os.environ["PI_HOME"] = str(home)
     os.environ.pop("PI_DATABASE_URL", None)
-    from pageindex_platform import Corpus
+    from pageindex_platform import Corpus as Library
     from pageindex_platform.db import stop_embedded
 
-    db = Corpus.open().db
+    db = Library.open().db
     from pageindex_platform.settings import get_settings
 
     engine = db.engine
