@@ -7,48 +7,12 @@ from __future__ import annotations
 
 import importlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 __version__ = "0.1.0"
 
 # Quiet unless a door asks for the records (`pi -v`): the library only logs.
 logging.getLogger(__name__).addHandler(logging.NullHandler())
-
-if TYPE_CHECKING:  # the names as type checkers and editors see them
-    from .api import (
-        Answer,
-        Citation,
-        Corpus,
-        DocumentList,
-        DocumentScore,
-        EvidenceLine,
-        Filters,
-        IngestReport,
-        IngestSummary,
-        Listed,
-        MetricWorking,
-        NodeRef,
-        Page,
-        PageRange,
-        Removed,
-        SearchHit,
-        SearchResult,
-        Section,
-        Shown,
-        StatedFigure,
-        Tree,
-        WorkingInput,
-    )
-    from .errors import (
-        CorpusClosedError,
-        DatabaseError,
-        DocumentNotFoundError,
-        EmptySelectionError,
-        InputError,
-        PageIndexError,
-        PageNotFoundError,
-        QuestionError,
-    )
 
 _PUBLIC = {
     "Answer": "api",

@@ -8,17 +8,24 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Sequence
 from functools import wraps
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from sqlalchemy.exc import DBAPIError
 
+from .db.engine import Database
 from .errors import CorpusClosedError, DatabaseError, InputError
 
-if TYPE_CHECKING:
-    from .api import Corpus
+
+class Opened(Protocol):
+    """What the boundary reads of a corpus: whether it is closed, and its database."""
+
+    _closed: bool
+    _db: Database
+
 
 P = ParamSpec("P")
 R = TypeVar("R")
+S = TypeVar("S", bound=Opened)
 
 # The text arguments of the API's methods, as a message names them.
 _TEXT = {
@@ -35,12 +42,12 @@ _NUMBERS = {"year": "the fiscal year", "number": "the page", "first": "the first
             "depth": "the depth", "max_chars": "max_chars", "workers": "workers"}  # fmt: skip
 
 
-def guarded(method: Callable[Concatenate[Corpus, P], R]) -> Callable[Concatenate[Corpus, P], R]:
+def guarded(method: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P], R]:
     """A method of an open corpus, its arguments checked, its database failures in words."""
     signature = inspect.signature(method)
 
     @wraps(method)
-    def run(self: Corpus, /, *args: P.args, **kwargs: P.kwargs) -> R:
+    def run(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
         if self._closed:
             raise CorpusClosedError(
                 f"this corpus ({self._db.location}) is closed: open it again with Corpus.open()"

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pageindex_platform import Corpus, CorpusClosedError, InputError, PageIndexError
+from pageindex_platform.api import Corpus
+from pageindex_platform.errors import CorpusClosedError, InputError, PageIndexError
 
 from .conftest import SAMPLES
 
