@@ -148,3 +148,19 @@ def test_a_document_over_the_full_text_limit_fails_alone(tmp_path: Path, small_p
     assert "full-text index" in errors[0] and "reach" not in err
     assert "1 stored" in out
     assert [d["name"] for d in run_json("docs", "list")] == ["b_good"]
+
+
+def test_a_pdf_cut_short_after_its_pages_is_stored_with_a_warning(
+    tmp_path: Path, small_pdf: Path
+) -> None:
+    """A download that stopped inside the file's closing cross-reference table: its pages
+    are all there, and they are stored, said to be what could be recovered."""
+    data = small_pdf.read_bytes()
+    cut = tmp_path / "cut" / "cut_short.pdf"
+    cut.parent.mkdir()
+    cut.write_bytes(data[: data.rfind(b"trailer") - 20])  # in the middle of the xref table
+    report = run_json("ingest", str(cut.parent))
+    assert report["stored"] == 1 and report["failed"] == 0
+    (stored,) = report["files"]
+    assert stored["pages"] == 5
+    assert any("ends before %%EOF" in w and "5 pages recovered" in w for w in stored["warnings"])

@@ -161,7 +161,7 @@ def _read(path: Path, data: bytes, suffix: str) -> _Read:
     if suffix in PDF_SUFFIXES:
         pdf = parse_pdf(path, data)
         entries = outline_entries(pdf.outline, len(pdf.pages))
-        return _Read(pdf.pages, pdf.layouts, entries, TreeSource.OUTLINE)
+        return _Read(pdf.pages, pdf.layouts, entries, TreeSource.OUTLINE, warnings=pdf.warnings)
     if suffix in MARKDOWN_SUFFIXES:
         try:
             text = data.decode("utf-8")

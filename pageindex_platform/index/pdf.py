@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pymupdf
@@ -27,6 +27,7 @@ class ParsedPdf:
     pages: list[PageText]
     layouts: list[PageLayout]
     outline: list[tuple[int, str, int]]  # (level, title, 1-based page) from the PDF bookmarks
+    warnings: list[str] = field(default_factory=list)  # what reading the file left out
 
 
 def read_bytes(path: Path) -> bytes:
@@ -58,8 +59,9 @@ def parse_pdf(path: Path, data: bytes) -> ParsedPdf:
             raise EncryptedPdfError(path)
         if doc.page_count == 0:
             raise CorruptPdfError(path, "corrupt or truncated PDF (no pages could be read)")
-        if b"%%EOF" not in data[-2048:] and doc.is_repaired:
-            raise CorruptPdfError(path, "corrupt or truncated PDF (file ends before %%EOF)")
+        # a file cut short (a download that stopped): its pages before the cut are read,
+        # and said to be all there is
+        truncated = b"%%EOF" not in data[-2048:] and doc.is_repaired
         pages: list[PageText] = []
         layouts: list[PageLayout] = []
         try:
@@ -74,5 +76,13 @@ def parse_pdf(path: Path, data: bytes) -> ParsedPdf:
     if sum(len(p.text.strip()) for p in pages) < 20 * len(pages) and not any(
         len(p.text.strip()) > 200 for p in pages
     ):
+        if truncated:
+            raise CorruptPdfError(path, "corrupt or truncated PDF (file ends before %%EOF)")
         raise NoTextLayerError(path)
-    return ParsedPdf(pages=pages, layouts=layouts, outline=outline)
+    warnings = (
+        [f"the file ends before %%EOF (cut short): {len(pages)} pages recovered, any after the "
+         "cut are missing"]
+        if truncated
+        else []
+    )  # fmt: skip
+    return ParsedPdf(pages=pages, layouts=layouts, outline=outline, warnings=warnings)
