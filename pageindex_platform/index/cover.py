@@ -225,24 +225,24 @@ def _by_calendar(end: date, doc_type: str, year_end: FiscalYearEnd | None) -> Si
 
 
 def period_signals(
-    first: str, opening: str, doc_type: str, end: date | None, year_end: FiscalYearEnd | None
+    first: str, statements: str, doc_type: str, end: date | None, year_end: FiscalYearEnd | None
 ) -> list[Signal]:
-    """The fiscal period: FY for an annual report; a 10-Q's year-to-date columns (six
-    months: Q2, nine: Q3); the quarter its end closes by the company's calendar; the
-    quarter the headline names; none for an 8-K."""
+    """The fiscal period: FY for an annual report; a 10-Q's year-to-date columns in its
+    statements (`statements`: the first pages' text, lower-case; six months: Q2, nine: Q3);
+    the quarter its end closes by the company's calendar; the quarter the headline names;
+    none for an 8-K."""
     if doc_type in (DocType.FORM_8K, DocType.OTHER):
         return []  # an event's filing, a note: no fiscal period of their own
     if doc_type == DocType.FORM_10K:
         return [Signal("fiscal_period", "FY", Source.COVER, 0.9, "an annual report")]
     found: list[Signal] = []
-    low = opening.lower()
     if doc_type == DocType.FORM_10Q:
-        if "nine months ended" in low:
+        if re.search(r"\b(?:nine|thirty-nine|39)[\s-]+(?:months|weeks) ended", statements):
             found.append(Signal("fiscal_period", "Q3", Source.TEXT, 0.7, "nine months ended"))
-        elif "six months ended" in low:
+        elif re.search(r"\b(?:six|twenty-six|26)[\s-]+(?:months|weeks) ended", statements):
             found.append(Signal("fiscal_period", "Q2", Source.TEXT, 0.7, "six months ended"))
-        else:
-            found.append(Signal("fiscal_period", "Q1", Source.TEXT, 0.35, "three months only"))
+        elif re.search(r"\b(?:three|thirteen|13)[\s-]+(?:months|weeks) ended", statements):
+            found.append(Signal("fiscal_period", "Q1", Source.TEXT, 0.45, "three months only"))
     if end is not None and year_end is not None:
         quarter = quarter_of(end, year_end)
         if quarter:

@@ -28,7 +28,7 @@ from .cover import (
     year_end_after,
     year_signals,
 )
-from .signals import Decided, Signal, Source, decide
+from .signals import UNSURE, Decided, Signal, Source, decide
 from .text import squeezed
 from .tree import PREFACE, WHOLE_DOCUMENT
 
@@ -48,19 +48,22 @@ def _fact_date(value: str) -> date | None:
 @dataclass(frozen=True)
 class FirstPages:
     """What the metadata is read from: the pages, their first three squeezed (`first`)
-    and its lines (`rows`), the first ten (`opening`), and the cover facts."""
+    and its lines (`rows`), the first ten (`opening`), the first forty where the statements
+    are, lower-case (`statements`), and the cover facts."""
 
     pages: Sequence[PageText]
     first: str
     opening: str
     rows: list[str]
     cover_facts: Mapping[str, str]
+    statements: str = ""
 
     @classmethod
     def of(cls, pages: Sequence[PageText], cover_facts: Mapping[str, str]) -> FirstPages:
         first = squeezed(p.text for p in pages[:3])
         opening = squeezed(p.text for p in pages[:10])
-        return cls(pages, first, opening, first.splitlines(), cover_facts)
+        statements = " ".join(" ".join(p.text.split()) for p in pages[:40]).lower()
+        return cls(pages, first, opening, first.splitlines(), cover_facts, statements)
 
 
 def extract_metadata(
@@ -91,12 +94,13 @@ def read_signals(read: FirstPages) -> list[Signal]:
     decided_end = decide(ends).get("period_end")
     end = date.fromisoformat(decided_end.value) if decided_end else None
     year_end = fiscal_year_end(read.opening, end, kind)
-    periods = period_signals(read.first, read.opening, kind, end, year_end) + _xbrl_period(
+    periods = period_signals(read.first, read.statements, kind, end, year_end) + _xbrl_period(
         facts, kind, end
     )
     if year_end is None and end is not None:  # the year ends where its fourth quarter does
         quarter = decide(periods).get("fiscal_period")
-        year_end = year_end_after(end, str(quarter.value)) if quarter else None
+        if quarter is not None and quarter.confidence >= UNSURE:
+            year_end = year_end_after(end, str(quarter.value))
     return signals + periods + year_signals(read.first, read.opening, kind, end, year_end)
 
 
