@@ -80,7 +80,12 @@ def database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
     from .helpers import close_env_dbs, env_db
 
     with env_db().engine.begin() as conn:
-        conn.execute(text("TRUNCATE documents, llm_cache, query_log, ingest_claims CASCADE"))
+        conn.execute(
+            text(
+                "TRUNCATE documents, llm_cache, query_log, ingest_claims, "
+                "metadata_corrections CASCADE"
+            )
+        )
     yield
     close_env_dbs()
     get_settings.cache_clear()

@@ -88,7 +88,7 @@ def type_signals(first: str) -> list[Signal]:
             Signal("doc_type", str(DocType.FORM_10K), Source.TEXT, 0.55, "an annual report")
         )
     if not found:
-        found.append(Signal("doc_type", str(DocType.OTHER), Source.TEXT, 0.5, "no form or release"))
+        found.append(Signal("doc_type", str(DocType.OTHER), Source.TEXT, 0.2, "no form or release"))
     return found
 
 
@@ -103,10 +103,11 @@ def end_signals(first: str, opening: str, doc_type: str) -> list[Signal]:
         if day is not None:
             found.append(Signal("period_end", day.isoformat(), source, weight, why))
 
-    if doc_type == DocType.FORM_8K:
+    if doc_type == DocType.FORM_8K:  # an 8-K's period is its event's date
         m = _REPORT_DATE.search(first)
         if m:
             add(m.group(1) or m.group(2), Source.COVER, 0.9, "the date of report")
+            return found
     m = _COVER_END.search(first)
     if m:
         add(m.group(1), Source.COVER, 0.85, "the cover's period ended")

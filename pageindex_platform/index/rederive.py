@@ -78,6 +78,8 @@ def rederive(*, db: Database, names: Sequence[str] | None, describe: Describer) 
     again from its stored pages, with the corpus's evidence and what users stated for it."""
     with db.session() as session:
         wanted = list(names) if names is not None else _all_names(session)
+        for name in wanted:  # every name known before any is changed
+            _row(session, name)
     done = []
     for name in wanted:
         with db.session() as session:

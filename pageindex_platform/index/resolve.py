@@ -90,9 +90,13 @@ def stated_signals(row: Mapping[str, Any], source: Source) -> list[Signal]:
 
 
 def _forms(known: CompanyNames) -> tuple[set[str], set[str]]:
-    """A stored company's names as prose writes them, and its trading symbols."""
+    """A stored company's names as prose writes them — its name, short name, aliases and
+    the leading words of its short name ("Harbor Light" of "Harbor Light Industries") —
+    and its trading symbols."""
     symbols = {a for a in known.aliases if SYMBOL.fullmatch(a) and len(a) >= 2}
-    names = {known.company, short_company(known.company)}
+    short = short_company(known.company)
+    words = short.split()
+    names = {known.company, short, *(" ".join(words[:n]) for n in range(2, len(words)))}
     names |= {a for a in known.aliases if a not in symbols and len(letters(a)) >= 3}
     return names, symbols
 
@@ -117,6 +121,19 @@ def corpus_signals(pages: Sequence[PageText], known: Sequence[CompanyNames]) -> 
     return [Signal("company", company, Source.CORPUS, weight, f"a stored company, {top} times")]
 
 
+def _file_names(wanted: str, company: CompanyNames) -> bool:
+    """Whether a file name's leading letters name `company`: a name of it run together
+    ("BESTBUY", "PG_E"), its name's beginning of five letters or more ("HARBORLIGHT"), or
+    one of its symbols ("aapl")."""
+    names, symbols = _forms(company)
+    spelled = {letters(short_company(n)) for n in names}
+    return (
+        wanted in spelled
+        or (len(wanted) >= 5 and any(s.startswith(wanted) for s in spelled))
+        or wanted.upper() in symbols
+    )
+
+
 def _written(name: str) -> str:
     """A name as prose writes it: as spelled, or in capitals ("Target", "TARGET"; not the
     word "target")."""
@@ -131,13 +148,10 @@ def file_name_signals(name: str, known: Sequence[CompanyNames]) -> list[Signal]:
     found: list[Signal] = []
     why = f"the file name {stem!r}"
     lead = _LEADING_WORDS.match(stem)
-    if lead and len(letters(lead.group(0))) >= 2:
-        wanted = letters(lead.group(0))
-        for company in known:
-            names, symbols = _forms(company)
-            if any(letters(short_company(n)) == wanted for n in names) or wanted.upper() in symbols:
-                found.append(Signal("company", company.company, Source.FILE_NAME, _FILE_NAME, why))
-                break
+    wanted = letters(lead.group(0)) if lead else ""
+    named = [c for c in known if wanted and _file_names(wanted, c)] if len(wanted) >= 2 else []
+    if len(named) == 1:  # one stored company, or none said
+        found.append(Signal("company", named[0].company, Source.FILE_NAME, _FILE_NAME, why))
     for pattern, kind in _FORMS_IN_NAME:
         if pattern.search(stem):
             found.append(Signal("doc_type", str(kind), Source.FILE_NAME, _FILE_NAME, why))
