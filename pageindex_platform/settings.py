@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 import platformdirs
 from pydantic import AliasChoices, BeforeValidator, Field
@@ -106,42 +107,181 @@ class Settings(BaseSettings):
         return Mode.LLM if self.llm_model else Mode.LOCAL
 
 
-_SECRET_PARAMETER = ("key", "token", "secret", "password", "passwd", "signature", "auth")
+_MASK = "***"
+# A URL's pieces shorter than this are masked where they stand in a URL, never elsewhere in a
+# message (masking every `user` or `eu` of a text would hide words, not secrets).
+_SHORTEST_ECHOED = 6
+# Path words whose next segment is a credential: /key/<key>, /token/<token>, /sig/<signature>.
+_SECRET_PATH_WORDS = frozenset(
+    {
+        "key",
+        "keys",
+        "apikey",
+        "api-key",
+        "api_key",
+        "token",
+        "tokens",
+        "access_token",
+        "secret",
+        "secrets",
+        "password",
+        "passwd",
+        "auth",
+        "bearer",
+        "sig",
+        "signature",
+        "credential",
+        "credentials",
+    }
+)
+# Well-known key shapes: OpenAI/Anthropic sk-, GitHub ghp_/github_pat_, GitLab glpat-, Slack
+# xoxb-, Hugging Face hf_, AWS AKIA/ASIA, Google AIza, JSON Web Tokens (eyJ...).
+_KEY = (
+    r"(?:sk|rk)[-_](?=[\w-]*\d)[\w-]{12,}|gh[pousr]_\w{20,}|github_pat_\w{20,}|glpat-[\w-]{16,}"
+    r"|xox[abposr]-[\w-]{10,}|hf_\w{20,}|A[KS]IA[0-9A-Z]{16}|AIza[\w-]{30,}"
+    r"|eyJ[\w-]{10,}\.[\w-]{10,}\.[\w-]*"
+)
+_KEY_SEGMENT = re.compile(_KEY)
+_HEX_ID = re.compile(r"[0-9a-f]{8}(?:-?[0-9a-f]{4}){3}-?[0-9a-f]{12}|[0-9a-f]{16,}", re.IGNORECASE)
+
+
+def _wordy(part: str) -> bool:
+    """A piece of a path segment that reads as a word or a version: `chat`, `2024`, `4o`,
+    `70b`, `Qwen2` (at most one change between letters and digits in six characters)."""
+    if part.isalpha() or part.isdigit():
+        return True
+    runs = len(re.findall(r"[a-zA-Z]+|[0-9]+|[^a-zA-Z0-9]+", part))
+    return len(part) <= 6 and runs <= 2
+
+
+def token_shaped(segment: str) -> bool:
+    """Whether a URL path segment looks like a credential rather than a word: a known key
+    prefix (`sk-...`, `ghp_...`), a hex id or UUID, a run of 32 characters or more, or 16
+    characters or more mixing letters and digits that do not read as words and versions
+    (`AbCdEf0123456789` is a key; `gpt-4o-mini-2024-07-18` is a model name)."""
+    segment = unquote(segment)
+    if _KEY_SEGMENT.fullmatch(segment) or _HEX_ID.fullmatch(segment):
+        return True
+    parts = [p for p in re.split(r"[-_.~+:,;=]", segment) if p]
+    if any(len(p) >= 32 for p in parts):
+        return True
+    if len(segment) < 16:
+        return False
+    if not (any(c.isalpha() for c in segment) and any(c.isdigit() for c in segment)):
+        return False
+    return not all(_wordy(p) for p in parts) or not any(p.isalpha() and len(p) >= 3 for p in parts)
+
+
+def _secret_segments(path: str) -> list[int]:
+    """The indexes of a path's segments that hold credentials: token-shaped ones and those
+    after a path word like `key` or `token`."""
+    segments = path.split("/")
+    return [
+        i
+        for i, segment in enumerate(segments)
+        if segment
+        and (token_shaped(segment) or (i > 0 and segments[i - 1].lower() in _SECRET_PATH_WORDS))
+    ]
 
 
 def redact_url(url: str) -> str:
-    """The URL without its secrets, for messages, banners and anything stored: the password
-    (`http://user:***@host/v1`) and the values of query parameters named like a key, token,
-    secret or password (`?api_key=***`)."""
+    """The URL without its secrets, for messages, banners, logs and anything stored: the
+    userinfo (`http://***@host/v1`), every query value (`?code=***&api-version=***`), path
+    segments shaped like keys (`/v1/***/chat`, `/key/***`) and the fragment (`#***`). The
+    scheme, host, port, ordinary path words and parameter names stay readable."""
     try:
-        parts = urlsplit(url)
-        netloc = parts.netloc
-        userinfo, at, host = netloc.rpartition("@")
-        if at and ":" in userinfo:
-            user = userinfo.partition(":")[0]
-            netloc = (f"{user}:***@" if user else "***@") + host
-        query = "&".join(
-            f"{name}=***" if sep and any(w in name.lower() for w in _SECRET_PARAMETER) else item
-            for item in parts.query.split("&")
-            for name, sep, _ in [item.partition("=")]
-        )
-        return urlunsplit(parts._replace(netloc=netloc, query=query if parts.query else ""))
+        parts = urlsplit(url.strip())
+        _ = parts.port  # a port that is no number raises ValueError
     except ValueError:
         return "<unparsable URL>"
+    netloc = parts.netloc
+    if "@" in netloc:
+        netloc = f"{_MASK}@{netloc.rpartition('@')[2]}"
+    segments = parts.path.split("/")
+    for i in _secret_segments(parts.path):
+        segments[i] = _MASK
+    query = "&".join(_redact_parameter(item) for item in parts.query.split("&"))
+    fragment = _MASK if parts.fragment else ""
+    return urlunsplit((parts.scheme, netloc, "/".join(segments), query, fragment))
 
 
-_SECRET_IN_TEXT = re.compile(
-    r"([?&][\w.-]{0,40}(?:" + "|".join(_SECRET_PARAMETER) + r")[\w.-]{0,40}=)[^&\s\"'#]+"
-    r"|(://[^:/@\s]{0,200}:)[^@\s/]{1,200}@",
+def _redact_parameter(item: str) -> str:
+    name, sep, value = item.partition("=")
+    if not sep:
+        return _MASK if item else item
+    return f"{name}={_MASK}" if value else item
+
+
+def url_secrets(url: str | None) -> tuple[str, ...]:
+    """The secrets of a URL as they may be echoed anywhere (a server's error text, a log
+    record): its userinfo, query values, key-shaped path segments and fragment, decoded and
+    as written, longest first; pieces under six characters are left out."""
+    if not url:
+        return ()
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return ()
+    found: set[str] = set()
+    userinfo = parts.netloc.rpartition("@")[0]
+    found.update(userinfo.split(":"))
+    segments = parts.path.split("/")
+    found.update(segments[i] for i in _secret_segments(parts.path))
+    found.add(parts.fragment)
+    for piece in (parts.query, parts.fragment):
+        for item in piece.split("&"):
+            name, sep, value = item.partition("=")
+            found.add(value if sep else name)
+    found |= {unquote(s) for s in found} | {quote(unquote(s), safe="") for s in found}
+    return tuple(sorted((s for s in found if len(s) >= _SHORTEST_ECHOED), key=len, reverse=True))
+
+
+_URL_IN_TEXT = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\s\"'<>`]+")
+_QUERY_VALUE_IN_TEXT = re.compile(r"(?<=\S)([?&][^=&\s\"'<>`?#/]{1,60}=)([^&\s\"'<>`]+)")
+_PATH_WORD_IN_TEXT = re.compile(
+    r"(/(?:" + "|".join(re.escape(w) for w in sorted(_SECRET_PATH_WORDS)) + r")/)[^/\s?#\"'<>`]+",
     re.IGNORECASE,
 )
+_KEY_IN_TEXT = re.compile(r"(?<![\w-])(?:" + _KEY + r")")
+_AUTH_IN_TEXT = re.compile(r"\b(Bearer|Basic)\s+[^\s\"'<>`,;]+", re.IGNORECASE)
+_TRAILING = ".,;:!?'\")]}>"
 
 
-def redact_text(text: str) -> str:
-    """`text` (an error message, a warning) with every URL's secrets replaced by `***`."""
-    return _SECRET_IN_TEXT.sub(
-        lambda m: f"{m.group(1)}***" if m.group(1) else f"{m.group(2)}***@", text
-    )
+def _split_trailing(found: str) -> tuple[str, str]:
+    """Text found in a message and the punctuation after it that is not its own (a
+    sentence's period, a closing parenthesis it does not open)."""
+    tail = ""
+    while found and found[-1] in _TRAILING:
+        closer = found[-1]
+        opener = {")": "(", "]": "[", "}": "{"}.get(closer)
+        if opener and found.count(opener) >= found.count(closer):
+            break
+        found, tail = found[:-1], closer + tail
+    return found, tail
+
+
+def _redact_url_in_text(match: re.Match[str]) -> str:
+    url, tail = _split_trailing(match.group(0))
+    return redact_url(url) + tail
+
+
+def _redact_value_in_text(match: re.Match[str]) -> str:
+    value, tail = _split_trailing(match.group(2))
+    return f"{match.group(1)}{_MASK if value else ''}{tail}"
+
+
+def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
+    """`text` (an error message, a warning, a log record) with the secrets of every URL in it
+    masked as `redact_url` masks them, query values and `/key/...` segments of bare paths,
+    bearer tokens, well-known key shapes (`sk-...`) and, literally, each of `secrets` (the
+    configured endpoint's `url_secrets`, its API key) wherever they appear."""
+    for secret in sorted((s for s in secrets if len(s) >= _SHORTEST_ECHOED), key=len, reverse=True):
+        text = text.replace(secret, _MASK)
+    text = _URL_IN_TEXT.sub(_redact_url_in_text, text)
+    text = _QUERY_VALUE_IN_TEXT.sub(_redact_value_in_text, text)
+    text = _PATH_WORD_IN_TEXT.sub(lambda m: f"{m.group(1)}{_MASK}", text)
+    text = _KEY_IN_TEXT.sub(_MASK, text)
+    return _AUTH_IN_TEXT.sub(lambda m: f"{m.group(1)} {_MASK}", text)
 
 
 def load_settings(**values: object) -> Settings:

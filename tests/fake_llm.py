@@ -97,12 +97,14 @@ def competent(request: dict[str, Any]) -> Response:
 class FakeLLM:
     """The server: an ASGI app served by uvicorn on a thread. HTTP/1.1 with keep-alive (idle
     connections closed after `keep_alive` seconds, as servers do), streamed (SSE) replies when a
-    request asks for `stream`. `script` decides each reply, `requests` records what arrived
-    and `ports` the client port of each, so tests can see connections being reused."""
+    request asks for `stream`. `script` decides each reply, `requests` records what arrived,
+    `targets` the path and query each was sent to and `ports` the client port of each, so
+    tests can see connections being reused."""
 
     def __init__(self, script: Script = competent, port: int = 0, keep_alive: int = 5) -> None:
         self.script = script
         self.requests: list[dict[str, Any]] = []
+        self.targets: list[str] = []
         self.ports: list[int] = []
         self.lock = threading.Lock()
         self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -177,14 +179,19 @@ class FakeLLM:
 
         watcher = asyncio.create_task(watch())
         try:
-            await self._reply(body, scope["client"][1], send, gone)
+            query = scope.get("query_string", b"").decode("latin-1")
+            target = scope["path"] + (f"?{query}" if query else "")
+            await self._reply(body, target, scope["client"][1], send, gone)
         finally:
             watcher.cancel()
 
-    async def _reply(self, body: bytes, port: int, send: Send, gone: asyncio.Event) -> None:
+    async def _reply(
+        self, body: bytes, target: str, port: int, send: Send, gone: asyncio.Event
+    ) -> None:
         request = json.loads(body or b"{}")
         with self.lock:
             self.requests.append(request)
+            self.targets.append(target)
             self.ports.append(port)
             reply = self.script(request)
         if reply.delay:

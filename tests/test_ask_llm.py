@@ -281,7 +281,7 @@ def test_credentials_in_the_endpoint_url_are_never_printed(
     code, out, err = run_cli(
         "ask", "Best Buy Q2 FY2024 comparable sales", "--mode", "llm", "--json"
     )
-    assert code == 0 and "analyst:***@127.0.0.1" in err
+    assert code == 0 and "http://***@127.0.0.1" in err
     assert "s3cret" not in out + err and json.loads(out)["warnings"]
 
 

@@ -30,7 +30,7 @@ from typing import Any, Protocol, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from ..errors import LLMOutputError, LLMUnavailableError
-from ..settings import Settings
+from ..settings import Settings, redact_text
 
 Message = dict[str, str]
 T = TypeVar("T", bound=BaseModel)
@@ -278,7 +278,9 @@ class StructuredChat:
                 )
             return value
         usage.failures += 1
-        raise LLMOutputError(f"{step}: no valid {schema.__name__} from {self.model} ({problem})")
+        raise LLMOutputError(
+            redact_text(f"{step}: no valid {schema.__name__} from {self.model} ({problem})")
+        )
 
 
 def some_known(

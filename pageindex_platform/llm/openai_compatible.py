@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import logging
 import random
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import httpx2
 import openai
 
 from ..errors import ConfigurationError, LLMRequestError, LLMUnavailableError
-from ..settings import Mode, Settings, redact_text, redact_url
+from ..settings import Mode, Settings, redact_text, url_secrets
 from .cache import DatabaseCache
 from .chat import Message, Reply, ResponseFormat, StructuredChat, schema_instructions
 
@@ -73,6 +75,55 @@ def _capped_client(limit: int) -> httpx2.AsyncClient:
     return client
 
 
+class _Redacting(logging.Filter):
+    """Masks URL secrets in the records of the HTTP client and the SDK: httpx2 logs every
+    request's URL (at info), the connection layer what it connects to (at debug)."""
+
+    LOGGERS = (
+        "httpx2",
+        "httpcore2.connection",
+        "httpcore2.http11",
+        "httpcore2.http2",
+        "httpcore2.proxy",
+        "httpcore2.socks",
+        "openai",
+        "openai._base_client",
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.secrets: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):  # a record whose arguments do not fit: let it be
+            return True
+        masked = redact_text(message, self.secrets)
+        if masked != message:
+            record.msg, record.args = masked, None
+        return True
+
+    def watch(self, secrets: tuple[str, ...]) -> None:
+        self.secrets.update(secrets)
+        for name in self.LOGGERS:
+            logging.getLogger(name).addFilter(self)  # once: a filter is added only once
+
+
+_LOG_FILTER = _Redacting()
+
+
+def _endpoint(url: str | None) -> tuple[str | None, dict[str, str]]:
+    """The base URL for the SDK and its query parameters: the SDK appends each request's path
+    to the base URL's text, so `/v1?code=K` would become `/v1/?code=Kchat/completions`. The
+    fragment is the client's own and is never sent."""
+    if not url:
+        return url, {}
+    parts = urlsplit(url)
+    query = dict(parse_qsl(parts.query, keep_blank_values=True))
+    return urlunsplit(parts._replace(query="", fragment="")), query
+
+
 class OpenAICompatible:
     def __init__(self, settings: Settings, *, http_client: Any = None) -> None:
         if not settings.llm_model:
@@ -86,10 +137,16 @@ class OpenAICompatible:
         # How the reply's length is capped: most servers take max_tokens, OpenAI's reasoning
         # models only max_completion_tokens; None once a server refuses both.
         self.length_param: str | None = "max_tokens"
+        self.secrets = url_secrets(settings.llm_base_url) + (
+            (settings.llm_api_key,) if settings.llm_api_key else ()
+        )
+        _LOG_FILTER.watch(self.secrets)
         if http_client is None:
             http_client = _capped_client(settings.llm_max_response_bytes)
+        base_url, query = _endpoint(settings.llm_base_url)
         self.client = openai.AsyncOpenAI(
-            base_url=settings.llm_base_url,
+            base_url=base_url,
+            default_query=query or None,
             api_key=settings.llm_api_key or "not-needed",  # local servers ignore it
             timeout=settings.llm_timeout,
             max_retries=0,  # retries are ours, bounded in attempts and time
@@ -211,12 +268,9 @@ class OpenAICompatible:
         return True
 
     def _say(self, problem: str) -> str:
-        """An error message naming the model, never the endpoint's credentials."""
-        text = f"{self.model}: {problem}"
-        base = self.settings.llm_base_url
-        if base and redact_url(base) != base:
-            text = text.replace(base, redact_url(base))
-        return redact_text(text)
+        """An error message naming the model, never the endpoint's credentials (not even as
+        a server echoes them back)."""
+        return redact_text(f"{self.model}: {problem}", self.secrets)
 
 
 def _refuses_format(exc: openai.APIStatusError) -> bool:

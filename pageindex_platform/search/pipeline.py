@@ -9,6 +9,7 @@ the model's usage and the stages' times.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
@@ -19,7 +20,7 @@ from ..db.tables import QueryLog
 from ..embeddings.space import EmbeddingSpace
 from ..errors import EmptyCorpusError
 from ..llm import StructuredChat
-from ..settings import Mode
+from ..settings import Mode, redact_text
 from .constraints import parse_constraints
 from .document_search import Found, search_document, select_documents, with_rivals
 from .evidence import gather, missing_notice
@@ -186,13 +187,26 @@ def _log(session: Session, answer: Answer) -> None:
 
 
 def _log_row(answer: Answer) -> QueryLog:
+    """The row as stored: any URL-like text in it (a failed model step's reason that quotes
+    an endpoint, a question that pastes a link) has its secrets masked."""
     return QueryLog(
-        question=answer.question,
+        question=redact_text(answer.question),
         mode=answer.mode,
         route=answer.route,
-        route_reason=answer.route_reason,
+        route_reason=redact_text(answer.route_reason),
         documents=[{"name": d.name, "score": d.score} for d in answer.documents],
         citations=[c.to_dict() for c in answer.citations],
         latency_ms=answer.timings["total"] * 1000,
-        usage=answer.usage,
+        usage=_masked(answer.usage),
     )
+
+
+def _masked(value: Any) -> Any:
+    """A JSON value with the secrets of every URL-like string in it masked."""
+    if isinstance(value, str):
+        return redact_text(value)
+    if isinstance(value, dict):
+        return {k: _masked(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_masked(v) for v in value]
+    return value
