@@ -317,7 +317,8 @@ class Corpus:
                 chat=chat,
             )
         stored = [f.name for f in report.files if f.status == FileStatus.STORED]
-        settle(db=self._db, names=stored, settings=self._settings)
+        if stored and not report.stopped:  # the database is there
+            settle(db=self._db, names=stored, settings=self._settings)
         return report
 
     def _ingest(

@@ -93,5 +93,7 @@ def _is_path(value: Any) -> bool:
 def _text(value: Any, what: str) -> None:
     if not isinstance(value, str):
         raise InputError(what, f"must be text, not {type(value).__name__}")
-    if "\x00" in value:
+    # a question's control characters are the question parser's to read as spaces (a
+    # question of nothing else is a QuestionError); a name never holds one
+    if "\x00" in value and what != _TEXT["question"]:
         raise InputError(what, "contains a NUL character (\\x00)")

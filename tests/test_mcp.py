@@ -36,7 +36,7 @@ READ_TOOLS = {
     "search",
     "ask",
 }
-TOOLS = READ_TOOLS | {"ingest", "remove_document"}
+TOOLS = READ_TOOLS | {"ingest", "set_document_metadata", "remove_document"}
 TENQ = "BESTBUY_2024Q2_10Q"
 QUESTION = "Best Buy Q2 FY2024 comparable sales"
 

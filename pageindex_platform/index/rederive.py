@@ -162,7 +162,8 @@ def _write(row: Document, metadata: DocMetadata, describe: Describer) -> dict[st
     if metadata.company:
         metadata.company = stored_spelling(session, metadata.company)
     changed: dict[str, list[Any]] = {}
-    for name in COMPARED:
+    written = bool((row.usage or {}).get("calls"))  # llm mode: the model's title, description
+    for name in COMPARED[:-2] if written else COMPARED:
         before, after = getattr(row, name), getattr(metadata, name)
         if name == "company_aliases":
             before, after = sorted(before or []), sorted(after or [])

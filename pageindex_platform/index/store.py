@@ -97,6 +97,7 @@ def _resolve(doc: PreparedDocument, options: StoreOptions) -> None:
     row and the user's correction (`resolve.py`); the row's title, description and aliases
     set as given."""
     row = options.overrides.get(doc.name)
+    written = (doc.metadata.title, doc.metadata.description) if options.chat else None
     with options.db.session() as session:
         known = known_companies(session, excluding=doc.name)
         stated = stated_for(session, doc.name, doc.sha256)
@@ -114,6 +115,8 @@ def _resolve(doc: PreparedDocument, options: StoreOptions) -> None:
     )
     if row:
         apply_overrides(doc.metadata, row, fields=DESCRIBING)
+    if written is not None:  # llm mode: the model's title and description stay
+        doc.metadata.title, doc.metadata.description = written
 
 
 def _stated_fields(row: dict[str, Any]) -> dict[str, Any]:
