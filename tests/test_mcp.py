@@ -99,7 +99,7 @@ def test_stdio_tools_answer_as_the_cli_does(corpus: Path, tmp_path: Path) -> Non
             for tool in listed:
                 assert tool.input_schema["type"] == "object" and tool.output_schema is not None
                 assert tool.annotations is not None
-                writes = tool.name in ("ingest", "remove_document")
+                writes = tool.name in ("ingest", "set_document_metadata", "remove_document")
                 assert tool.annotations.read_only_hint is not writes
             remove = next(t for t in listed if t.name == "remove_document")
             assert remove.annotations is not None and remove.annotations.destructive_hint
