@@ -221,7 +221,11 @@ def parse_period(question: str) -> PeriodAsk:
         quarters=tuple(sorted({q for q, _, _ in quarters})),
         dates=dates,
     )
-    years = tuple(fiscal_years_written(question))
+    # a date's year is no fiscal year asked ("the 8-K dated July 1, 2022")
+    undated = question
+    for _, start, stop in reversed(parse_question_dates(question)):
+        undated = f"{undated[:start]} {undated[stop:]}"
+    years = tuple(fiscal_years_written(undated))
     dated = _dated(question)
     if dated is not None and dated[1] is not None:
         return _of_date(base, *dated)

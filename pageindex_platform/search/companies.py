@@ -65,7 +65,9 @@ def resolve_companies(
     if found:
         companies = sorted(with_other_names(found, stored))
         return Resolved(companies, entity_groups(companies, stored), notes, readings)
-    unknown = unknown_names(question, common)
+    if notes:  # a misspelling as close to two names: said, neither chosen
+        return Resolved(notes=notes)
+    unknown = unknown_names(question, common, lambda w: queries.stop_word(session, w))
     if unknown:
         return Resolved(notes=notes, unknown=unknown)
     similar = sorted(queries.companies_resembling(session, question, FUZZY_SIMILARITY))
@@ -125,7 +127,7 @@ def _as_written(
             joined = norm.replace(" ", "")
             if (
                 (norm and f" {norm} " in q_norm and not _generic(form, question, common))
-                or (len(joined) >= 6 and joined in q_letters)
+                or (len(joined) >= 6 and " " in norm and joined in q_letters)
                 or any(initialism_of(t, form) for t in nicknames)
             ):
                 found.add(company.company)
@@ -150,10 +152,15 @@ def _symbols_read(
 
 
 def _generic(form: str, question: str, common: Common) -> bool:
-    """Whether a one-word name that is a common word ("Company", "Block") is written in the
-    question as a word, not as a name (see `written_as_name`)."""
+    """Whether a one-word name is written in the question as a word, not as a name: all in
+    lower case ("block", "target", "company"), or, being a common word, neither inside a
+    sentence nor possessive (see `written_as_name`)."""
     words = normalize(form).split()
-    return len(words) == 1 and common(form) and not written_as_name(question, words)
+    if len(words) != 1 or not words[0].isalpha():  # "3M" is a name, not a word
+        return False
+    if not any(m.group(0) != m.group(0).lower() for m in spans_of(question, words)):
+        return True
+    return common(form) and not written_as_name(question, words)
 
 
 def spans_of(question: str, words: Sequence[str]) -> list[re.Match[str]]:
@@ -167,7 +174,7 @@ def written_as_name(question: str, words: Sequence[str]) -> bool:
     """Whether `words` are written as a name: capitalized, and inside a sentence or
     possessive ("Target's", "at Target"; not "Target margins rose" alone, nor "target")."""
     for m in spans_of(question, words):
-        if not m.group(0)[:1].isupper():
+        if m.group(0) == m.group(0).lower():
             continue
         if _POSSESSIVE.match(question[m.end() :]) or not _SENTENCE_START.search(
             question[: m.start()]
@@ -239,7 +246,7 @@ def _misspellings(
     each short name, `misspelt`), the closest only; none where two companies are as close.
     Returns (companies, (readings, notes))."""
     runs = _capitalized_runs(question)
-    best: dict[str, tuple[int, str]] = {}
+    best: dict[str, tuple[int, int, str]] = {}  # the fewest edits, the longest run
     for company in stored:
         for form in _names_of(company, groups)[1]:
             words = normalize(short_company(form)).split()
@@ -249,13 +256,13 @@ def _misspellings(
                     edits = misspelt(letters(run), name)
                     if edits is None or common(run):
                         continue
-                    if company.company not in best or edits < best[company.company][0]:
-                        best[company.company] = (edits, run)
+                    if (edits, -len(run)) < best.get(company.company, (99, 0, ""))[:2]:
+                        best[company.company] = (edits, -len(run), run)
     if not best:
         return set(), ([], [])
-    closest = min(e for e, _ in best.values())
-    chosen = sorted(c for c, (e, _) in best.items() if e == closest)
-    run = best[chosen[0]][1]
+    closest = min(e for e, _, _ in best.values())
+    chosen = sorted(c for c, (e, _, _) in best.items() if e == closest)
+    run = best[chosen[0]][2]
     if len(entity_groups(chosen)) > 1:
         said = f'"{run}" is as close to {" as to ".join(chosen)}: name the company to choose.'
         return set(), ([], [said])

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..names import short_company
+
 _WORD = r"(?:[A-Z][\w&.'’-]*[\w&]|[A-Z]|\d+[A-Z][\w&-]*)"
 _PROPER = r"[A-Z][a-z][\w&.'’-]*[a-z]"
 _RUN = rf"{_WORD}(?:[ \t]+(?:&[ \t]+)?{_WORD}){{0,4}}"
@@ -26,16 +28,27 @@ _NAMES = (
     # lower case: "What was Neflix revenue"
     re.compile(rf"(?<=[a-z,][ \t])(?P<name>{_PROPER}(?:[ \t]+{_PROPER}){{0,3}})(?=[ \t]+[a-z])"),
 )
+_SYMBOL_POSSESSIVE = re.compile(r"(?<![\w&.])(?P<name>[A-Z]{2,5})['’]s?(?![\w])")
 _PERIOD_WORD = re.compile(rf"^{_PERIOD}|^[QH][1-4]$|^\d", re.IGNORECASE)
 
 
-def unknown_names(question: str, common: Callable[[str], bool]) -> list[str]:
+def unknown_names(
+    question: str, common: Callable[[str], bool], stop: Callable[[str], bool]
+) -> list[str]:
     """The names `question` writes as a company's (see the module), each once, in order;
-    `common`: whether a word or phrase is one most stored filings use."""
+    `common`: whether a word or phrase is one most stored filings use; `stop`: whether a
+    word is an English stop word. A symbol written possessive in capitals ("COST's") is a
+    name though the word is common, unless the question is written in capitals or it is a
+    stop word ("IT's")."""
     found: list[str] = []
+    if not question.isupper():
+        for m in _SYMBOL_POSSESSIVE.finditer(question):
+            if not stop(m.group("name")) and m.group("name") not in found:
+                found.append(m.group("name"))
     for pattern in _NAMES:
         for m in pattern.finditer(question):
-            name = _trimmed(m.group("name").split(), common)
+            words = re.sub(r"['’]s?$", "", m.group("name")).split()
+            name = _trimmed(words, common)
             if name and name not in found:
                 found.append(name)
     return found
@@ -50,4 +63,4 @@ def _trimmed(words: list[str], common: Callable[[str], bool]) -> str:
         words = words[:-1]
     if not words or all(_PERIOD_WORD.match(w) for w in words):
         return ""
-    return " ".join(words).rstrip(".,")
+    return short_company(" ".join(words).rstrip(".,"))

@@ -16,6 +16,7 @@ from .companies import (
     common_words,
     companies_resembling,
     company_names,
+    stop_word,
     stored_companies,
     symbol_holders,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "rivals",
     "section_title",
     "stated_figures",
+    "stop_word",
     "stored_companies",
     "stored_sha256",
     "symbol_holders",

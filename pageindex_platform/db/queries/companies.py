@@ -59,6 +59,14 @@ def common_words(session: Session, phrase: str, share: float = 0.5) -> bool:
     return bool(total) and all(n > share * total for n in found)
 
 
+def stop_word(session: Session, word: str) -> bool:
+    """Whether `word` is an English stop word ("IT", "ALL", "ON"): no lexeme of its own."""
+    found = session.execute(
+        text("SELECT numnode(plainto_tsquery('english', :w)) = 0"), {"w": word}
+    ).scalar()
+    return bool(found)
+
+
 def companies_resembling(session: Session, question: str, similarity: float) -> list[str]:
     """Stored companies one of whose names (of 4 letters or more) is like a run of the
     question's words (pg_trgm word_similarity at least `similarity`)."""
