@@ -32,6 +32,7 @@ KEYS = {
     "timings",
     "usage",
     "warnings",
+    "readings",
 }
 
 

@@ -132,6 +132,41 @@ def test_a_company_that_is_not_stored_is_said_and_nothing_else_answers(
     assert out["figures"] == [] and out["citations"] == [] and out["working"] is None
 
 
+def test_a_brand_its_owner_names_as_its_own_names_the_owner(stored: None, tmp_path: Path) -> None:
+    """ "Gadgetron" is named throughout Alpha Holdings' filing (its brand) and once in
+    another's: it names Alpha Holdings, and the answer says so; "Widgetco", a customer one
+    filing names in passing, is no company stored."""
+    section = (
+        "# Item {i}. Part {i}\n\nOur Gadgetron devices and the Gadgetron platform grew in "
+        "every region this year, as customers chose Gadgetron for its reliability, its "
+        "service network and the long life of each Gadgetron device we sold.\n\n"
+    )
+    ingest_files(
+        tmp_path / "brands",
+        {
+            "alpha-2024.md": annual_filing(
+                2024,
+                "".join(section.format(i=i) for i in range(1, 5)) + BODY.format(revenue=321),
+                name="ALPHA HOLDINGS INC.",
+                symbol="ALH",
+            ),
+            "buyers-2024.md": annual_filing(
+                2024,
+                "# Item 1. Business\n\nWe sell to Widgetco and compete with Gadgetron.\n\n"
+                + BODY.format(revenue=7),
+                name="WIDGET BUYERS INC.",
+                symbol="WBY",
+            ),
+        },
+    )
+    out = run_json("ask", "What was Gadgetron's revenue for FY2024?")
+    assert out["figures"][0]["document"] == "alpha-2024"
+    said = 'read "Gadgetron" as Alpha Holdings Inc., whose filings name it as their own'
+    assert said in out["readings"]
+    missing = run_json("ask", "What was Widgetco's revenue for FY2024?")
+    assert missing["answer"] == "No filing of Widgetco is stored." and missing["figures"] == []
+
+
 def _questions() -> list[dict[str, Any]]:
     files = [DEV_SET / "questions.jsonl", *sorted((REPO / "eval").glob("*questions*.jsonl"))]
     rows = []

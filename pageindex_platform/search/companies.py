@@ -68,10 +68,37 @@ def resolve_companies(
     if notes:  # a misspelling as close to two names: said, neither chosen
         return Resolved(notes=notes)
     unknown = unknown_names(question, common, lambda w: queries.stop_word(session, w))
+    owners = {name: brand_owner(queries.mentions(session, name)) for name in unknown}
+    if unknown and all(owners.values()):  # brands their owners' filings name as their own
+        found = {c for c in owners.values() if c}
+        companies = sorted(with_other_names(found, stored))
+        said = [f'read "{n}" as {c}, whose filings name it as their own' for n, c in owners.items()]
+        return Resolved(companies, entity_groups(companies, stored), notes, said)
     if unknown:
-        return Resolved(notes=notes, unknown=unknown)
+        return Resolved(notes=notes, unknown=[n for n, c in owners.items() if not c])
     similar = sorted(queries.companies_resembling(session, question, FUZZY_SIMILARITY))
     return Resolved(similar, entity_groups(similar, stored), notes, readings)
+
+
+BRAND_SHARE = 0.8  # of the pages naming a brand, its owner's filings hold this share...
+BRAND_PAGES = 0.1  # ...and name it on this share of their pages, in half its filings at least
+
+
+def brand_owner(found: Sequence[queries.Mentions]) -> str | None:
+    """The company whose filings name a phrase as their own: most of the corpus's pages
+    naming it are its filings', which name it throughout (a brand, "Google" in Alphabet's
+    10-K), not a customer or rival a filing names in passing."""
+    if not found:
+        return None
+    top, pages = found[0], sum(m.pages for m in found)
+    return (
+        top.company
+        if top.pages >= BRAND_SHARE * pages
+        and top.pages >= 3
+        and top.pages >= BRAND_PAGES * top.pages_of_naming
+        and 2 * top.documents >= top.filings
+        else None
+    )
 
 
 def link(
@@ -242,22 +269,20 @@ def _written_part(question: str, part: Sequence[str], taken: Sequence[tuple[int,
 def _misspellings(
     question: str, stored: Sequence[CompanyNames], groups: Sequence[frozenset[str]], common: Common
 ) -> tuple[set[str], tuple[list[str], list[str]]]:
-    """Companies whose name the question misspells (runs of its capitalized words against
-    each short name, `misspelt`), the closest only; none where two companies are as close.
-    Returns (companies, (readings, notes))."""
+    """Companies whose name the question misspells (runs of its words beginning with a
+    capital against each leading part of each name, short or legal, letters only:
+    `misspelt`), the closest only; none where two companies are as close. Returns
+    (companies, (readings, notes))."""
     runs = _capitalized_runs(question)
     best: dict[str, tuple[int, int, str]] = {}  # the fewest edits, the longest run
     for company in stored:
-        for form in _names_of(company, groups)[1]:
-            words = normalize(short_company(form)).split()
-            for n in range(1, len(words) + 1):
-                name = "".join(words[:n])
-                for run in runs.get(n, ()):
-                    edits = misspelt(letters(run), name)
-                    if edits is None or common(run):
-                        continue
-                    if (edits, -len(run)) < best.get(company.company, (99, 0, ""))[:2]:
-                        best[company.company] = (edits, -len(run), run)
+        for name in _spellings(_names_of(company, groups)[1]):
+            for run, written in runs:
+                edits = misspelt(written, name)
+                if edits is None or common(run):
+                    continue
+                if (edits, -len(run)) < best.get(company.company, (99, 0, ""))[:2]:
+                    best[company.company] = (edits, -len(run), run)
     if not best:
         return set(), ([], [])
     closest = min(e for e, _, _ in best.values())
@@ -269,14 +294,24 @@ def _misspellings(
     return set(chosen), ([f'read "{run}" as {chosen[0]}'], [])
 
 
-def _capitalized_runs(question: str) -> dict[int, list[str]]:
-    """Runs of 1-4 words of the question that begin with a capital, by their word count."""
+def _spellings(forms: set[str]) -> set[str]:
+    """Each leading part of each name, short or legal, as letters ("coca", "cocacola",
+    "amazon", "amazoncom")."""
+    found: set[str] = set()
+    for form in forms:
+        for words in (normalize(short_company(form)).split(), normalize(form).split()):
+            found.update("".join(words[:n]) for n in range(1, len(words) + 1))
+    return found
+
+
+def _capitalized_runs(question: str) -> list[tuple[str, str]]:
+    """Runs of 1-4 words of the question that begin with a capital, with their letters."""
     words = re.findall(r"[A-Za-z0-9][\w&.-]*", question)
-    runs: dict[int, list[str]] = {}
+    runs = []
     for i, word in enumerate(words):
-        if not word[:1].isupper():
-            continue
-        for n in range(1, 5):
-            if i + n <= len(words):
-                runs.setdefault(n, []).append(" ".join(words[i : i + n]))
+        if word[:1].isupper():
+            for n in range(1, 5):
+                if i + n <= len(words):
+                    run = " ".join(words[i : i + n]).rstrip(".")
+                    runs.append((run, letters(run)))
     return runs

@@ -224,11 +224,11 @@ class FigureBook:
         return self.fiscal_year(fact.period_end) == year
 
     def rows(self, label: str, year: int | None) -> list[FactInfo]:
-        """The table rows whose label's key is `label`'s, of the fiscal year."""
+        """The table rows whose label's key is `label`'s, of the period asked."""
         found = queries.stated_figures(
             self.session, self.document.id, names=[label_key(label)], prefixes=[]
         )
-        return [f for f in found if f.source == "table" and self.of_year(f, year)]
+        return self._of_period([f for f in found if f.source == "table"], self.span(year), year)
 
     @property
     def statement_pages(self) -> dict[int, Statement]:

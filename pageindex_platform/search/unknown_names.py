@@ -14,19 +14,17 @@ from collections.abc import Callable
 from ..names import short_company
 
 _WORD = r"(?:[A-Z][\w&.'’-]*[\w&]|[A-Z]|\d+[A-Z][\w&-]*)"
+_ASKED = r"(?:for|of|at|by|from|about|did|does|do|is|was|were|has|had|have)"
 _PROPER = r"[A-Z][a-z][\w&.'’-]*[a-z]"
 _RUN = rf"{_WORD}(?:[ \t]+(?:&[ \t]+)?{_WORD}){{0,4}}"
 _PERIOD = r"(?:FY[ \t]?['’]?\d|Q[1-4]\b|[1-4]Q\d|(?:19|20)\d\d\b|fiscal\b)"
 _NAMES = (
     re.compile(rf"(?P<name>{_RUN})['’]s?(?![\w])"),
     re.compile(rf"(?P<name>{_RUN})[ \t]+(?={_PERIOD})"),
-    re.compile(
-        rf"\b(?:for|of|at|by|from|about|did|does|do|is|was|were|has|had|have)[ \t]+"
-        rf"(?P<name>{_RUN})(?=[ \t]*(?:[?.,;:)]|$))"
-    ),
-    # inside a sentence, a proper name (capitals and lower-case letters) before a word in
-    # lower case: "What was Neflix revenue"
-    re.compile(rf"(?<=[a-z,][ \t])(?P<name>{_PROPER}(?:[ \t]+{_PROPER}){{0,3}})(?=[ \t]+[a-z])"),
+    re.compile(rf"\b{_ASKED}[ \t]+(?P<name>{_RUN})(?=[ \t]*(?:[?.,;:)]|$))"),
+    # a proper name (capitals and lower-case letters) asked about, before a word in lower
+    # case: "What was Neflix revenue", "for Neflix net income"
+    re.compile(rf"\b{_ASKED}[ \t]+(?P<name>{_PROPER}(?:[ \t]+{_PROPER}){{0,3}})(?=[ \t]+[a-z])"),
 )
 _SYMBOL_POSSESSIVE = re.compile(r"(?<![\w&.])(?P<name>[A-Z]{2,5})['’]s?(?![\w])")
 _PERIOD_WORD = re.compile(rf"^{_PERIOD}|^[QH][1-4]$|^\d", re.IGNORECASE)
