@@ -12,7 +12,7 @@ from datetime import date
 from typing import Protocol, TypeVar
 
 from ..records import DocType
-from .dates import months_after, months_between
+from .dates import fiscal_offset, months_after, months_between
 from .grammar import PeriodAsk, PeriodKind
 
 COMPARATIVE_YEARS = 2  # a 10-K's income statement shows three years
@@ -59,6 +59,33 @@ def years_of(fiscal_year: int | None, period_end: str | None) -> set[int]:
 
 def filing_years(filing: Filing) -> set[int]:
     return years_of(filing.fiscal_year, filing.period_end)
+
+
+def year_named(filing: Filing, period_end: str) -> int:
+    """The fiscal year a column ending on `period_end` is named, as the filing names its own:
+    its end's year, less one where the filing's fiscal year ends early in the next calendar
+    year (a year ending January 1, 2022 is fiscal 2021 when the filing says so)."""
+    return int(period_end[:4]) - fiscal_offset(filing.fiscal_year, filing.period_end)
+
+
+def own_years(years: Sequence[int], filing: Filing, name: str) -> tuple[int, str]:
+    """How far the years asked are from the filing's own names, and the reading said. A
+    fiscal year ending early in the next calendar year (Ulta's fiscal 2022 ended January 28,
+    2023) is also called by the year it ends in; when the question names that year and not
+    the filing's own, it means the filing's year. (0, "") when the years are its own."""
+    own, end = filing.fiscal_year, filing.period_end
+    if own is None or end is None or not years or own in years:
+        return 0, ""
+    shift = int(end[:4]) - own
+    if shift <= 0 or own + shift not in years:
+        return 0, ""
+    shifted = [y - shift for y in years]
+    many = len(shifted) > 1
+    return shift, (
+        f"{', '.join(f'FY{y}' for y in years)} read as the fiscal year{'s' if many else ''} "
+        f"ending in {'those years' if many else 'that year'}: "
+        f"{', '.join(f'fiscal {y}' for y in shifted)} ({name} covers fiscal {own}, ended {end})."
+    )
 
 
 def covers_year(filing: Filing) -> bool:

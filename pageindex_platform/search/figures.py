@@ -17,8 +17,8 @@ from sqlalchemy.orm import Session
 from ..db import queries
 from ..db.queries import DocumentInfo, FactInfo
 from ..index.tables import label_key
-from ..periods import PeriodAsk, fiscal_offset, months_before, months_between
-from ..periods.fiscal import Span, span_for, span_words
+from ..periods import PeriodAsk, months_before, months_between
+from ..periods.fiscal import Span, span_for, span_words, year_named
 from .results import StatedFigure, WorkingInput
 from .statements import Fact, Statement, statement_pages, statements_for
 from .terms import phrase_words
@@ -206,7 +206,6 @@ class FigureBook:
         self.session = session
         self.document = document
         self.ask = ask or PeriodAsk()
-        self.offset = -fiscal_offset(document.fiscal_year, document.period_end)
         self._statements: dict[int, Statement] | None = None
         self._found: dict[tuple[str, int | None], Figure | None] = {}
 
@@ -214,14 +213,11 @@ class FigureBook:
         """The period asked, for fiscal `year`, on the filing's calendar."""
         return span_for(self.ask, self.document, year)
 
-    def fiscal_year(self, period_end: str) -> int:
-        return int(period_end[:4]) + self.offset
-
     def of_year(self, fact: FactInfo, year: int | None) -> bool:
         """Whether the fact is of the fiscal year (None: ends on the filing's own period)."""
         if year is None:
             return fact.period_end == self.document.period_end
-        return self.fiscal_year(fact.period_end) == year
+        return year_named(self.document, fact.period_end) == year
 
     def rows(self, label: str, year: int | None) -> list[FactInfo]:
         """The table rows whose label's key is `label`'s, of the period asked."""

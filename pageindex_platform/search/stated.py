@@ -18,7 +18,7 @@ from ..db import queries
 from ..db.queries import DocumentInfo
 from ..index.text import phrase_words
 from ..periods import PeriodAsk, parse_period
-from ..periods.fiscal import asked_years, reading
+from ..periods.fiscal import asked_years, own_years, reading
 from .figures import Figure, FigureBook, LineItem, items_in
 from .formulas import FormulaError
 from .metric_questions import Asked, asked, defined_metrics, metric_in
@@ -139,28 +139,15 @@ def _reading(period: PeriodAsk, book: FigureBook, ask: Asked, figures: list[Figu
 def _own_years(
     ask: Asked, period: PeriodAsk, document: DocumentInfo
 ) -> tuple[Asked, PeriodAsk, str]:
-    """The years asked, as fiscal years of `document`. A fiscal year ending early in the
-    next calendar year (Ulta's fiscal 2022 ended January 28, 2023) is also called by the
-    year it ends in; when the question names that year and not the filing's own, it means
-    the filing's year: the years asked are shifted and the reading is said."""
-    own, end = document.fiscal_year, document.period_end
-    if own is None or end is None or not ask.years or own in ask.years:
-        return ask, period, ""
-    shift = int(end[:4]) - own
-    if shift <= 0 or own + shift not in ask.years:
+    """The years asked, as fiscal years of `document` (`periods.fiscal.own_years`)."""
+    shift, said = own_years(ask.years, document, document.name)
+    if not shift:
         return ask, period, ""
     years = [y - shift for y in ask.years]
-    said = ", ".join(f"FY{y}" for y in ask.years)
-    period = replace(period, years=tuple(y - shift for y in period.years))
     return (
         replace(ask, years=years),
-        period,
-        (
-            f"{said} read as the fiscal year{'s' if len(years) > 1 else ''} ending in "
-            f"{'those years' if len(years) > 1 else 'that year'}: "
-            f"{', '.join(f'fiscal {y}' for y in years)} ({document.name} covers fiscal {own}, "
-            f"ended {end})."
-        ),
+        replace(period, years=tuple(y - shift for y in period.years)),
+        said,
     )
 
 
