@@ -42,6 +42,8 @@ COMPANIES = (
     ("UNION PACIFIC CORPORATION", "UNP", 113),
     ("BANTAM FOODS CORP.", "BTF", 114),
     ("BANTOM FOODS CORP.", "BOF", 115),
+    ("AMERICAN EXPRESS CO", "AXP", 116),
+    ("AMERICAN WATER WORKS COMPANY, INC.", "AWK", 117),
 )
 
 
@@ -102,6 +104,15 @@ def test_common_words_alone_name_no_company(stored: None) -> None:
         with session_scope() as session:
             named = parse_constraints(question, session=session).companies
         assert named == ["Gizmo Works Inc."], (question, named)
+
+
+def test_a_name_two_companies_share_is_said_and_both_are_searched(stored: None) -> None:
+    out = run_json("ask", "What was American's revenue for FY2024?")
+    said = '"American" is a name of American Express Co and American Water Works Company, Inc.'
+    assert out["answer"].startswith(said) and any(w.startswith(said) for w in out["warnings"])
+    assert {d["name"] for d in out["documents"][:2]} == {"axp-2024", "awk-2024"}
+    assert _revenue("What was American Water Works' revenue for FY2024?") == (117, "awk-2024")
+    assert _revenue("What was AmEx's revenue for FY2024?") == (116, "axp-2024")
 
 
 def test_a_misspelling_as_close_to_two_names_is_said_and_picks_neither(stored: None) -> None:

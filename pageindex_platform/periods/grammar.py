@@ -126,10 +126,6 @@ class PeriodAsk:
     dates: tuple[date, ...] = ()
 
     @property
-    def relative(self) -> bool:
-        return self.kind in (PeriodKind.LATEST_YEAR, PeriodKind.LATEST_QUARTER) or bool(self.count)
-
-    @property
     def named(self) -> bool:
         """Whether the question names a period of its own (not only "the latest")."""
         return bool(self.years or self.quarters or self.dates or self.end)
@@ -239,11 +235,8 @@ def parse_period(question: str) -> PeriodAsk:
 
 
 def _of_date(base: PeriodAsk, day: date, months: int | None, words: str) -> PeriodAsk:
-    kind = {0: PeriodKind.INSTANT, 3: PeriodKind.QUARTER, 12: PeriodKind.YEAR}.get(
-        months or 0, PeriodKind.YEAR_TO_DATE
-    )
-    if months == 0:
-        kind = PeriodKind.INSTANT
+    kinds = {0: PeriodKind.INSTANT, 3: PeriodKind.QUARTER, 12: PeriodKind.YEAR}
+    kind = kinds.get(months or 0, PeriodKind.YEAR_TO_DATE)
     return _with(base, kind, (), words, months=months, end=day)
 
 

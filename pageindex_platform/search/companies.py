@@ -40,9 +40,9 @@ Common = Callable[[str], bool]
 @dataclass(frozen=True)
 class Resolved:
     """The stored companies a question names (every stored name of each), grouped by
-    company; notes on what was read with doubt (a symbol alone, a name two companies share);
-    how names were read (a misspelling, a leading part of a name); and the names it writes
-    that no stored company goes by."""
+    company; notes on what was read with doubt, said first (a symbol alone, a name two
+    companies share, a misspelling as close to two names); how names were read (a
+    misspelling, a brand); and the names it writes that no stored company goes by."""
 
     companies: list[str] = field(default_factory=list)
     entities: list[list[str]] = field(default_factory=list)
@@ -107,11 +107,15 @@ def link(
     """The stored companies named as written, else by a leading part of a name, else
     misspelt: (names, notes, readings)."""
     found, notes = _as_written(question, stored, groups, common)
-    (names, words), readings = _leading_parts(question, stored, groups, common, taken=found)
-    if found or names:
-        return found | names, notes, readings
-    if words:
-        return words, notes, readings
+    (names, words), shared = _leading_parts(question, stored, groups, common, taken=found)
+    chosen = found | names if found or names else words
+    if chosen:
+        notes += [
+            f'"{part}" is a name of {" and ".join(sorted(cs))}: each is searched.'
+            for part, cs in sorted(shared.items())
+            if cs <= chosen
+        ]
+        return chosen, notes, []
     typos, said = _misspellings(question, stored, groups, common)
     return typos, notes + said[1], said[0]
 
@@ -216,12 +220,12 @@ def _leading_parts(
     groups: Sequence[frozenset[str]],
     common: Common,
     taken: set[str],
-) -> tuple[tuple[set[str], set[str]], list[str]]:
+) -> tuple[tuple[set[str], set[str]], dict[str, set[str]]]:
     """Companies named by a leading part of their short name written capitalized ("Exxon"
     of Exxon Mobil), outside the names already found: (those whose part is a name of its
     own, those whose part is a common word written as a name — "Union's" of Union Pacific,
-    evidence only where nothing else names a company); two companies sharing the part are
-    both kept and said."""
+    evidence only where nothing else names a company), and the parts two companies share
+    (both are kept, and said)."""
     taken_spans = [
         m.span()
         for c in stored
@@ -237,10 +241,8 @@ def _leading_parts(
         for form in _names_of(company, groups)[1]:
             words = normalize(short_company(form)).split()
             for k in range(1, len(words)):
-                part = " ".join(words[:k])
-                if len(part.replace(" ", "")) < 3 or not _written_part(
-                    question, words[:k], taken_spans
-                ):
+                part = _written_part(question, words[:k], taken_spans)
+                if len("".join(words[:k])) < 3 or not part:
                     continue
                 if common(part):
                     if not written_as_name(question, words[:k]):
@@ -249,21 +251,18 @@ def _leading_parts(
                 by_part.setdefault(part, set()).add(company.company)
     names = {c for p, cs in by_part.items() if p not in ordinary for c in cs}
     words_only = {c for p, cs in by_part.items() if p in ordinary for c in cs}
-    readings = [
-        f'"{part}" read as the name of {" and ".join(sorted(cs))}: each is searched.'
-        for part, cs in sorted(by_part.items())
-        if len(entity_groups(sorted(cs), stored)) > 1
-    ]
-    return (names, words_only), readings
+    shared = {p: cs for p, cs in by_part.items() if len(entity_groups(sorted(cs), stored)) > 1}
+    return (names, words_only), shared
 
 
-def _written_part(question: str, part: Sequence[str], taken: Sequence[tuple[int, int]]) -> bool:
-    """Whether the question writes `part` capitalized, outside a name already found."""
+def _written_part(question: str, part: Sequence[str], taken: Sequence[tuple[int, int]]) -> str:
+    """How the question writes `part` capitalized, outside a name already found ("" where it
+    does not)."""
     for m in spans_of(question, part):
         inside = any(a <= m.start() and m.end() <= b for a, b in taken)
         if m.group(0)[:1].isupper() and not inside:
-            return True
-    return False
+            return m.group(0)
+    return ""
 
 
 def _misspellings(
