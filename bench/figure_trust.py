@@ -2,7 +2,7 @@
 stated as the answer: questions with a gold number asked in local mode against the corpus the
 environment points at (PI_HOME / PI_DATABASE_URL), through the public API as `pi ask` does.
 
-    PI_HOME=DIR python bench/figure_trust.py --questions eval/more_figure_questions.jsonl \
+    PI_HOME=DIR python bench/figure_trust.py --questions eval/held_out/more_figure_questions.jsonl \
         [--json OUT.json] [-v]
 
 The stated figure is the answer's `headline` where the answer has that field (null: nothing
@@ -14,7 +14,7 @@ thousands, millions, billions), sign ignored; else it is a wrong figure stated a
 when no figure is stated and the answer says the company or period is not stored.
 
 Rows: {"id", "question", "value" (the gold number; null for not_stored), "kind", "company",
-"doc_name"} (eval/more_figure_questions.jsonl); FinanceBench rows (`answer` text, no `value`)
+"doc_name"} (eval/held_out/more_figure_questions.jsonl); FinanceBench rows (`answer` text, no `value`)
 take the first number of the answer as gold.
 """
 

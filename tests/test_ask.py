@@ -9,12 +9,10 @@ import pytest
 from sqlalchemy import select
 
 from pageindex_platform.db.tables import QueryLog
-from pageindex_platform.search.constraints import (
-    parse_doc_types,
-    parse_periods,
-    parse_years,
-    same_entity,
-)
+from pageindex_platform.periods.grammar import quarter_labels as parse_periods
+from pageindex_platform.periods.grammar import years_written as parse_years
+from pageindex_platform.search.constraints import parse_doc_types
+from pageindex_platform.search.name_match import same_entity
 
 from .helpers import run_cli, run_json, session_scope
 
@@ -34,6 +32,7 @@ KEYS = {
     "timings",
     "usage",
     "warnings",
+    "readings",
 }
 
 
@@ -218,15 +217,20 @@ def test_nicknames_misspellings_and_the_alias_file_link_companies(corpus: Path) 
 
 @pytest.mark.no_database
 def test_initialisms_and_misspellings_are_not_everyday_words() -> None:
-    from pageindex_platform.search.constraints import _initialism_of, _misspelt
+    from pageindex_platform.search.name_match import initialism_of, misspelt
 
-    assert _initialism_of("AMEX", "American Express Company")
-    assert _initialism_of("IBM", "International Business Machines Corporation")
-    assert _initialism_of("JnJ", "Johnson & Johnson")
-    assert not _initialism_of("AMEX", "Amazon.com, Inc.")
-    assert not _initialism_of("EPS", "Best Buy Co., Inc.")
-    assert _misspelt("verizn", "verizon") and _misspelt("mcdonlds", "mcdonalds")
-    assert not _misspelt("targets", "target") and not _misspelt("apple", "apple")
+    assert initialism_of("AMEX", "American Express Company")
+    assert initialism_of("IBM", "International Business Machines Corporation")
+    assert initialism_of("JnJ", "Johnson & Johnson")
+    assert initialism_of("P&G", "Procter & Gamble Co")
+    assert not initialism_of("P&G", "PG&E Corporation")
+    assert not initialism_of("AMEX", "Amazon.com, Inc.")
+    assert not initialism_of("EPS", "Best Buy Co., Inc.")
+    assert misspelt("verizn", "verizon") and misspelt("mcdonlds", "mcdonalds")
+    assert misspelt("nkie", "nike") and misspelt("neflix", "netflix")
+    assert misspelt("unionpaicfic", "unionpacific")
+    assert not misspelt("targets", "target") and not misspelt("apple", "apple")
+    assert not misspelt("nick", "nike") and not misspelt("aes", "amd")
 
 
 def test_a_comparison_of_two_companies_cites_both(corpus: Path) -> None:
@@ -253,7 +257,7 @@ def test_one_company_is_stored_under_one_spelling(tmp_path: Path) -> None:
 def test_a_fiscal_year_ending_in_january_is_found_by_either_year(corpus: Path) -> None:
     """Ulta's fiscal 2022 ended on January 28, 2023: "FY2023" finds it too, and its
     fourth-quarter release (which reports the full year) comes first."""
-    from pageindex_platform.search.calendar import years_of
+    from pageindex_platform.periods.fiscal import years_of
 
     assert years_of(2022, "2023-01-28") == {2022, 2023}
     assert years_of(2023, "2023-07-29") == {2023}

@@ -218,7 +218,7 @@ def test_a_segment_or_adjusted_figure_is_never_stated_as_the_total(corpus: Path)
     page = run_json("docs", "page", "BESTBUY_2024Q2_10Q", str(out["figures"][0]["page"]))["text"]
     assert "Revenue by reportable segment" in page
     missing = run_json("ask", "Best Buy Q2 FY2024 Canada segment revenue")
-    assert missing["answer"].startswith("No revenue of Canada was found")
+    assert missing["answer"].startswith("No revenue of Canada for Q2 FY2024 was found")
     assert "$9,583 million" in missing["answer"] and "not the segment's" in missing["answer"]
     # a company the corpus does not hold: no other company's figure is stated for it
     other = run_json("ask", "Costco FY2022 net sales")

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pageindex_platform.search.constraints import parse_dates
+from pageindex_platform.periods.dates import parse_dates
 
 from .helpers import annual_filing, cover, ingest_files, run_json
 

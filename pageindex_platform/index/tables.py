@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from ..periods import day_in_month, fiscal_offset, months_before
+from ..periods.dates import SPAN_MONTHS
 from ..records import PageText, TaggedFact
 from .text import phrase_words
 
@@ -36,11 +38,6 @@ _SCALE = re.compile(
     re.IGNORECASE,
 )
 _POWERS = {"thousand": 3, "million": 6, "billion": 9}
-_SPAN_MONTHS = {
-    "three": 3, "thirteen": 3, "13": 3, "six": 6, "twenty-six": 6, "26": 6, "nine": 9,
-    "thirty-nine": 9, "39": 9, "twelve": 12, "fifty-two": 12, "fifty-three": 12, "52": 12,
-    "53": 12, "year": 12, "quarter": 3,
-}  # fmt: skip
 # words of a header line beside its dates ("In millions, except per share amounts 2018 2017")
 _HEADER_WORDS = frozenset(
     "in millions thousands billions except per share shares amounts amount data dollars and "
@@ -91,14 +88,6 @@ class Column:
     end: str
 
 
-def fiscal_offset(fiscal_year: int | None, period_end: str | None) -> int:
-    """Years from a fiscal year's name to the year it ends in: 1 where fiscal 2023 ends in
-    January to March 2024, else 0 (a year ending later is named by the year it ends in)."""
-    if fiscal_year is None or period_end is None or int(period_end[5:7]) > 3:
-        return 0
-    return max(0, min(1, int(period_end[:4]) - fiscal_year))
-
-
 def column_dates(label: str, *, year_end: tuple[int, int], offset: int = 0) -> Column:
     """The period of a column label from `column_periods` ("three months ended July 29,
     2023", "December 31, 2018", "2018"). A bare year is a fiscal year, as filings head their
@@ -107,27 +96,15 @@ def column_dates(label: str, *, year_end: tuple[int, int], offset: int = 0) -> C
     found = re.search(rf"({_MONTHS})\s+(\d{{1,2}}),\s*(\d{{4}})", label, re.IGNORECASE)
     if found:
         month = list(calendar.month_name).index(found.group(1).capitalize())
-        end = _day(int(found.group(3)), month, int(found.group(2)))
+        end = day_in_month(int(found.group(3)), month, int(found.group(2)))
     else:
-        end = _day(int(re.findall(r"\d{4}", label)[-1]) + offset, *year_end)
+        end = day_in_month(int(re.findall(r"\d{4}", label)[-1]) + offset, *year_end)
     span = re.match(r"([\w-]+)(?:[\s-]+(?:months|weeks))?\s", label.lower())
-    months = _SPAN_MONTHS.get(span.group(1)) if span and "ended" in label.lower() else None
+    months = SPAN_MONTHS.get(span.group(1)) if span and "ended" in label.lower() else None
     if months is None:
         return Column(None, end.isoformat())
     first = months_before(end, months) + timedelta(days=1)
     return Column(first.isoformat(), end.isoformat())
-
-
-def _day(year: int, month: int, day: int) -> date:
-    return date(year, month, min(day, calendar.monthrange(year, month)[1]))
-
-
-def months_before(end: date, months: int) -> date:
-    """The same day `months` months earlier (the month's last day where it is shorter)."""
-    month = end.month - months
-    year = end.year + (month - 1) // 12
-    month = (month - 1) % 12 + 1
-    return _day(year, month, end.day)
 
 
 def label_key(label: str) -> str:

@@ -14,15 +14,19 @@ from .dates import (
     quarter_of,
     written_dates,
 )
+from .grammar import PeriodAsk, PeriodKind, parse_period
 
 __all__ = [
     "MONTH_NAMES",
     "FiscalYearEnd",
+    "PeriodAsk",
+    "PeriodKind",
     "day_in_month",
     "fiscal_offset",
     "months_after",
     "months_before",
     "months_between",
+    "parse_period",
     "parse_written_date",
     "quarter_of",
     "written_dates",

@@ -98,3 +98,48 @@ def quarter_of(end: date, year_end: FiscalYearEnd) -> str | None:
     if months is not None and months in (3, 6, 9, 0):
         return f"Q{months // 3 or 4}"
     return None
+
+
+_QUESTION_MONTHS = {m[:3].lower(): i for i, m in enumerate(MONTH_NAMES.split("|"), 1)}
+_MONTH = r"(?P<{}>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_DAY = r"(?P<{}>[0-3]?\d)(?:st|nd|rd|th)?"
+# A calendar date as written in questions: "July 1, 2022", "1st July 2022", "1 Jul. 2022",
+# "2022-07-01", "7/1/2022" (month first, as in SEC filings).
+_QUESTION_DATE = re.compile(
+    rf"\b{_MONTH.format('m1')}\s+{_DAY.format('d1')},?\s+(?P<y1>(?:19|20)\d\d)\b"
+    rf"|\b{_DAY.format('d2')}\s+(?:of\s+)?{_MONTH.format('m2')},?\s+(?P<y2>(?:19|20)\d\d)\b"
+    r"|\b(?P<y3>(?:19|20)\d\d)-(?P<m3>[01]?\d)-(?P<d3>[0-3]?\d)\b"
+    r"|\b(?P<m4>[01]?\d)/(?P<d4>[0-3]?\d)/(?P<y4>(?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+
+
+def parse_question_dates(text: str) -> list[tuple[date, int, int]]:
+    """Each calendar date a question writes, with where it starts and stops; impossible
+    dates ("30 Feb 2022") are not dates."""
+    found = []
+    for m in _QUESTION_DATE.finditer(text):
+        n = next(i for i in "1234" if m.group(f"y{i}"))
+        month = m.group(f"m{n}")
+        number = int(month) if month.isdigit() else _QUESTION_MONTHS[month[:3].lower()]
+        try:
+            day = date(int(m.group(f"y{n}")), number, int(m.group(f"d{n}")))
+        except ValueError:
+            continue
+        found.append((day, m.start(), m.end()))
+    return found
+
+
+def parse_dates(text: str) -> list[str]:
+    """The calendar dates a question names, as ISO strings, sorted ("the 8-K dated 1st July
+    2022", "the quarter ended December 31, 2022")."""
+    return sorted({d.isoformat() for d, _, _ in parse_question_dates(text)})
+
+
+# The months a table column's heading spans: "Three Months Ended", "13 Weeks Ended",
+# "Fifty-two weeks ended", "Years Ended", "Quarter Ended".
+SPAN_MONTHS = {
+    "three": 3, "thirteen": 3, "13": 3, "six": 6, "twenty-six": 6, "26": 6, "nine": 9,
+    "thirty-nine": 9, "39": 9, "twelve": 12, "fifty-two": 12, "fifty-three": 12, "52": 12,
+    "53": 12, "year": 12, "quarter": 3,
+}  # fmt: skip

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from ..db.queries import DocumentInfo
-from .calendar import filing_years, of_dates
+from ..periods import PeriodAsk
+from ..periods.fiscal import asked_years, filing_years, of_dates, own_span, reports, span_for
 from .constraints import Constraints
 from .document_search import Found, Selected
 from .query import Query
@@ -36,6 +37,7 @@ def gather(
     found: Sequence[Found],
     companies: Sequence[str],
     max_citations: int,
+    period: PeriodAsk | None = None,
 ) -> Evidence:
     """Pages of every searched document, each weighted by its document's route score
     relative to the best (or, comparing companies, each company's in turn), as citations;
@@ -55,7 +57,11 @@ def gather(
         return Evidence(citations, Stated())
     best = found[0]
     stated = state(
-        session=session, question=query.question, catalogue=query.catalogue, document=best.document
+        session=session,
+        question=query.question,
+        catalogue=query.catalogue,
+        document=best.document,
+        period=period,
     )
     for rival in found[1:]:  # a document claiming the same filing states its own figure
         if stated.figures and rival.document.name in selected.rivals:
@@ -64,6 +70,7 @@ def gather(
                 question=query.question,
                 catalogue=query.catalogue,
                 document=rival.document,
+                period=period,
             )
             if said.figures:
                 name = rival.document.name
@@ -90,6 +97,8 @@ def missing_notice(constraints: Constraints, documents: Sequence[DocumentInfo]) 
     Apple Inc. filing for Q3 fiscal 2023 is stored; nearest: ..."), or None when the selected
     filings (best first) are what was asked for. A question over every company is said to be
     answered from one filing."""
+    if constraints.not_stored:
+        return not_stored_notice(constraints)
     said = [*constraints.notes] + [
         f"No filing of {name} is stored: the comparison covers the stored companies only."
         for name in constraints.unknown
@@ -104,21 +113,22 @@ def missing_notice(constraints: Constraints, documents: Sequence[DocumentInfo]) 
     return " ".join([*said, period] if period else said) or None
 
 
+def not_stored_notice(constraints: Constraints) -> str:
+    """The notice for a question about companies no stored filing is of."""
+    names = " or ".join(constraints.unknown)
+    return " ".join([*constraints.notes, f"No filing of {names} is stored."])
+
+
 def _period_notice(constraints: Constraints, documents: Sequence[DocumentInfo]) -> str | None:
+    """What the question asks for that no selected filing is or reports: its filing type,
+    or its period — given only when no selected filing covers it (a prior year is in the
+    next 10-K's comparative columns, a prior-year quarter in the 10-Q's)."""
     if not documents or of_dates(documents, constraints.dates):  # the filing of the date named
         return None
-    missing = (
-        (constraints.doc_types and not any(d.doc_type in constraints.doc_types for d in documents))
-        or (
-            constraints.periods
-            and not any(d.fiscal_period in constraints.periods for d in documents)
-        )
-        or (
-            constraints.years
-            and not any(filing_years(d) & set(constraints.years) for d in documents)
-        )
+    wrong_type = constraints.doc_types and not any(
+        d.doc_type in constraints.doc_types for d in documents
     )
-    if not missing:
+    if not wrong_type and (not _period_named(constraints) or _covered(constraints, documents)):
         return None
     kind = " or ".join(constraints.doc_types) or "filing"
     years = "/".join(str(y) for y in sorted(constraints.years))
@@ -126,6 +136,47 @@ def _period_notice(constraints: Constraints, documents: Sequence[DocumentInfo]) 
     company = f"{constraints.companies[0]} " if constraints.companies else ""
     nearest = ", ".join(_label(d) for d in documents)
     return f"No {company}{kind}{f' for {when}' if when else ''} is stored; nearest: {nearest}."
+
+
+def _period_named(constraints: Constraints) -> bool:
+    return bool(constraints.periods or constraints.years or constraints.period.end)
+
+
+def _covered(constraints: Constraints, documents: Sequence[DocumentInfo]) -> bool:
+    """Whether a selected filing is, or reports, the period asked: by its own period and
+    comparative columns, else (a filing with no place on a calendar) by its metadata."""
+    ask = constraints.period
+    for document in documents:
+        years: list[int | None] = [*asked_years(ask, document)] or [None]
+        for year in years:
+            span = span_for(ask, document, year)
+            if span is not None and reports(document, span):
+                return True
+    by_metadata = [
+        d
+        for d in documents
+        if (not constraints.periods or d.fiscal_period in constraints.periods)
+        and (not constraints.years or filing_years(d) & set(constraints.years))
+    ]
+    return bool(by_metadata)
+
+
+def period_source(constraints: Constraints, document: DocumentInfo) -> str | None:
+    """Where the period asked is read from when the answering filing reports it beside its
+    own ("fiscal 2023 is read from aapl-10-k-2024-11-01, which reports it beside fiscal
+    2024"); None when it is the filing's own period, or none is named."""
+    ask = constraints.period
+    if not ask.named:
+        return None
+    years: list[int | None] = [*asked_years(ask, document)] or [None]
+    span = span_for(ask, document, years[-1])
+    own = own_span(document)
+    if span is None or own is None or reports(document, span) != "comparative":
+        return None
+    return (
+        f"{span.fiscal_name or span.words} is read from {document.name}, which reports it "
+        f"beside its own period ({own.fiscal_name or own.words})."
+    )
 
 
 def _label(document: DocumentInfo) -> str:

@@ -7,7 +7,7 @@ a table row counts first when it is on a primary statement."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Any
@@ -16,12 +16,13 @@ from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo, FactInfo
-from ..index.tables import fiscal_offset, label_key, months_before
+from ..index.tables import label_key
+from ..periods import PeriodAsk, months_before, months_between
+from ..periods.fiscal import Span, span_for, span_words, year_named
 from .results import StatedFigure, WorkingInput
 from .statements import Fact, Statement, statement_pages, statements_for
 from .terms import phrase_words
 
-_MONTHS = {3: "three", 6: "six", 9: "nine", 12: "twelve"}
 _SCALES = {3: "thousand", 6: "million", 9: "billion", 12: "trillion"}
 _STATEMENT_PAGES = 3  # a primary statement's first page and its continuations
 _FLOWS = (Statement.INCOME, Statement.CASH_FLOW)
@@ -107,15 +108,8 @@ class Figure:
 
     @property
     def period(self) -> str:
-        end = date.fromisoformat(self.period_end)
-        when = f"{end:%B} {end.day}, {end.year}"
-        if self.period_start is None:
-            return f"as of {when}"
-        days = (end - date.fromisoformat(self.period_start)).days + 1
-        months = round(days / 30.44)
-        if months == 12:
-            return f"year ended {when}"
-        return f"{_MONTHS.get(months, str(months))} months ended {when}"
+        """ "year ended September 28, 2024", "three months ended ...", "as of ..."."""
+        return span_words(self.period_start, self.period_end)
 
     @property
     def exponent(self) -> int:
@@ -199,32 +193,38 @@ class Figure:
 
 
 class FigureBook:
-    """The figures of one document, looked up by line item and fiscal year (None: the
-    filing's own period). A column's fiscal year is its end's year shifted as the filing's
-    own is (a year ending January 1, 2022 is fiscal 2021 when the filing says so)."""
+    """The figures of one document, looked up by line item and fiscal year (None: the year
+    asked, else the filing's own period), for the period `ask` names placed on the filing's
+    calendar (`periods.fiscal.span_for`): a quarter's figure spans three months, a year's
+    twelve. A filing with no place on a calendar (an 8-K) matches a column by its fiscal
+    year: its end's year shifted as the filing's own is (a year ending January 1, 2022 is
+    fiscal 2021 when the filing says so)."""
 
-    def __init__(self, session: Session, document: DocumentInfo) -> None:
+    def __init__(
+        self, session: Session, document: DocumentInfo, ask: PeriodAsk | None = None
+    ) -> None:
         self.session = session
         self.document = document
-        self.offset = -fiscal_offset(document.fiscal_year, document.period_end)
+        self.ask = ask or PeriodAsk()
         self._statements: dict[int, Statement] | None = None
         self._found: dict[tuple[str, int | None], Figure | None] = {}
 
-    def fiscal_year(self, period_end: str) -> int:
-        return int(period_end[:4]) + self.offset
+    def span(self, year: int | None) -> Span | None:
+        """The period asked, for fiscal `year`, on the filing's calendar."""
+        return span_for(self.ask, self.document, year)
 
     def of_year(self, fact: FactInfo, year: int | None) -> bool:
         """Whether the fact is of the fiscal year (None: ends on the filing's own period)."""
         if year is None:
             return fact.period_end == self.document.period_end
-        return self.fiscal_year(fact.period_end) == year
+        return year_named(self.document, fact.period_end) == year
 
     def rows(self, label: str, year: int | None) -> list[FactInfo]:
-        """The table rows whose label's key is `label`'s, of the fiscal year."""
+        """The table rows whose label's key is `label`'s, of the period asked."""
         found = queries.stated_figures(
             self.session, self.document.id, names=[label_key(label)], prefixes=[]
         )
-        return [f for f in found if f.source == "table" and self.of_year(f, year)]
+        return self._of_period([f for f in found if f.source == "table"], self.span(year), year)
 
     @property
     def statement_pages(self) -> dict[int, Statement]:
@@ -254,9 +254,54 @@ class FigureBook:
             names=[*item.concepts, *(k for k in keys if not k.endswith("%"))],
             prefixes=[k for k in keys if k.endswith("%")],
         )
+        minority = any("controlling" in n or "minority" in n for n in item.names)
+        kept = [
+            f
+            for f in rows
+            if ("/" in f.unit) == item.per_share
+            and (minority or not _MINORITY.search(f.label or ""))
+        ]
+        span = self.span(year)
+        wanted = self._of_period(kept, span, year)
+        if not wanted:
+            return None
+        best = min(wanted, key=self._ranking(item, span))
         document = self.document
-        quarter = document.fiscal_period in ("Q1", "Q2", "Q3", "Q4") and year is None
-        pages = self.statement_pages
+        figure = Figure.of(document.name, best, item.name)
+        if (
+            best.period_start is None
+            and self.statement_pages.get(best.page) in _FLOWS
+            and document.fiscal_period == "FY"
+        ):
+            # a year's column of an annual income or cash flow statement headed by its year
+            end = date.fromisoformat(best.period_end)
+            start = months_before(end, 12) + timedelta(days=1)
+            figure = replace(figure, period_start=start.isoformat())
+        return figure.positive() if item.outflow else figure
+
+    def _of_period(
+        self, facts: list[FactInfo], span: Span | None, year: int | None
+    ) -> list[FactInfo]:
+        """The facts of the period asked: of its span (its end, and as many months); a
+        fiscal year's, where no column ends on the calendar's day, by its end's year (a
+        column headed by a year alone). A filing with no calendar: by fiscal year."""
+        if span is None:
+            return [f for f in facts if self.of_year(f, year)]
+        held = [f for f in facts if span.holds(f.period_start, f.period_end)]
+        if held or self.ask.end is not None or span.months not in (0, 12) or span.quarter != 4:
+            return held
+        assert span.fiscal_year is not None
+        return [f for f in facts if self.of_year(f, span.fiscal_year) and _months(f) in (0, 12)]
+
+    def _ranking(
+        self, item: LineItem, span: Span | None
+    ) -> Callable[[FactInfo], tuple[int, int, bool, int, int]]:
+        """How the facts of one period are ordered: a primary statement's (or a tagged
+        fact) first, the span's months nearest, tagged first, the line item's first name,
+        the page."""
+        keys, pages = item.keys, self.statement_pages
+        quarter = self.document.fiscal_period in ("Q1", "Q2", "Q3", "Q4")
+        months = span.months if span is not None else (3 if quarter else 12)
 
         def order(f: FactInfo) -> int:
             name = f.concept.split(":", 1)[-1]
@@ -273,32 +318,19 @@ class FigureBook:
                 where = 0
             else:  # another statement; a table elsewhere (a segment's, a quarter's)
                 where = 1 if kind is not None else 2
-            days = 0
-            if f.period_start is not None:
-                start, end = date.fromisoformat(f.period_start), date.fromisoformat(f.period_end)
-                days = (end - start).days
-            span = abs(days - (91 if quarter else 364)) if f.period_start is not None else 0
-            return (where, span // 60, f.source != "tagged", order(f), f.page)
+            if f.period_start is None:
+                apart = 0
+            else:
+                apart = abs(_months(f) - months) if months else 12 - min(_months(f), 12)
+            return (where, apart, f.source != "tagged", order(f), f.page)
 
-        minority = any("controlling" in n or "minority" in n for n in item.names)
-        wanted = [
-            f
-            for f in rows
-            if ("/" in f.unit) == item.per_share
-            and (minority or not _MINORITY.search(f.label or ""))
-            and self.of_year(f, year)
-        ]
-        if not wanted:
-            return None
-        best = min(wanted, key=rank)
-        figure = Figure.of(document.name, best, item.name)
-        if (
-            best.period_start is None
-            and pages.get(best.page) in _FLOWS
-            and document.fiscal_period == "FY"
-        ):
-            # a year's column of an annual income or cash flow statement headed by its year
-            end = date.fromisoformat(best.period_end)
-            start = months_before(end, 12) + timedelta(days=1)
-            figure = replace(figure, period_start=start.isoformat())
-        return figure.positive() if item.outflow else figure
+        return rank
+
+
+def _months(fact: FactInfo) -> int:
+    """The months a fact's period spans (0: a balance)."""
+    if fact.period_start is None:
+        return 0
+    return months_between(
+        date.fromisoformat(fact.period_start), date.fromisoformat(fact.period_end)
+    )

@@ -10,8 +10,17 @@ from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo
+from ..periods import PeriodAsk, PeriodKind
+from ..periods.fiscal import (
+    COMPARATIVE_YEARS,
+    covers_year,
+    filing_years,
+    latest_periodic,
+    of_dates,
+    reports,
+    span_for,
+)
 from ..records import DocType
-from .calendar import COMPARATIVE_YEARS, covers_year, filing_years, latest_periodic, of_dates
 from .constraints import Constraints
 
 
@@ -49,25 +58,8 @@ def _filter_one(
 ) -> tuple[list[int], str]:
     rows = queries.documents(session, companies=companies, ready=True, by_id=True)
     applied = [f"company in {companies}"]
-    dated = of_dates(rows, constraints.dates)
-    if dated:
-        rows = dated
-        applied.append(f"period_end near {constraints.dates}")
-    elif constraints.years:
-        rows, said = _of_years(rows, constraints.years)
-        applied.append(said)
-        if constraints.fiscal_year_mentioned and not constraints.periods:
-            # a fiscal year's own filings (its 10-K, its fourth-quarter release) answer for
-            # it; its first three quarters' filings only when it has none
-            annual = [r for r in rows if covers_year(r) or r.doc_type == DocType.FORM_8K]
-            if any(covers_year(r) for r in annual) and len(annual) < len(rows):
-                rows = annual
-                applied.append("the year's own filings (no quarter named)")
-    elif not constraints.periods:
-        # No period named: the question is about the company as it is now, which its latest
-        # periodic filings describe (8-Ks report events of their own and all stay).
-        rows = latest_periodic(rows)
-        applied.append("latest filing of each periodic type (no period named)")
+    rows, said = _of_period(rows, constraints)
+    applied.extend(said)
     for column, wanted in (
         ("doc_type", constraints.doc_types),
         ("fiscal_period", constraints.periods),
@@ -77,6 +69,82 @@ def _filter_one(
             rows = kept
             applied.append(f"{column} in {wanted}")
     return [r.id for r in rows], "; ".join(applied)
+
+
+def _of_period(
+    rows: list[DocumentInfo], constraints: Constraints
+) -> tuple[list[DocumentInfo], list[str]]:
+    """The filings of the period asked: the filing of the date named, else the filings that
+    report the period (their own, else beside it as a comparative column); the newest
+    fiscal year's; the years named (or the nearest that report them); with no period, the
+    latest of each periodic type."""
+    ask = constraints.period
+    dated = of_dates(rows, constraints.dates)
+    if dated:
+        return dated, [f"period_end near {constraints.dates}"]
+    reporting = (
+        _reporting(rows, ask) if ask.end is not None or _quarter_without_own(rows, ask) else []
+    )
+    if reporting:
+        span = span_for(ask, reporting[0])
+        own = span is not None and reports(reporting[0], span) == "own"
+        role = "own period" if own else "a comparative column"
+        return reporting, [f"reports {ask.written or 'the period'} ({role})"]
+    if ask.kind == PeriodKind.LATEST_YEAR or (ask.count and not ask.years):
+        annual = [r for r in rows if covers_year(r)]
+        newest = max((r.period_end or "" for r in annual), default=None)
+        if newest:
+            kept = [r for r in annual if r.period_end == newest]
+            if ask.count:
+                year = kept[0].fiscal_year or 0
+                return _years_of(rows, list(range(year - ask.count + 1, year + 1)), constraints)
+            return kept, ["the newest fiscal year's filings"]
+    if constraints.years:
+        return _years_of(rows, constraints.years, constraints)
+    if not constraints.periods:
+        # No period named: the question is about the company as it is now, which its latest
+        # periodic filings describe (8-Ks report events of their own and all stay).
+        return latest_periodic(rows), ["latest filing of each periodic type (no period named)"]
+    return rows, []
+
+
+def _years_of(
+    rows: list[DocumentInfo], years: list[int], constraints: Constraints
+) -> tuple[list[DocumentInfo], list[str]]:
+    rows, said = _of_years(rows, years)
+    applied = [said]
+    if constraints.fiscal_year_mentioned and not constraints.periods:
+        # a fiscal year's own filings (its 10-K, its fourth-quarter release) answer for it;
+        # its first three quarters' filings only when it has none
+        annual = [r for r in rows if covers_year(r) or r.doc_type == DocType.FORM_8K]
+        if any(covers_year(r) for r in annual) and len(annual) < len(rows):
+            rows = annual
+            applied.append("the year's own filings (no quarter named)")
+    return rows, applied
+
+
+def _quarter_without_own(rows: list[DocumentInfo], ask: PeriodAsk) -> bool:
+    """Whether the question names a quarter of a year no stored filing has as its own."""
+    if not ask.quarter or not ask.years:
+        return False
+    wanted = f"Q{ask.quarter}"
+    return not any(r.fiscal_period == wanted and r.fiscal_year in ask.years for r in rows)
+
+
+def _reporting(rows: list[DocumentInfo], ask: PeriodAsk) -> list[DocumentInfo]:
+    """The filings that report the period asked as their own; else the first filings after
+    it that report it beside their own (a 10-K's prior years, a 10-Q's prior-year quarter)."""
+    roles = {}
+    for row in rows:
+        span = span_for(ask, row)
+        role = reports(row, span) if span is not None else None
+        if role:
+            roles[row.id] = role
+    own = [r for r in rows if roles.get(r.id) == "own"]
+    if own:
+        return own
+    later = sorted((r for r in rows if r.id in roles), key=lambda r: r.period_end or "")
+    return [r for r in later if r.period_end == later[0].period_end] if later else []
 
 
 def _of_years(rows: list[DocumentInfo], named: list[int]) -> tuple[list[DocumentInfo], str]:

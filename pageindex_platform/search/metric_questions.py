@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..periods.grammar import fiscal_years_written
 from .formulas import FormulaError, parse_formula
 from .metrics import Catalogue, Metric
 from .terms import phrase_words
@@ -35,8 +36,6 @@ _OF_YEARS = re.compile(
     r"\b(average|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(?!\()([^-+*/()]+?)(?=\s*[-+*/)]|\s*$)",
     re.IGNORECASE,
 )
-_YEARS = re.compile(r"\b(?:fy|fiscal(?: year)?)\s?'?((?:19|20)\d\d)\b", re.IGNORECASE)
-_BARE_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 _SPAN_AVERAGE = re.compile(r"\b(\d|two|three|four|five)[\s-]years?\s+average\b", re.IGNORECASE)
 _PLACES = re.compile(
     r"\bround(?:ed)?\b[^.?]{0,30}?\bto\s+(\w+)\s+decimal", re.IGNORECASE
@@ -85,9 +84,7 @@ class Asked:
 
 
 def asked(question: str) -> Asked:
-    years = sorted({int(y) for y in _YEARS.findall(question)})
-    if not years:
-        years = sorted({int(y) for y in _BARE_YEAR.findall(question)})
+    years = fiscal_years_written(question)
     span = _SPAN_AVERAGE.search(question)
     span_average = bool(span) and len(years) >= 2
     if span_average:

@@ -21,9 +21,9 @@ from ..embeddings.space import EmbeddingSpace
 from ..errors import EmptyCorpusError
 from ..llm import StructuredChat
 from ..settings import Mode, redact_text
-from .constraints import parse_constraints
+from .constraints import Constraints, parse_constraints
 from .document_search import Found, search_document, select_documents, with_rivals
-from .evidence import gather, missing_notice
+from .evidence import gather, missing_notice, not_stored_notice, period_source
 from .modes import Written, steps_for
 from .query import Query
 from .results import Answer, DocumentScore, EvidenceLine, NodeRef
@@ -66,6 +66,8 @@ def ask(
     search = ChunkSearch(session, query, space.embed_question(query.text))
     trace.lap("embed")
     constraints = parse_constraints(query.question, session=session, aliases=vocabulary.aliases)
+    if constraints.not_stored and allowed is None:
+        return _not_stored(query, steps.mode, constraints, trace, session)
     decision = decide_route(
         search=search,
         constraints=constraints,
@@ -95,12 +97,50 @@ def ask(
         found=found,
         companies=_stated_companies(constraints.companies, allowed, trace),
         max_citations=max_citations,
+        period=constraints.period,
     )
     trace.lap("tree_search")
     pages = queries.page_texts(session, [(c.document, c.page) for c in evidence.citations[:5]])
     written = steps.write_answer(query, evidence.citations, evidence.stated.text, pages, trace)
     trace.lap("answer")
-    answer = _answer(query, steps.mode, decision, found, written, evidence.stated, notice, trace)
+    readings = _readings(constraints, evidence.stated, [d for d, _ in selected.documents])
+    answer = _answer(
+        query, steps.mode, decision, found, written, evidence.stated, notice, readings, trace
+    )
+    _log(session, answer)
+    return answer
+
+
+def _readings(constraints: Constraints, stated: Stated, documents: list[DocumentInfo]) -> list[str]:
+    """How the question's words were read: a company's name, the period on the answering
+    filing's calendar, and the filing a comparative period is read from."""
+    named = documents and constraints.companies
+    source = period_source(constraints, documents[0]) if named else None
+    return [*constraints.readings, *stated.readings, *([source] if source else [])]
+
+
+def _not_stored(
+    query: Query, mode: Mode, constraints: Constraints, trace: Trace, session: Session
+) -> Answer:
+    """The answer to a question about companies no stored filing is of: the notice alone,
+    no other company's figure or passage."""
+    notice = not_stored_notice(constraints)
+    trace.warn(notice)
+    trace.finish()
+    answer = Answer(
+        question=query.question,
+        mode=str(mode),
+        route=str(Route.METADATA),
+        route_reason=f"no stored company is named ({', '.join(constraints.unknown)} is not stored)",
+        sql=None,
+        documents=[],
+        nodes=[],
+        citations=[],
+        answer=notice,
+        timings={k: round(v, 4) for k, v in trace.timings.items()},
+        warnings=trace.warnings,
+        usage=trace.usage_summary(),
+    )
     _log(session, answer)
     return answer
 
@@ -113,6 +153,7 @@ def _answer(
     written: Written,
     stated: Stated,
     notice: str,
+    readings: list[str],
     trace: Trace,
 ) -> Answer:
     """The answer as returned: what the corpus lacks said first, the route and its reason,
@@ -138,14 +179,26 @@ def _answer(
             for n in doc.nodes
         ],
         citations=written.citations,
-        answer=f"{notice}\n\n{written.text}" if notice else written.text,
+        answer=_text(notice, stated.text, written.text, readings),
         figures=figures,
         working=stated.working.stated() if stated.working else None,
         evidence=rows + written.lines,
         timings={k: round(v, 4) for k, v in trace.timings.items()},
         warnings=trace.warnings,
         usage=trace.usage_summary(),
+        readings=readings,
     )
+
+
+def _text(notice: str, stated: str, written: str, readings: list[str]) -> str:
+    """The answer's text: what the corpus lacks, then the stated figures (`written` begins
+    with them) and how the question was read, then the rest."""
+    said = "\n".join(f"{r[:1].upper()}{r[1:]}" for r in readings)
+    if said and stated and written.startswith(stated):
+        written = f"{stated}\n{said}{written[len(stated) :]}"
+    elif said:
+        written = f"{said}\n\n{written}"
+    return f"{notice}\n\n{written}" if notice else written
 
 
 def _stated_companies(

@@ -9,8 +9,8 @@ import re
 from collections.abc import Sequence
 
 from ..db.queries import DocumentInfo
+from ..periods.fiscal import covers_year, filing_years, of_dates
 from ..records import QUARTERLY, DocType
-from .calendar import covers_year, filing_years, of_dates
 from .constraints import Constraints
 from .semantic import DocumentHit
 

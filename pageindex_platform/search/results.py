@@ -75,6 +75,7 @@ class MetricWorking(Shape):
     shown: str
     years: list[int]
     inputs: list[WorkingInput]
+    period: str = ""  # what it is computed for: "FY2023", "Q2 FY2024", "FY2021–FY2023 average"
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,10 @@ class Answer(Shape):
         default_factory=lambda: {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
     )
     warnings: list[str] = field(default_factory=list)
+    # how the question's words were read: its period on the company's calendar ('read "FY23"
+    # as fiscal 2023, the year ended September 30, 2023'), the filing a comparative period is
+    # read from, a misspelt or shortened company name
+    readings: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import date
 
 from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo
 from ..index.text import phrase_words
+from ..periods import PeriodAsk, parse_period
+from ..periods.fiscal import asked_years, own_years, reading
 from .figures import Figure, FigureBook, LineItem, items_in
 from .formulas import FormulaError
 from .metric_questions import Asked, asked, defined_metrics, metric_in
@@ -42,8 +46,6 @@ _NOT_A_NUMBER = re.compile(
 # are store measures the statements do not report, not the revenue line
 _OTHER_MEASURE = frozenset({"comparable", "comp", "same", "like"})
 _DEDUCTED = re.compile(r" (?:net of|excluding|exclusive of|less|after|before) $")
-_QUARTERS = ("Q1", "Q2", "Q3", "Q4")
-_QUARTER = re.compile(r"\bQ[1-4]\b|\bquarter", re.IGNORECASE)
 
 
 @dataclass
@@ -54,6 +56,7 @@ class Stated:
     text: str = ""
     figures: list[Figure] = field(default_factory=list)
     working: Working | None = None
+    readings: list[str] = field(default_factory=list)  # how the period asked was read
 
     @property
     def pages(self) -> list[tuple[str, int]]:
@@ -61,15 +64,37 @@ class Stated:
 
 
 def state(
-    *, session: Session, question: str, catalogue: Catalogue, document: DocumentInfo
+    *,
+    session: Session,
+    question: str,
+    catalogue: Catalogue,
+    document: DocumentInfo,
+    period: PeriodAsk | None = None,
 ) -> Stated:
-    """The figure or metric `question` asks for, from `document`'s figures; empty when the
+    """The figure or metric `question` asks for, from `document`'s figures, for the period
+    asked (`period`, else read from the question) on the filing's calendar; empty when the
     question names no line item or metric."""
-    ask, read_as = _own_years(asked(question), document)
+    period = period if period is not None else parse_period(question)
+    ask, period, read_as = _own_years(asked(question), period, document)
+    if period.end is not None or period.count:  # a date's fiscal year; the last N years
+        ask = replace(ask, years=asked_years(period, document) or ask.years)
+    book = FigureBook(session, document, period)
+    stated = _stated(session, question, catalogue, book, ask, document)
+    return _read_as(stated, read_as or _reading(period, book, ask, stated.figures))
+
+
+def _stated(
+    session: Session,
+    question: str,
+    catalogue: Catalogue,
+    book: FigureBook,
+    ask: Asked,
+    document: DocumentInfo,
+) -> Stated:
+    """The metric asked, computed, else the line item asked, for the period asked."""
     defined = defined_metrics(question)
     metric = metric_in(question, catalogue, defined)
     items = items_in(question, catalogue.items)
-    book = FigureBook(session, document)
     number = not _NOT_A_NUMBER.search(question)
     if metric is not None:
         try:
@@ -82,7 +107,7 @@ def state(
                     "The question asks for an adjusted (non-GAAP) figure; computed from the "
                     f"reported lines instead: {stated.text}"
                 )
-            return _read_as(stated if number else _for_reference(stated), read_as)
+            return stated if number else _for_reference(stated)
     words = phrase_words(question)
     # "revenues net of interest expense": the line after "net of" is not the one asked
     items = [i for i in items if not _DEDUCTED.search(words[: i[1] + 1])]
@@ -93,33 +118,42 @@ def state(
     if _OTHER_MEASURE.intersection(qualifiers):
         logger.info("%r asks for another measure than %s", question, item.name)
         return Stated()
-    return _read_as(_line_item(session, question, catalogue, item, book, ask, document), read_as)
+    return _line_item(session, question, catalogue, item, book, ask, document)
 
 
-def _own_years(ask: Asked, document: DocumentInfo) -> tuple[Asked, str]:
-    """The years asked, as fiscal years of `document`. A fiscal year ending early in the
-    next calendar year (Ulta's fiscal 2022 ended January 28, 2023) is also called by the
-    year it ends in; when the question names that year and not the filing's own, it means
-    the filing's year: the years asked are shifted and the reading is said."""
-    own, end = document.fiscal_year, document.period_end
-    if own is None or end is None or not ask.years or own in ask.years:
-        return ask, ""
-    shift = int(end[:4]) - own
-    if shift <= 0 or own + shift not in ask.years:
-        return ask, ""
+def _reading(period: PeriodAsk, book: FigureBook, ask: Asked, figures: list[Figure]) -> str:
+    """How the period asked was read on the filing's calendar ('read "FY23" as fiscal
+    2023, the year ended September 30, 2023'), ending where the figure stated ends; "" when
+    no period is named."""
+    if not period.written:
+        return ""
+    span = book.span(ask.years[-1] if ask.years else None)
+    if span is None:
+        return ""
+    ends = [f.period_end for f in figures if span.ends_at(date.fromisoformat(f.period_end))]
+    if ends:
+        span = replace(span, end=date.fromisoformat(ends[0]))
+    return reading(period, span)
+
+
+def _own_years(
+    ask: Asked, period: PeriodAsk, document: DocumentInfo
+) -> tuple[Asked, PeriodAsk, str]:
+    """The years asked, as fiscal years of `document` (`periods.fiscal.own_years`)."""
+    shift, said = own_years(ask.years, document, document.name)
+    if not shift:
+        return ask, period, ""
     years = [y - shift for y in ask.years]
-    said = ", ".join(f"FY{y}" for y in ask.years)
-    return replace(ask, years=years), (
-        f"{said} read as the fiscal year{'s' if len(years) > 1 else ''} ending in "
-        f"{'those years' if len(years) > 1 else 'that year'}: "
-        f"{', '.join(f'fiscal {y}' for y in years)} ({document.name} covers fiscal {own}, "
-        f"ended {end})."
+    return (
+        replace(ask, years=years),
+        replace(period, years=tuple(y - shift for y in period.years)),
+        said,
     )
 
 
 def _read_as(stated: Stated, read_as: str) -> Stated:
-    if read_as and stated.text:
-        stated.text = f"{stated.text}\n{read_as}"
+    if read_as:
+        stated.readings.append(read_as)
     return stated
 
 
@@ -129,19 +163,6 @@ def _for_reference(stated: Stated) -> Stated:
     if stated.text:
         stated.text = f"For reference, {stated.text}"
     return stated
-
-
-def _year(ask: Asked, question: str, document: DocumentInfo) -> int | None:
-    """The fiscal year asked; None for the filing's own period (a quarterly filing's own
-    quarter, unless the question asks for a year of it)."""
-    quarter = _QUARTER.search(question) or not ask.years
-    if (
-        document.fiscal_period in _QUARTERS
-        and quarter
-        and (not ask.years or ask.years[-1] == document.fiscal_year)
-    ):
-        return None
-    return ask.years[-1] if ask.years else document.fiscal_year
 
 
 def _computed(
@@ -162,18 +183,20 @@ def _computed(
             own_year=document.fiscal_year,
         )
     except MissingInput as exc:
+        where = f" in {_labels(book)(exc.year)}" if exc.year else ""
         text = (
-            f"{metric.name} is not computed: no figure for {exc.name}"
-            f"{f' in FY{exc.year}' if exc.year else ''} was found among {document.name}'s "
-            f"tagged facts or table rows ({metric.name} = {metric.formula})."
+            f"{metric.name} is not computed: no figure for {exc.name}{where} was found among "
+            f"{document.name}'s tagged facts or table rows ({metric.name} = {metric.formula})."
         )
         return Stated(text)
     years = working.years
+    label = _labels(book)
     when = (
-        f"FY{years[0]}–FY{years[-1]} average"
+        f"{label(years[0])}–{label(years[-1])} average"
         if len(years) > 1
-        else (f"FY{years[0]}" if years else "")
+        else (label(years[0]) if years else "")
     )
+    working.period = when
     first = f"{working.shown} — {working.metric}{f', {when}' if when else ''}"
     if working.change:
         before, after = (
@@ -182,17 +205,28 @@ def _computed(
         points = " percentage points" if working.percent else ""
         first = (
             f"{working.value:+,.{working.places}f}{points} — the change in {working.metric} from "
-            f"FY{years[0]} ({before}) to FY{years[-1]} ({after})"
+            f"{label(years[0])} ({before}) to {label(years[-1])} ({after})"
         )
+        working.period = f"{label(years[0])} to {label(years[-1])}"
     lines = [
         f"{first} = {working.formula}{' (as a %)' if working.percent else ''}",
         "Working:",
     ]
     lines.extend(
-        f"- {name}{f' FY{year}' if year else ''}: {figure.shown} — {figure.cited}"
+        f"- {name}{f' {label(year)}' if year else ''}: {figure.shown} — {figure.cited}"
         for name, year, figure in working.inputs
     )
     return Stated("\n".join(lines), [f for _, _, f in working.inputs], working)
+
+
+def _labels(book: FigureBook) -> Callable[[int], str]:
+    """A fiscal year's label for the period asked: "FY2023", "Q2 FY2024", "H1 FY2025"."""
+
+    def label(year: int) -> str:
+        span = book.span(year)
+        return span.label if span is not None and span.fiscal_year is not None else f"FY{year}"
+
+    return label
 
 
 def _line_item(
@@ -204,9 +238,10 @@ def _line_item(
     ask: Asked,
     document: DocumentInfo,
 ) -> Stated:
-    year = _year(ask, question, document)
+    year = ask.years[-1] if ask.years else None
     figure = catalogue.lookup(book.get)(item, year)
-    when = f" for FY{year}" if year else ""
+    span = book.span(year)
+    when = f" for {span.label}" if span is not None else f" for FY{year}" if year else ""
     segment = _SEGMENT.search(question)
     if segment or _SEGMENT_WORD.search(question):
         name = _segment_name(segment.group(1), document) if segment else ""

@@ -38,6 +38,9 @@ class Working:
     inputs: list[tuple[str, int | None, Figure]] = field(default_factory=list)
     ratio: bool = True  # False: an amount of money (inputs added and subtracted)
     change: tuple[float, float] | None = None  # (first year's, last year's) for a change asked
+    period: str = (
+        ""  # the period it is computed for: "FY2023", "Q2 FY2024", "FY2021–FY2023 average"
+    )
 
     @property
     def shown(self) -> str:
@@ -58,6 +61,7 @@ class Working:
             value=round(self.value, self.places),
             shown=self.shown,
             years=self.years,
+            period=self.period,
             inputs=[figure.as_input(name, year) for name, year, figure in self.inputs],
         )
 

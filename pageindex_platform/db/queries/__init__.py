@@ -13,9 +13,12 @@ checks read through these (`queries.documents(session, ...)`); the hybrid chunk 
 
 from .companies import (
     CompanyNames,
+    Mentions,
     common_words,
     companies_resembling,
     company_names,
+    mentions,
+    stop_word,
     stored_companies,
     symbol_holders,
 )
@@ -41,6 +44,7 @@ __all__ = [
     "CompanyNames",
     "DocumentInfo",
     "FactInfo",
+    "Mentions",
     "PageInfo",
     "StoredNode",
     "TreeInfo",
@@ -56,6 +60,7 @@ __all__ = [
     "documents_by_name",
     "has_ready_documents",
     "link_copy",
+    "mentions",
     "most_common_embedder",
     "node_counts",
     "page",
@@ -64,6 +69,7 @@ __all__ = [
     "rivals",
     "section_title",
     "stated_figures",
+    "stop_word",
     "stored_companies",
     "stored_sha256",
     "symbol_holders",

@@ -59,6 +59,46 @@ def common_words(session: Session, phrase: str, share: float = 0.5) -> bool:
     return bool(total) and all(n > share * total for n in found)
 
 
+@dataclass(frozen=True)
+class Mentions:
+    """How one stored company's filings name a phrase: on how many pages of how many of its
+    filings, of how many filings and pages in all (of the filings naming it)."""
+
+    company: str
+    pages: int
+    documents: int
+    filings: int
+    pages_of_naming: int  # the pages of its filings that name the phrase somewhere
+
+
+def mentions(session: Session, phrase: str, limit: int = 10) -> list[Mentions]:
+    """The stored companies whose filings' pages name `phrase` most, most first (the pages'
+    full-text index: no page is read)."""
+    rows = session.execute(
+        text(
+            "WITH hits AS (SELECT p.document_id, count(*) AS n FROM pages p "
+            "WHERE p.tsv @@ phraseto_tsquery('english', :p) GROUP BY p.document_id) "
+            "SELECT d.company, sum(h.n), count(*), sum(d.page_count), "
+            "(SELECT count(*) FROM documents o WHERE o.company = d.company) "
+            "FROM hits h JOIN documents d ON d.id = h.document_id "
+            "WHERE d.company IS NOT NULL GROUP BY d.company ORDER BY 2 DESC LIMIT :k"
+        ),
+        {"p": phrase, "k": limit},
+    )
+    return [
+        Mentions(str(company), int(pages), int(documents), int(filings), int(total or 0))
+        for company, pages, documents, total, filings in rows
+    ]
+
+
+def stop_word(session: Session, word: str) -> bool:
+    """Whether `word` is an English stop word ("IT", "ALL", "ON"): no lexeme of its own."""
+    found = session.execute(
+        text("SELECT numnode(plainto_tsquery('english', :w)) = 0"), {"w": word}
+    ).scalar()
+    return bool(found)
+
+
 def companies_resembling(session: Session, question: str, similarity: float) -> list[str]:
     """Stored companies one of whose names (of 4 letters or more) is like a run of the
     question's words (pg_trgm word_similarity at least `similarity`)."""
