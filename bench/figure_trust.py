@@ -14,8 +14,8 @@ thousands, millions, billions), sign ignored; else it is a wrong figure stated a
 when no figure is stated and the answer says the company or period is not stored.
 
 Rows: {"id", "question", "value" (the gold number; null for not_stored), "kind", "company",
-"doc_name"} (eval/held_out/more_figure_questions.jsonl); FinanceBench rows (`answer` text, no `value`)
-take the first number of the answer as gold.
+"doc_name"} (eval/held_out/more_figure_questions.jsonl); FinanceBench rows (`answer` text,
+no `value`) take the first number of the answer as gold.
 """
 
 from __future__ import annotations
