@@ -41,6 +41,7 @@ from .index.report import (
     FileStatus,
     IngestReport,
     IngestSummary,
+    Preparing,
     ProgressEvent,
     WorkerStopped,
 )
@@ -82,6 +83,7 @@ __all__ = [
     "NodeRef",
     "Page",
     "PageRange",
+    "Preparing",
     "ProgressEvent",
     "Removed",
     "Route",

@@ -1,6 +1,6 @@
 """The ingest flow, top-down: discover the files → decide which to build (unchanged files
-skipped, a different file under a stored name refused) → prepare them, one ahead in a worker
-process, each claimed first → embed and store each document in ONE transaction, reconnecting
+skipped, a different file under a stored name refused) → prepare them ahead in worker
+processes, each claimed first → embed and store each document in ONE transaction, reconnecting
 once when the database went away.
 
 A run killed at any point leaves only whole documents behind; the next run skips what is
@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..db import queries
 from ..db.engine import Database, connection_lost, database_gone, disk_full
-from ..embeddings import Embedder, get_embedder
+from ..embeddings import Embedder, get_embedder, prepare_models
 from ..errors import InputError
 from ..llm import StructuredChat
 from .build import BuildOptions, document_name
@@ -34,9 +34,12 @@ from .report import (
     FileResult,
     FileStatus,
     IngestReport,
+    Preparing,
     Progress,
+    ProgressEvent,
     SkipReason,
 )
+from .slots import CpuSlots
 from .store import StoreOptions, embed_and_store, override_stored
 
 logger = logging.getLogger(__name__)
@@ -54,6 +57,7 @@ def ingest_paths(
     chat: StructuredChat | None = None,
     replace: bool = False,
     follow_links: bool = False,
+    parse_workers: int | None = None,
 ) -> IngestReport:
     """Ingest files and folders. Bad files are reported and the batch goes on.
 
@@ -61,7 +65,9 @@ def ingest_paths(
     same name (the file stem) is refused unless `replace` — nothing stored is lost unasked.
     With `chat` (llm mode) the model refines each tree and writes summaries; without it
     everything is deterministic (local mode). The documents go to `db`, the corpus's
-    database."""
+    database. With `parallel`, files are parsed by `parse_workers` processes (default: one
+    per CPU slot) while this one embeds and stores; the models the embedder needs are
+    prepared first, once per user, their progress told as `Preparing` events."""
     started = time.perf_counter()
     found = discover(paths, follow_links=follow_links)
     report = IngestReport(ignored=found.ignored, not_followed=found.not_followed)
@@ -73,14 +79,19 @@ def ingest_paths(
         found.files, batch, force=force, replace=replace, overrides=overrides, embedder=embedder
     )
     if plan.build:
+        if embedder is None:
+            prepare_models(settings=db.settings, progress=batch.preparing)
+        slots = CpuSlots.of(db.settings)
         options = StoreOptions(
             db=db,
             embedder=embedder or get_embedder(settings=db.settings),
             overrides=overrides or {},
             chat=chat,
             build=BuildOptions.from_settings(db.settings),
+            slots=slots,
         )
-        _build_all(plan.build, batch, options, parallel=parallel, force=force)
+        workers = (parse_workers or slots.count) if parallel else 1
+        _build_all(plan.build, batch, options, workers=workers, force=force)
     _link_copies(plan.copies, batch)
     batch.report.seconds = time.perf_counter() - started
     return batch.report
@@ -96,9 +107,12 @@ class _Batch:
     report: IngestReport
     progress: Progress | None
 
-    def notify(self, event: BatchStarted | FileBegun | FileDone) -> None:
+    def notify(self, event: ProgressEvent) -> None:
         if self.progress:
             self.progress(event)
+
+    def preparing(self, what: str, done: int, total: int) -> None:
+        self.notify(Preparing(what, done, total))
 
     def finish(self, result: FileResult) -> None:
         self.report.files.append(result)
@@ -192,13 +206,13 @@ def _other_source(path: Path, stored_sha: str, stored_source: str, sha: str | No
 
 
 def _build_all(
-    paths: Sequence[Path], batch: _Batch, options: StoreOptions, *, parallel: bool, force: bool
+    paths: Sequence[Path], batch: _Batch, options: StoreOptions, *, workers: int, force: bool
 ) -> None:
     """Prepare, embed and store each file; the batch stops when the database is gone (the
     files left are listed as not attempted)."""
     done: set[Path] = set()
     for outcome in prepared_stream(
-        paths, options.build, batch.claims, parallel=parallel, force=force
+        paths, options.build, batch.claims, slots=options.slots, workers=workers, force=force
     ):
         done.add(outcome.path)
         if isinstance(outcome, NotOurs):  # another worker's

@@ -6,18 +6,19 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sqlalchemy import delete, insert, select, text
+from psycopg.types.json import Jsonb
+from sqlalchemy import delete, select, text
 from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.engine import Database
-from ..db.tables import Chunk, Document, Fact, Node, Page
+from ..db.tables import Document
 from ..embeddings import Embedder, description_embedder, get_embedder
 from ..llm import StructuredChat, Usage
 from ..names import SYMBOL, letters
@@ -27,12 +28,16 @@ from .claims import release_in
 from .llm_tree import refine_with_llm
 from .overrides import apply_overrides
 from .report import FileResult, FileStatus
+from .slots import CpuSlots
 
 logger = logging.getLogger(__name__)
 
 # a stored document's distinct words (documents.lexemes), from its chunks (`d` is the document)
+# (the same value as `strip(tsvector_agg(strip(c.tsv)))`, without concatenating tsvectors one
+# chunk at a time)
 DOCUMENT_LEXEMES = (
-    "(SELECT strip(tsvector_agg(strip(c.tsv))) FROM chunks c WHERE c.document_id = d.id)"
+    "(SELECT array_to_tsvector(coalesce(array_agg(w), '{}')) FROM chunks c, "
+    "unnest(tsvector_to_array(c.tsv)) w WHERE c.document_id = d.id)"
 )
 
 
@@ -47,6 +52,7 @@ class StoreOptions:
     overrides: dict[str, dict[str, Any]]
     chat: StructuredChat | None
     build: BuildOptions
+    slots: CpuSlots  # the machine's CPU slots: embedding holds one
 
 
 def embed_and_store(doc: PreparedDocument, options: StoreOptions) -> FileResult:
@@ -62,10 +68,11 @@ def embed_and_store(doc: PreparedDocument, options: StoreOptions) -> FileResult:
         apply_overrides(doc.metadata, options.overrides[doc.name])
     t0 = time.perf_counter()
     embedder = options.embedder
-    described = description_embedder(embedder, options.db.settings).embed(
-        [doc.metadata.description or doc.name]
-    )
-    vectors = np.vstack([embedder.embed([c.text for c in doc.chunks]), described])
+    with options.slots.held():
+        described = description_embedder(embedder, options.db.settings).embed(
+            [doc.metadata.description or doc.name]
+        )
+        vectors = np.vstack([embedder.embed([c.text for c in doc.chunks]), described])
     stages["embed"] = time.perf_counter() - t0
     t1 = time.perf_counter()
     used = usage.to_dict() if options.chat is not None else {}
@@ -118,25 +125,24 @@ def store_document(
     if claims:
         doc.warnings.extend(claims)
         document.warnings = list(doc.warnings)
-    session.execute(
-        insert(Page), [{"document_id": doc_id, "page": p.page, "text": p.text} for p in doc.pages]
+    _copy(
+        session,
+        "pages",
+        ("document_id", "page", "text"),
+        ((doc_id, p.page, p.text) for p in doc.pages),
     )
-    session.execute(insert(Node), list(_node_rows(doc_id, doc.tree)))
+    _copy(session, "nodes", NODE_COLUMNS, _node_rows(doc_id, doc.tree))
     if doc.facts:
-        session.execute(insert(Fact), [_fact_row(doc_id, f) for f in doc.facts])
+        _copy(session, "facts", FACT_COLUMNS, (_fact_row(doc_id, f) for f in doc.facts))
     if doc.chunks:
-        session.execute(
-            insert(Chunk),
-            [
-                {
-                    "document_id": doc_id,
-                    "node_id": c.node_id,
-                    "page": c.page,
-                    "text": c.text,
-                    "embedding": vectors[i],
-                }
+        _copy(
+            session,
+            "chunks",
+            ("document_id", "node_id", "page", "text", "embedding"),
+            (
+                (doc_id, c.node_id, c.page, c.text, vector_text(vectors[i]))
                 for i, c in enumerate(doc.chunks)
-            ],
+            ),
         )
         session.execute(
             text(f"UPDATE documents d SET lexemes = {DOCUMENT_LEXEMES} WHERE d.id = :id"),
@@ -195,20 +201,64 @@ def _document_row(
     )
 
 
-def _fact_row(doc_id: int, fact: Any) -> dict[str, Any]:
-    return {
-        "document_id": doc_id,
-        "concept": fact.concept,
-        "value": fact.value,
-        "unit": fact.unit,
-        "decimals": fact.decimals,
-        "period_start": fact.period_start,
-        "period_end": fact.period_end,
-        "dimensions": [list(d) for d in fact.dimensions],
-        "page": fact.page,
-        "label": fact.label,
-        "source": fact.source,
-    }
+FACT_COLUMNS = (
+    "document_id",
+    "concept",
+    "value",
+    "unit",
+    "decimals",
+    "period_start",
+    "period_end",
+    "dimensions",
+    "page",
+    "label",
+    "source",
+)
+NODE_COLUMNS = (
+    "document_id",
+    "node_id",
+    "parent_node_id",
+    "title",
+    "start_page",
+    "end_page",
+    "depth",
+    "position",
+    "summary",
+)
+
+
+def _fact_row(doc_id: int, fact: Any) -> tuple[Any, ...]:
+    return (
+        doc_id,
+        fact.concept,
+        fact.value,
+        fact.unit,
+        fact.decimals,
+        fact.period_start,
+        fact.period_end,
+        Jsonb([list(d) for d in fact.dimensions]),
+        fact.page,
+        fact.label,
+        fact.source,
+    )
+
+
+def _copy(
+    session: Session, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]
+) -> None:
+    """Rows written by one COPY on the session's connection, inside its transaction: one
+    round trip for a document's pages (or nodes, facts, chunks) instead of one per row."""
+    raw = session.connection().connection.driver_connection
+    statement = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
+    with raw.cursor() as cursor, cursor.copy(statement) as copy:  # type: ignore[union-attr]
+        for row in rows:
+            copy.write_row(row)
+
+
+def vector_text(vector: Any) -> str:
+    """A vector in pgvector's text form, as pgvector's own adapter writes it (each float32
+    as the shortest decimal of its double), built from one `tolist()`."""
+    return "[" + ",".join(map(repr, np.asarray(vector, dtype=np.float32).tolist())) + "]"
 
 
 def stored_spelling(session: Session, company: str) -> str:
@@ -222,20 +272,20 @@ def stored_spelling(session: Session, company: str) -> str:
     return company
 
 
-def _node_rows(doc_id: int, roots: list[TreeNode]) -> Iterator[dict[str, Any]]:
-    def visit(nodes: list[TreeNode], parent: str | None, depth: int) -> Iterator[dict[str, Any]]:
+def _node_rows(doc_id: int, roots: list[TreeNode]) -> Iterator[tuple[Any, ...]]:
+    def visit(nodes: list[TreeNode], parent: str | None, depth: int) -> Iterator[tuple[Any, ...]]:
         for position, node in enumerate(nodes):
-            yield {
-                "document_id": doc_id,
-                "node_id": node.node_id,
-                "parent_node_id": parent,
-                "title": node.title,
-                "start_page": node.start_page,
-                "end_page": node.end_page,
-                "depth": depth,
-                "position": position,
-                "summary": node.summary,
-            }
+            yield (
+                doc_id,
+                node.node_id,
+                parent,
+                node.title,
+                node.start_page,
+                node.end_page,
+                depth,
+                position,
+                node.summary,
+            )
             yield from visit(node.children, node.node_id, depth + 1)
 
     yield from visit(roots, None, 0)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..db.engine import Database
+from ..embeddings import prepare_models
 from ..logs import log_to_stderr, shown_level
 from ..settings import Settings
 from .discover import discover
@@ -30,11 +31,13 @@ from .report import (
     FileResult,
     FileStatus,
     IngestReport,
+    Preparing,
     Progress,
     ProgressEvent,
     SkipReason,
     WorkerStopped,
 )
+from .slots import CpuSlots
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +54,7 @@ class _Job:
     llm: bool
     follow_links: bool
     log_level: int  # the records the parent shows
+    parse_workers: int  # each worker's parse processes: together, one per CPU slot
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,7 @@ def _work(job: _Job, events: Any) -> None:
                 chat=chat,
                 replace=job.replace,
                 follow_links=job.follow_links,
+                parse_workers=job.parse_workers,
             )
         events.put(_Done(report))
     except BaseException as exc:  # the parent reports it; a worker never dies silently
@@ -109,6 +114,8 @@ def ingest_with_workers(
     """Ingest `paths` with `workers` processes; one merged report, one file's line once. A
     worker that stopped early is reported (WorkerStopped) and its files are finished here."""
     started = time.perf_counter()
+    if progress is not None:  # the models, prepared once here rather than waited for by all
+        prepare_models(settings=db.settings, progress=lambda *told: progress(Preparing(*told)))
     context = multiprocessing.get_context("spawn")  # no forked database connections
     events = context.Queue()
     job = _Job(
@@ -120,6 +127,7 @@ def ingest_with_workers(
         llm=llm,
         follow_links=follow_links,
         log_level=shown_level(),
+        parse_workers=max(1, CpuSlots.of(db.settings).count // workers),
     )
     procs = [context.Process(target=_work, args=(job, events)) for _ in range(workers)]
     for proc in procs:
@@ -191,7 +199,7 @@ class _Merge:
             if not self.started and self.progress:
                 self.progress(event)
             self.started = True
-        elif isinstance(event, FileBegun):
+        elif isinstance(event, FileBegun | Preparing):
             if self.progress:
                 self.progress(event)
         elif isinstance(event, FileDone):
