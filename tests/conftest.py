@@ -26,11 +26,19 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "no_database: the test needs no database (none is started for it)"
     )
+    config.addinivalue_line(
+        "markers",
+        "slow: the test takes 20 s or more on two cores (a model exported, a folder ingested "
+        "by several processes, a server killed and restarted); -m 'not slow' leaves them out",
+    )
 
 
 @pytest.fixture(scope="session", autouse=True)
 def test_home() -> Iterator[Path]:
-    """A temp PI_HOME for the whole session and the fast deterministic hash embedder."""
+    """A temp PI_HOME for the whole session and the fast deterministic hash embedder. The
+    models that tests of the real embedders need come from the user's model cache
+    (PI_MODEL_CACHE), prepared by the first session that needs them and shared by later
+    ones."""
     home = Path(tempfile.mkdtemp(prefix="pi-test-"))
     os.environ["PI_HOME"] = str(home)
     os.environ["PI_EMBEDDER"] = "hash"

@@ -119,6 +119,9 @@ def test_200_random_questions_never_crash(corpus: Path) -> None:
 # 3. Parse workers die with their ingest.
 
 
+PARSE_WORKER = "pageindex_platform.index.parse_worker"
+
+
 def test_workers_die_with_a_killed_ingest(samples: Path) -> None:
     env = {**os.environ, "PI_EMBEDDER": "hash"}
     run = subprocess.Popen(
@@ -129,10 +132,10 @@ def test_workers_die_with_a_killed_ingest(samples: Path) -> None:
     children: list[psutil.Process] = []
     while time.monotonic() < deadline and run.poll() is None:
         children = parent.children(recursive=True)
-        if any("spawn_main" in " ".join(p.cmdline()) for p in children):
+        if any(PARSE_WORKER in " ".join(p.cmdline()) for p in children):
             break
         time.sleep(0.05)
-    assert any("spawn_main" in " ".join(p.cmdline()) for p in children), "no worker started"
+    assert any(PARSE_WORKER in " ".join(p.cmdline()) for p in children), "no worker started"
     os.kill(run.pid, signal.SIGKILL)
     run.wait()
     _gone, alive = psutil.wait_procs(children, timeout=10)

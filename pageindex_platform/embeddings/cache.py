@@ -55,7 +55,7 @@ def locate(name: str, *, cache: Path, home: Path) -> Path:
 
 def prepare(
     target: Path,
-    make: Callable[[Path], None],
+    make: Callable[[Path], object],
     *,
     what: str,
     total: int = 1,
@@ -77,7 +77,7 @@ def prepare(
     return target
 
 
-def _make_and_rename(target: Path, make: Callable[[Path], None]) -> None:
+def _make_and_rename(target: Path, make: Callable[[Path], object]) -> None:
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}-"))
     made = staging / target.name
     try:

@@ -87,21 +87,25 @@ class Worker:
         self._input: IO[bytes] = self.process.stdin
         self.alive = True
         send(self._input, setup)
-        output = self.process.stdout
-        threading.Thread(
-            target=self._read, args=(output, answers), name="parse-worker", daemon=True
-        ).start()
+        self._reader = threading.Thread(
+            target=self._read,
+            args=(self.process.stdout, answers),
+            name="parse-worker",
+            daemon=True,
+        )
+        self._reader.start()
 
     def _read(self, output: IO[bytes], answers: queue.Queue[tuple[Worker, Done | None]]) -> None:
-        while True:
-            try:
-                done = receive(output)
-            except Exception as exc:  # a torn answer: the worker is gone
-                logger.info("a parse worker's answer could not be read (%s)", exc)
-                done = None
-            answers.put((self, done))
-            if done is None:
-                return
+        with output:
+            while True:
+                try:
+                    done = receive(output)
+                except Exception as exc:  # a torn answer: the worker is gone
+                    logger.info("a parse worker's answer could not be read (%s)", exc)
+                    done = None
+                answers.put((self, done))
+                if done is None:
+                    return
 
     def submit(self, job: int, path: Path, options: Any) -> bool:
         """Send a job; False when the worker is gone."""
@@ -123,6 +127,7 @@ class Worker:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        self._reader.join(timeout=wait)  # it closes the worker's output at its end
 
     def exit_reason(self) -> str:
         code = self.process.poll()
