@@ -22,8 +22,10 @@ def main() -> None:
     if sys.argv[1:] == ["--version"]:
         print(version_line())
         return
+    from ..index.parse_worker import without_pymupdf_extras
     from .app import app
 
+    without_pymupdf_extras()
     app()
 
 

@@ -32,6 +32,17 @@ logger = logging.getLogger(__name__)
 
 PR_SET_PDEATHSIG = 1
 _HEADER = struct.Struct("<Q")
+# what `import pymupdf` loads besides the PDF library, when installed: a layout analyser and
+# a Markdown converter (with onnxruntime and a model), most of its import time; text is
+# extracted the same without them
+PYMUPDF_EXTRAS = ("pymupdf.layout", "pymupdf4llm")
+
+
+def without_pymupdf_extras() -> None:
+    """In a process of our own (a worker, the `pi` command): PyMuPDF imported, when it is,
+    without its optional extras (they import as missing)."""
+    for name in PYMUPDF_EXTRAS:
+        sys.modules.setdefault(name, None)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -147,6 +158,7 @@ def _serve() -> None:
     jobs, answers = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the ingest, which ends us
+    without_pymupdf_extras()
     _die_with_parent(os.getppid())
     setup: Setup | None = receive(jobs)
     if setup is None:

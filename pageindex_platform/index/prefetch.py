@@ -59,10 +59,10 @@ def prepared_stream(
     workers: int,
     force: bool = False,
 ) -> Iterator[Outcome]:
-    """Each file's outcome, in order, each claimed first; with `workers` > 1 and several
-    files, they are prepared by that many worker processes while the caller embeds and
-    stores, else in this process."""
-    if workers > 1 and len(paths) >= 2:
+    """Each file's outcome, in order, each claimed first; with several files and `workers`
+    (≥ 1), they are prepared by that many worker processes while the caller embeds and
+    stores; with `workers` 0 or one file, in this process."""
+    if workers >= 1 and len(paths) >= 2:
         yield from _in_workers(paths, options, claims, force, slots, min(workers, len(paths)))
         return
     for path in paths:
@@ -103,19 +103,30 @@ class _Pool:
         """The fewest jobs waiting at one worker."""
         return min(len(w.jobs) for w in self.workers)
 
+    def ready(self, job: int) -> bool:
+        """Whether `job`'s answer is in (the answers so far taken in)."""
+        while job not in self.done:
+            try:
+                self._take(*self.answers.get_nowait())
+            except queue.Empty:
+                return False
+        return True
+
     def wait_for(self, job: int) -> Done | Exception:
         while job not in self.done:
-            worker, answer = self.answers.get()
-            if answer is None:  # the worker is gone: its jobs fail
-                worker.alive = False
-                why = RuntimeError(worker.exit_reason())
-                for lost in worker.jobs:
-                    self.done[lost] = why
-                worker.jobs.clear()
-                continue
-            worker.jobs.remove(answer.job)
-            self.done[answer.job] = answer
+            self._take(*self.answers.get())
         return self.done.pop(job)
+
+    def _take(self, worker: Worker, answer: Done | None) -> None:
+        if answer is None:  # the worker is gone: its jobs fail
+            worker.alive = False
+            why = RuntimeError(worker.exit_reason())
+            for lost in worker.jobs:
+                self.done[lost] = why
+            worker.jobs.clear()
+            return
+        worker.jobs.remove(answer.job)
+        self.done[answer.job] = answer
 
     def close(self) -> None:
         for worker in self.workers:
@@ -130,26 +141,43 @@ def _in_workers(
     slots: CpuSlots,
     size: int,
 ) -> Iterator[Outcome]:
+    """The files prepared by the pool's workers, and by this process while the next file in
+    order is not ready (the workers starting, or a long file): no core waits idle."""
     pool = _Pool(size, slots)
     try:
         pending: list[tuple[int, Path, float]] = []
         waiting = list(paths)
         while waiting or pending:
-            # each worker has one file in hand and one queued
-            while waiting and pool.busy() < 2:
+            # each worker has one file in hand and one queued; this process takes the next
+            # file itself while the one it must hand on next is not ready
+            here = bool(pending) and not pool.ready(pending[0][0])
+            while waiting and (here or pool.busy() < 2):
                 path = waiting.pop(0)
                 claim = claims.take(path, force)
                 if claim is not Claim.OURS:
                     yield NotOurs(path, claim)
                     continue
                 job = len(paths) - len(waiting)
-                pool.submit(job, path, options)
                 pending.append((job, path, time.perf_counter()))
-            if pending:
+                if here:
+                    pool.done[job] = _prepare_here(job, path, options, slots)
+                    break
+                pool.submit(job, path, options)
+            if pending and (not waiting or pool.ready(pending[0][0])):
                 job, path, submitted = pending.pop(0)
                 yield _outcome(path, pool.wait_for(job), submitted)
     finally:
         pool.close()
+
+
+def _prepare_here(job: int, path: Path, options: BuildOptions, slots: CpuSlots) -> Done:
+    started = time.perf_counter()
+    try:
+        with slots.held():
+            result: PreparedDocument | Exception = prepare_document(path, options)
+    except Exception as exc:  # reported per file; the batch goes on
+        result = exc
+    return Done(job, result, time.perf_counter() - started)
 
 
 def _outcome(path: Path, answer: Done | Exception, submitted: float) -> Outcome:

@@ -25,7 +25,7 @@ from ..settings import Settings, default_cache
 logger = logging.getLogger(__name__)
 
 _FIRST_WAIT = 0.01  # seconds between tries when every slot is held, doubling up to _LAST_WAIT
-_LAST_WAIT = 0.1
+_LAST_WAIT = 0.05
 
 
 def cores() -> int:

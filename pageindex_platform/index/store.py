@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from ..llm import StructuredChat, Usage
 from ..names import SYMBOL, letters
 from ..records import PreparedDocument, TreeNode
 from .build import BuildOptions
+from .bulk import copy_chunks, copy_rows
 from .claims import release_in
 from .llm_tree import refine_with_llm
 from .overrides import apply_overrides
@@ -55,9 +56,20 @@ class StoreOptions:
     slots: CpuSlots  # the machine's CPU slots: embedding holds one
 
 
-def embed_and_store(doc: PreparedDocument, options: StoreOptions) -> FileResult:
-    """In llm mode the model refines the tree first; then `--metadata` applies, the chunks and
-    the description are embedded, and the document is stored (its stages timed)."""
+@dataclass
+class Embedded:
+    """A prepared document with its vectors (one row per chunk, then the description's), its
+    stages' times so far and its LLM use."""
+
+    doc: PreparedDocument
+    vectors: np.ndarray
+    stages: dict[str, float]
+    usage: dict[str, Any]
+
+
+def embed_document(doc: PreparedDocument, options: StoreOptions) -> Embedded:
+    """In llm mode the model refines the tree first; then `--metadata` applies, and the
+    chunks and the description are embedded (holding a CPU slot)."""
     stages = dict(doc.seconds)
     usage = Usage()
     if options.chat is not None:
@@ -74,11 +86,20 @@ def embed_and_store(doc: PreparedDocument, options: StoreOptions) -> FileResult:
         )
         vectors = np.vstack([embedder.embed([c.text for c in doc.chunks]), described])
     stages["embed"] = time.perf_counter() - t0
+    return Embedded(doc, vectors, stages, usage.to_dict() if options.chat is not None else {})
+
+
+def store_embedded(embedded: Embedded, options: StoreOptions) -> FileResult:
+    """Store an embedded document in one transaction (its stages timed)."""
+    doc, stages = embedded.doc, dict(embedded.stages)
     t1 = time.perf_counter()
-    used = usage.to_dict() if options.chat is not None else {}
     with options.db.session() as session:
         store_document(
-            session=session, doc=doc, vectors=vectors, embedder_name=embedder.name, usage=used
+            session=session,
+            doc=doc,
+            vectors=embedded.vectors,
+            embedder_name=options.embedder.name,
+            usage=embedded.usage,
         )
     stages["database"] = time.perf_counter() - t1
     logger.debug("%s stored: %s", doc.name, {k: round(v, 3) for k, v in stages.items()})
@@ -92,7 +113,7 @@ def embed_and_store(doc: PreparedDocument, options: StoreOptions) -> FileResult:
         chunks=len(doc.chunks),
         seconds=sum(stages.values()),
         stages=stages,
-        usage=used,
+        usage=embedded.usage,
         warnings=list(doc.warnings),
     )
 
@@ -125,25 +146,17 @@ def store_document(
     if claims:
         doc.warnings.extend(claims)
         document.warnings = list(doc.warnings)
-    _copy(
+    copy_rows(
         session,
         "pages",
         ("document_id", "page", "text"),
         ((doc_id, p.page, p.text) for p in doc.pages),
     )
-    _copy(session, "nodes", NODE_COLUMNS, _node_rows(doc_id, doc.tree))
+    copy_rows(session, "nodes", NODE_COLUMNS, _node_rows(doc_id, doc.tree))
     if doc.facts:
-        _copy(session, "facts", FACT_COLUMNS, (_fact_row(doc_id, f) for f in doc.facts))
+        copy_rows(session, "facts", FACT_COLUMNS, (_fact_row(doc_id, f) for f in doc.facts))
     if doc.chunks:
-        _copy(
-            session,
-            "chunks",
-            ("document_id", "node_id", "page", "text", "embedding"),
-            (
-                (doc_id, c.node_id, c.page, c.text, vector_text(vectors[i]))
-                for i, c in enumerate(doc.chunks)
-            ),
-        )
+        copy_chunks(session, doc_id, doc.chunks, vectors[: len(doc.chunks)])
         session.execute(
             text(f"UPDATE documents d SET lexemes = {DOCUMENT_LEXEMES} WHERE d.id = :id"),
             {"id": doc_id},
@@ -241,24 +254,6 @@ def _fact_row(doc_id: int, fact: Any) -> tuple[Any, ...]:
         fact.label,
         fact.source,
     )
-
-
-def _copy(
-    session: Session, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]
-) -> None:
-    """Rows written by one COPY on the session's connection, inside its transaction: one
-    round trip for a document's pages (or nodes, facts, chunks) instead of one per row."""
-    raw = session.connection().connection.driver_connection
-    statement = f"COPY {table} ({', '.join(columns)}) FROM STDIN"
-    with raw.cursor() as cursor, cursor.copy(statement) as copy:  # type: ignore[union-attr]
-        for row in rows:
-            copy.write_row(row)
-
-
-def vector_text(vector: Any) -> str:
-    """A vector in pgvector's text form, as pgvector's own adapter writes it (each float32
-    as the shortest decimal of its double), built from one `tolist()`."""
-    return "[" + ",".join(map(repr, np.asarray(vector, dtype=np.float32).tolist())) + "]"
 
 
 def stored_spelling(session: Session, company: str) -> str:

@@ -151,7 +151,7 @@ def ingest_with_workers(
         llm=llm,
         follow_links=follow_links,
         log_level=shown_level(),
-        parse_workers=max(1, CpuSlots.of(db.settings).count // workers),
+        parse_workers=max(1, (CpuSlots.of(db.settings).count - 1) // workers),
     )
     events: queue.Queue[object] = queue.Queue()
     procs = [_start(job, events) for _ in range(workers)]
