@@ -1,6 +1,6 @@
 """`pi`: the command line's entry point. `pi --version` answers before anything heavy is
-imported; every other command builds the typer application (`app.py`) and its command
-groups on first use."""
+imported; any other command line builds the typer application (`app.py`) with the command it
+names alone, so that only that command's modules are imported."""
 
 from __future__ import annotations
 
@@ -23,17 +23,19 @@ def main() -> None:
         print(version_line())
         return
     from ..index.parse_worker import without_pymupdf_extras
-    from .app import app
+    from .app import app_for
 
     without_pymupdf_extras()
-    app()
+    # the command named (the first word that is no option: `pi -v ask ...`), alone imported
+    named = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), None)
+    app_for(named)()
 
 
 def __getattr__(name: str) -> Any:
     if name == "app":  # `from pageindex_platform.cli.main import app`, as tests do
-        from .app import app
+        from .app import app_for
 
-        return app
+        return app_for(None)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

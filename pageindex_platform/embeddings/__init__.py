@@ -44,6 +44,7 @@ __all__ = [
     "description_embedder",
     "embedder_named",
     "get_embedder",
+    "model_place",
     "prepare_models",
 ]
 
@@ -70,6 +71,12 @@ def get_embedder(
     (`prepare_models`)."""
     chosen = name or settings.embedder
     return _embedder(chosen, queries, _Places.of(settings), settings.embed_batch_size)
+
+
+def model_place(settings: Settings, name: str) -> Path:
+    """Where the model file or folder `name` is read from (the home's own copy, else the user
+    cache), whether or not it is there yet."""
+    return _Places.of(settings).find(name)
 
 
 def prepare_models(
