@@ -145,8 +145,10 @@ def test_distilling_tells_its_progress_through_the_vocabulary() -> None:
         bar = getattr(inference, "tqdm")(total=30522, desc="Encoding tokens")  # noqa: B009 - as create_embeddings does
         for _ in range(0, 30522, 1024):
             bar.update(1024)
-    assert told[0] == ("token table", 0, 100) and told[-1] == ("token table", 99, 100)
-    assert [d for _, d, _ in told] == sorted({d for _, d, _ in told})
+    percents = [done for _, done, _ in told]
+    assert {(what, total) for what, _, total in told} == {("token table", 100)}
+    assert percents == sorted(set(percents)) and len(percents) > 20  # growing, told often
+    assert percents[-1] == 99  # 100 is told once the table is saved
     assert getattr(inference, "tqdm").__name__ == "tqdm"  # noqa: B009 - model2vec's own again
 
 

@@ -63,13 +63,18 @@ def test_a_stage_waits_while_every_slot_is_held_elsewhere_and_goes_on_when_one_f
         first.send_signal(signal.SIGKILL)  # its slot is freed with it
         first.wait()
         assert waiting.stdout is not None and waiting.stdout.readline().strip() == "held"
-        waiting.kill()
-        waiting.wait()
+        _end(waiting)
         assert _seconds_to_hold(CpuSlots(folder, 2)) < 1.0  # the killed holder's slot
     finally:
         for proc in (first, second):
-            proc.kill()
-            proc.wait()
+            _end(proc)
+
+
+def _end(proc: subprocess.Popen[str]) -> None:
+    proc.kill()
+    proc.wait()
+    if proc.stdout is not None:
+        proc.stdout.close()
 
 
 @pytest.mark.no_database

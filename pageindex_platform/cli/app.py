@@ -27,7 +27,8 @@ def _new_app() -> typer.Typer:
     app = typer.Typer(
         name="pi",
         help="pageindex-platform: ask questions across folders of long financial filings.\n\n"
-        "Start with `pi ingest FOLDER`, then `pi ask QUESTION`, `pi search QUESTION`, `pi docs list`,\n"
+        "Start with `pi ingest FOLDER`, then `pi ask QUESTION`, `pi search QUESTION`, "
+        "`pi docs list`,\n"
         "`pi docs tree NAME`;\n"
         "`pi mcp` serves the corpus to agents; `pi serve` a local web page;\n"
         "`pi eval financebench` measures retrieval against baselines.",

@@ -152,11 +152,20 @@ class Worker:
         return f"the parse worker ended (exit code {code})"
 
 
+def own_stdout() -> IO[bytes]:
+    """This process's stdout, kept for its answers alone: whatever else writes to it (a print,
+    a C library's message on file descriptor 1) goes to stderr instead."""
+    sys.stdout.flush()
+    answers = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return answers
+
+
 def _serve() -> None:
     """In a worker: prepare each job sent on stdin, each holding a CPU slot, answering on
     stdout (which nothing else may write to: prints go to stderr)."""
-    jobs, answers = sys.stdin.buffer, sys.stdout.buffer
-    sys.stdout = sys.stderr
+    jobs, answers = sys.stdin.buffer, own_stdout()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the ingest, which ends us
     without_pymupdf_extras()
     _die_with_parent(os.getppid())

@@ -28,7 +28,7 @@ from ..embeddings.cache import PrepareProgress
 from ..logs import log_to_stderr, shown_level
 from ..settings import Settings
 from .discover import discover
-from .parse_worker import receive, send
+from .parse_worker import own_stdout, receive, send
 from .pipeline import ingest_paths
 from .report import (
     BatchStarted,
@@ -117,8 +117,7 @@ class _Events:
 
 def _serve() -> None:
     """In a worker process: its job from stdin, its events on stdout (prints go to stderr)."""
-    job, events = receive(sys.stdin.buffer), sys.stdout.buffer
-    sys.stdout = sys.stderr
+    job, events = receive(sys.stdin.buffer), own_stdout()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which ends us
     if job is not None:
         _work(job, _Events(events))
