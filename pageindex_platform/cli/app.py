@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from ..logs import level_for, log_to_stderr
-from .main import version_line
+from .version import version_line
 
 # command → (its module, the function, its line in `pi --help`)
 COMMANDS = {

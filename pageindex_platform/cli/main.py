@@ -7,15 +7,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-
-def version_line() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        number = version("pageindex-platform")
-    except PackageNotFoundError:
-        number = "unknown (not installed)"
-    return f"pi (pageindex-platform) {number}"
+from .version import version_line
 
 
 def main() -> None:
