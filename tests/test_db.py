@@ -62,6 +62,7 @@ def test_head_revision_agrees_with_alembic() -> None:
     assert head_revision() == ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
+@pytest.mark.slow
 def test_embedded_server_has_the_configured_shared_buffers_from_its_next_start(
     tmp_path: Path,
 ) -> None:

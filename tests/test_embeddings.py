@@ -20,6 +20,7 @@ TEXTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.no_database
 def test_onnx_export_reproduces_sentence_transformers(tmp_path: Path) -> None:
     target = tmp_path / "models" / "all-MiniLM-L6-v2.onnx"
@@ -39,6 +40,7 @@ def test_hash_embedder_is_deterministic_and_lexical() -> None:
     assert float(a @ b) > float(a @ c)
 
 
+@pytest.mark.slow
 def test_static_embedder_is_distilled_once_and_questions_use_the_corpus_embedder(
     samples: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -83,6 +85,7 @@ def test_static_embedder_is_distilled_once_and_questions_use_the_corpus_embedder
     assert out["citations"][0]["document"] == "BESTBUY_2024Q2_10Q"
 
 
+@pytest.mark.slow
 def test_fast_embedder_puts_chunks_in_the_transformers_space_and_asks_through_it(
     samples: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

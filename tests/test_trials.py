@@ -77,6 +77,7 @@ def test_invalid_utf8_on_a_real_command_line(corpus: Path) -> None:
     assert run.returncode == 2 and "not valid UTF-8" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_200_random_questions_never_crash(corpus: Path) -> None:
     rng = random.Random(11)
     pieces = [
