@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from ..logs import log_to_stderr, shown_level
 from ..settings import Mode
 from .common import handle_errors, open_corpus, print_json
 
@@ -173,7 +174,14 @@ def run_ingest(
             _print_error(line, bar, err)
 
     with bar:
-        return corpus.ingest(paths, progress=progress, **options)
+        if bar.live.is_started:  # log records above the bar (its stderr), not through it
+            log_to_stderr(shown_level())
+        try:
+            return corpus.ingest(paths, progress=progress, **options)
+        finally:
+            if bar.live.is_started:
+                bar.stop()
+                log_to_stderr(shown_level())
 
 
 def _show_preparing(event: Preparing, bar: Progress, tasks: dict[str, Any]) -> None:
