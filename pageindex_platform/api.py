@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -33,7 +33,6 @@ from .results import *  # noqa: F403 - the API's types, re-exported
 from .results import (
     Answer,
     DocumentList,
-    FileStatus,
     Filters,
     IngestReport,
     Mode,
@@ -131,6 +130,15 @@ class Corpus:
         with self._db.session() as session:
             yield session
 
+    def _chat(self, mode: Mode | None) -> AbstractContextManager[Any]:
+        """The chat model of llm mode (None in local mode, whose questions never import the
+        model's client)."""
+        if (mode or self._settings.default_mode) != Mode.LLM:
+            return nullcontext(None)
+        from .llm.openai_compatible import chat_for
+
+        return chat_for(Mode.LLM, self._settings, self._db)
+
     def _vocab(self) -> Any:
         from .search.vocabulary import Vocabulary
 
@@ -227,14 +235,13 @@ class Corpus:
         it stands on, warnings and route. The filters restrict which filings may answer;
         `documents` is a name or a list of names."""
         from .embeddings.space import EmbeddingSpace
-        from .llm.openai_compatible import chat_for
         from .search.pipeline import ask
 
         filters = Filters.of(
             documents=documents, company=company, year=year, doc_type=doc_type, period=period
         )
         chosen = Mode(mode) if mode is not None else self._mode
-        with chat_for(chosen, self._settings, self._db) as chat, self._session() as session:
+        with self._chat(chosen) as chat, self._session() as session:
             return ask(
                 session=session,
                 question=question,
@@ -294,45 +301,21 @@ class Corpus:
         `metadata`: a CSV/JSONL file (or rows by file name) whose fields override the
         extracted ones; `workers`: processes dividing the batch; `progress`: called with
         each event (the batch's size, a file begun, a file done)."""
-        from .index.overrides import load_overrides
-        from .index.rederive import settle
+        from .index.batch import ingest_batch
 
         given = [paths] if isinstance(paths, str | Path) else list(paths)
-        overrides = (
-            load_overrides(Path(metadata))
-            if isinstance(metadata, str | Path)
-            else {k: dict(v) for k, v in (metadata or {}).items()}
-        )
-        from .llm.openai_compatible import chat_for
-
-        with chat_for(self._mode, self._settings, self._db) as chat:
-            report = self._ingest(
-                [Path(p).expanduser() for p in given],
+        with self._chat(self._mode) as chat:
+            return ingest_batch(
+                db=self._db,
+                paths=[Path(p).expanduser() for p in given],
+                chat=chat,
+                metadata=metadata,
+                workers=workers,
+                progress=progress,
                 force=force,
                 replace=replace,
-                overrides=overrides or None,
-                workers=workers,
                 follow_links=follow_links,
-                progress=progress,
-                chat=chat,
             )
-        stored = [f.name for f in report.files if f.status == FileStatus.STORED]
-        if stored and not report.stopped:  # the database is there
-            settle(db=self._db, names=stored, settings=self._settings)
-        return report
-
-    def _ingest(
-        self, paths: list[Path], *, workers: int, chat: Any, **options: Any
-    ) -> IngestReport:
-        if workers > 1:
-            from .index.workers import ingest_with_workers
-
-            return ingest_with_workers(
-                db=self._db, paths=paths, workers=workers, llm=chat is not None, **options
-            )
-        from .index.pipeline import ingest_paths
-
-        return ingest_paths(db=self._db, paths=paths, chat=chat, **options)
 
     @guarded
     def set_metadata(

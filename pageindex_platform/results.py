@@ -25,6 +25,7 @@ from .index.report import (
     FileStatus,
     IngestReport,
     IngestSummary,
+    Preparing,
     ProgressEvent,
     WorkerStopped,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "Page",
     "PageRange",
     "PageSheet",
+    "Preparing",
     "ProgressEvent",
     "Rederived",
     "Refreshed",

@@ -29,6 +29,11 @@ def _default_home() -> Path:
     return Path(platformdirs.user_data_dir("pageindex-platform", appauthor=False))
 
 
+def default_cache() -> Path:
+    """The user's cache of prepared models and of the machine-wide CPU slots."""
+    return Path(platformdirs.user_cache_dir("pageindex-platform", appauthor=False))
+
+
 class Mode(StrEnum):
     """How documents are indexed and questions answered."""
 
@@ -43,8 +48,14 @@ class Settings(BaseSettings):
 
     home: Path = Field(default_factory=_default_home)
     database_url: str | None = None
-    # the embedded server's shared buffers (MB); unset: a quarter of the memory, at most 8 GB
+    # the embedded server's shared buffers (MB); unset: 256 MB (a desktop's share)
     db_shared_buffers_mb: int | None = Field(default=None, ge=1)
+    # where the default embedder's token table and the question model's ONNX file are
+    # prepared once per user and shared by every PI_HOME
+    model_cache: Path = Field(default_factory=lambda: default_cache() / "models")
+    # how many CPU-heavy ingest stages (a file's parsing, a document's embedding) run at once
+    # on this machine, over all ingests of this user (unset: one per core)
+    cpu_slots: int | None = Field(default=None, ge=1)
     # fast: chunks ~16x faster to embed than minilm, same dev retrieval (docs/benchmarks.md)
     embedder: EmbedderName = EmbedderName.FAST
     embed_batch_size: int = 16  # measured: 18.6 chunks/s at 16, 13 at 64 (less padding)

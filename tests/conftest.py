@@ -26,11 +26,19 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "no_database: the test needs no database (none is started for it)"
     )
+    config.addinivalue_line(
+        "markers",
+        "slow: the test takes 20 s or more on two cores (a model exported, a folder ingested "
+        "by several processes, a server killed and restarted); -m 'not slow' leaves them out",
+    )
 
 
 @pytest.fixture(scope="session", autouse=True)
 def test_home() -> Iterator[Path]:
-    """A temp PI_HOME for the whole session and the fast deterministic hash embedder."""
+    """A temp PI_HOME for the whole session and the fast deterministic hash embedder. The
+    models that tests of the real embedders need come from the user's model cache
+    (PI_MODEL_CACHE), prepared by the first session that needs them and shared by later
+    ones."""
     home = Path(tempfile.mkdtemp(prefix="pi-test-"))
     os.environ["PI_HOME"] = str(home)
     os.environ["PI_EMBEDDER"] = "hash"
@@ -101,12 +109,70 @@ def samples(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def corpus(samples: Path) -> Path:
-    """The sample filings, ingested (local mode)."""
-    from .helpers import run_cli
+    """The sample filings, ingested (local mode, unless a model is set)."""
+    if os.environ.get("PI_LLM_MODEL"):  # llm mode: ingested afresh
+        from .helpers import run_cli
 
-    code, _, err = run_cli("ingest", str(samples))
-    assert code == 0, err
+        code, _, err = run_cli("ingest", str(samples))
+        assert code == 0, err
+    else:
+        ingest_samples(samples)
     return samples
+
+
+# What `pi ingest SAMPLES --mode local` stores, kept once per session in a schema of the test
+# database: later tests get the same rows back in a fraction of an ingest's time.
+SNAPSHOT = "sample_corpus_snapshot"
+SNAPSHOT_TABLES = {  # the tables an ingest writes, in the order their rows are restored
+    "documents": "id",
+    "pages": "document_id, page",
+    "nodes": "id",
+    "chunks": "id",
+    "facts": "id",
+}
+_snapshot: dict[str, object] = {}
+
+
+def ingest_samples(samples: Path) -> None:
+    """The sample filings stored as `pi ingest samples --mode local` stores them: ingested by
+    the session's first test that asks (with these settings), then restored from a copy of
+    those rows, their source paths made this test's own."""
+    from .helpers import env_db, run_cli
+
+    key = (os.environ.get("PI_EMBEDDER"), os.environ.get("PI_DATABASE_URL"))
+    engine = env_db().engine
+    if _snapshot.get("key") != key:
+        code, _, err = run_cli("ingest", str(samples), "--mode", "local")
+        assert code == 0, err
+        with engine.begin() as conn:
+            conn.execute(text(f"DROP SCHEMA IF EXISTS {SNAPSHOT} CASCADE"))
+            conn.execute(text(f"CREATE SCHEMA {SNAPSHOT}"))
+            for table in SNAPSHOT_TABLES:
+                conn.execute(text(f"CREATE TABLE {SNAPSHOT}.{table} AS TABLE public.{table}"))
+        _snapshot.update(key=key, source=str(samples.resolve()))
+        return
+    with engine.begin() as conn:
+        for table, order in SNAPSHOT_TABLES.items():
+            columns = ", ".join(
+                conn.execute(
+                    text(
+                        "SELECT column_name FROM information_schema.columns WHERE "
+                        "table_schema = 'public' AND table_name = :t AND is_generated = 'NEVER' "
+                        "ORDER BY ordinal_position"
+                    ),
+                    {"t": table},
+                ).scalars()
+            )
+            conn.execute(
+                text(
+                    f"INSERT INTO public.{table} ({columns}) SELECT {columns} "
+                    f"FROM {SNAPSHOT}.{table} ORDER BY {order}"
+                )
+            )
+        conn.execute(
+            text("UPDATE documents SET source_path = replace(source_path, :old, :new)"),
+            {"old": _snapshot["source"], "new": str(samples.resolve())},
+        )
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from pageindex_platform.errors import UnsafeSQLError
 from pageindex_platform.search.sql_guard import READER_ROLE, run_readonly, validate_sql
 from pageindex_platform.settings import get_settings
 
+from .conftest import ingest_samples
 from .fake_answers import task_of
 from .fake_llm import FakeLLM, Hostile, Response, serving
 from .helpers import env_db, run_cli, run_json, session_scope
@@ -65,8 +66,7 @@ def _model(
 
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch, samples: Path) -> Iterator[FakeLLM]:
-    code, _, err = run_cli("ingest", str(samples), "--mode", "local")
-    assert code == 0, err
+    ingest_samples(samples)  # as `pi ingest SAMPLES --mode local` stores them
     with serving(monkeypatch, _model(GOOD_SQL), PI_LLM_MAX_ATTEMPTS="1") as server:
         yield server
 

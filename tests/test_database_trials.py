@@ -84,6 +84,7 @@ def _docs(env: dict[str, str]) -> list[dict[str, Any]]:
     return docs
 
 
+@pytest.mark.slow
 def test_an_embedded_database_killed_mid_batch_is_restarted(
     own_home: dict[str, str], samples: Path
 ) -> None:
@@ -94,6 +95,7 @@ def test_an_embedded_database_killed_mid_batch_is_restarted(
     assert len(docs) == 6 and all(d["page_count"] > 0 for d in docs)
 
 
+@pytest.mark.slow
 def test_an_external_database_that_dies_stops_the_batch_with_one_line(
     own_home: dict[str, str], samples: Path, tmp_path: Path
 ) -> None:
@@ -111,6 +113,7 @@ def test_an_external_database_that_dies_stops_the_batch_with_one_line(
     assert "file(s) not ingested" in lines[0] and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_a_full_disk_is_named_and_leaves_nothing_half_written(
     own_home: dict[str, str], samples: Path
 ) -> None:
@@ -143,6 +146,7 @@ def test_a_full_disk_is_named_and_leaves_nothing_half_written(
         subprocess.run(["umount", "-l", str(home)], capture_output=True)
 
 
+@pytest.mark.slow
 def test_a_read_only_corpus_is_explained(own_home: dict[str, str], samples: Path) -> None:
     home = Path(own_home["PI_HOME"])
     _mount_tmpfs(home, "200m")

@@ -62,6 +62,7 @@ def test_head_revision_agrees_with_alembic() -> None:
     assert head_revision() == ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
+@pytest.mark.slow
 def test_embedded_server_has_the_configured_shared_buffers_from_its_next_start(
     tmp_path: Path,
 ) -> None:
@@ -97,12 +98,12 @@ def test_embedded_server_has_the_configured_shared_buffers_from_its_next_start(
 
 
 @pytest.mark.no_database
-def test_default_shared_buffers_are_a_quarter_of_memory_within_bounds(
+def test_default_shared_buffers_are_a_desktops_share_whatever_the_memory(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     settings = get_settings()
-    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**20
-    assert embedded.shared_buffers_mb(settings) == max(128, min(8192, memory // 4))
+    assert settings.db_shared_buffers_mb is None
+    assert embedded.shared_buffers_mb(settings) == 256
     chosen = settings.model_copy(update={"db_shared_buffers_mb": 300})
     assert embedded.shared_buffers_mb(chosen) == 300
     monkeypatch.setenv("PI_DB_SHARED_BUFFERS_MB", "0")

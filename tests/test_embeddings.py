@@ -20,6 +20,7 @@ TEXTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.no_database
 def test_onnx_export_reproduces_sentence_transformers(tmp_path: Path) -> None:
     target = tmp_path / "models" / "all-MiniLM-L6-v2.onnx"
@@ -39,31 +40,33 @@ def test_hash_embedder_is_deterministic_and_lexical() -> None:
     assert float(a @ b) > float(a @ c)
 
 
+@pytest.mark.slow
 def test_static_embedder_is_distilled_once_and_questions_use_the_corpus_embedder(
-    tmp_path: Path, samples: Path, monkeypatch: pytest.MonkeyPatch
+    samples: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """PI_EMBEDDER=static distils all-MiniLM-L6-v2 into a token table under PI_HOME once;
-    a question is embedded with what the stored documents used, whatever is set now."""
-    from pageindex_platform.embeddings.static import StaticMiniLM, distill_static
-    from pageindex_platform.settings import get_settings
+    """PI_EMBEDDER=static distils all-MiniLM-L6-v2 into a token table once per user, in the
+    model cache every home shares (nothing in PI_HOME); a question is embedded with what the
+    stored documents used, whatever is set now."""
+    from pageindex_platform.embeddings import get_embedder
+    from pageindex_platform.embeddings.static import STATIC_NAME
+    from pageindex_platform.settings import EmbedderName, get_settings
 
     from .helpers import run_cli, run_json
 
-    target = tmp_path / "static"
-    distill_static(target)
-    static = StaticMiniLM(target)
+    static = get_embedder(EmbedderName.STATIC, settings=load_settings())
     vectors = static.embed(TEXTS)
     assert vectors.shape == (3, 384)
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     question, capex, mdna = vectors
     assert float(question @ capex) > float(question @ mdna)  # the same words matter
+    assert (get_settings().model_cache / STATIC_NAME / "model.safetensors").is_file()
 
     monkeypatch.setenv("PI_EMBEDDER", "static")
     get_settings.cache_clear()
     try:
         code, _, err = run_cli("ingest", str(samples))
         assert code == 0, err
-        assert (get_settings().home / "models" / "all-MiniLM-L6-v2-static").is_dir()
+        assert not (get_settings().home / "models").exists()
     finally:
         monkeypatch.setenv("PI_EMBEDDER", "hash")
         get_settings.cache_clear()
@@ -82,6 +85,7 @@ def test_static_embedder_is_distilled_once_and_questions_use_the_corpus_embedder
     assert out["citations"][0]["document"] == "BESTBUY_2024Q2_10Q"
 
 
+@pytest.mark.slow
 def test_fast_embedder_puts_chunks_in_the_transformers_space_and_asks_through_it(
     samples: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -132,20 +136,40 @@ def test_fast_embedder_puts_chunks_in_the_transformers_space_and_asks_through_it
 
 
 @pytest.mark.no_database
+def test_distilling_tells_its_progress_through_the_vocabulary() -> None:
+    """model2vec's bar over the vocabulary, while a table is distilled, tells the progress
+    callback each whole percent, never 100 before the table is saved."""
+    from model2vec.distill import inference
+
+    from pageindex_platform.embeddings.static import _told
+
+    told: list[tuple[str, int, int]] = []
+    with _told(lambda *event: told.append(event)):
+        bar = getattr(inference, "tqdm")(total=30522, desc="Encoding tokens")  # noqa: B009 - as create_embeddings does
+        for _ in range(0, 30522, 1024):
+            bar.update(1024)
+    percents = [done for _, done, _ in told]
+    assert {(what, total) for what, _, total in told} == {("token table", 100)}
+    assert percents == sorted(set(percents)) and len(percents) > 20  # growing, told often
+    assert percents[-1] == 99  # 100 is told once the table is saved
+    assert getattr(inference, "tqdm").__name__ == "tqdm"  # noqa: B009 - model2vec's own again
+
+
+@pytest.mark.no_database
 def test_fast_embedder_refuses_a_table_its_map_was_not_fitted_on(tmp_path: Path) -> None:
     from pageindex_platform.embeddings import get_embedder
-    from pageindex_platform.embeddings.static import MAP_PATH, FastMiniLM, table_path
+    from pageindex_platform.embeddings.static import MAP_PATH, TABLE_NAME, FastMiniLM
     from pageindex_platform.errors import ConfigurationError
     from pageindex_platform.settings import EmbedderName, get_settings
 
-    get_embedder(EmbedderName.FAST, settings=load_settings())  # the table exists
+    get_embedder(EmbedderName.FAST, settings=load_settings())  # prepared once per user
     with np.load(MAP_PATH) as shipped:
         fitted = dict(shipped)
     fitted["probe_means"] = -fitted["probe_means"]
     other = tmp_path / "map.npz"
     np.savez(other, **fitted)
     with pytest.raises(ConfigurationError, match=r"not the one map\.npz was fitted on"):
-        FastMiniLM(table_path(get_settings().home), map_path=other)
+        FastMiniLM(get_settings().model_cache / TABLE_NAME, map_path=other)
 
 
 def _ingest_as(folder: Path, monkeypatch: pytest.MonkeyPatch, embedder: str = "fast") -> None:

@@ -26,6 +26,7 @@ def _ingest_alone(path: Path) -> tuple[float, dict[str, object]]:
     return min(times), result
 
 
+@pytest.mark.slow
 def test_pathological_inputs_ingest_in_time_linear_in_their_size(tmp_path: Path) -> None:
     """Every reader on dot leaders, whitespace runs, repeated unterminated marks and deep
     nesting: a 200 KB input ingests within 20x the time of its 10 KB version and under 10 s,

@@ -233,6 +233,7 @@ def test_a_question_filtered_to_one_document_answers_from_it_alone(corpus: Path)
     assert code == 2 and "unknown period 'Q5' (one of: FY, Q1, Q2, Q3, Q4)" in err
 
 
+@pytest.mark.slow
 def test_one_thousand_random_calls_never_end_the_server(corpus: Path) -> None:
     rng = random.Random(27)
     values: list[Any] = [

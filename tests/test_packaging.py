@@ -128,6 +128,7 @@ def _opened_by_pi(tmp_path: Path, *args: str) -> set[str]:
     return set(json.loads(log.read_text()))
 
 
+@pytest.mark.slow
 def test_every_file_the_package_opens_at_run_time_is_in_the_wheel(
     wheel_files: set[str], samples: Path, tmp_path: Path
 ) -> None:

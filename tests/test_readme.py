@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -52,6 +53,25 @@ def test_the_python_example_runs(tmp_path: Path) -> None:
 
     assert get_settings().home == Path(os.environ["PI_HOME"])
     assert (tmp_path / "corpus-home" / "pgdata").is_dir()  # its own embedded database
+
+
+def test_the_python_example_runs_as_a_plain_script(tmp_path: Path) -> None:
+    """Written to a file and run by the interpreter, with no `if __name__ == "__main__":`
+    guard: the ingest's parse workers never import the caller's script."""
+    shutil.copytree(SAMPLES, tmp_path / "examples" / "filings")
+    script = tmp_path / "example.py"
+    script.write_text(_block("python"))
+    assert "__main__" not in script.read_text()
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "(6.3)%" in done.stdout and "16.1%" in done.stdout
+    assert "BESTBUY_2024Q2_10Q 2024" in done.stdout
 
 
 def test_the_mcp_client_configuration_starts_the_server(corpus: Path) -> None:

@@ -26,6 +26,7 @@ def _claims() -> dict[str, str]:
         return {name: worker for name, worker in rows}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [2, 4])
 def test_concurrent_ingests_store_every_file_exactly_once(
     workers: int, samples: Path, database_url: str
@@ -154,6 +155,7 @@ def test_a_worker_killed_mid_document_leaves_nothing_and_another_finishes_it(
     assert _claims() == {}
 
 
+@pytest.mark.slow
 def test_workers_option_divides_the_batch_and_shows_each_file_once(
     samples: Path, database_url: str
 ) -> None:
@@ -170,6 +172,7 @@ def test_workers_option_divides_the_batch_and_shows_each_file_once(
     assert (again["stored"], again["skipped"], again["failed"]) == (0, len(names), 0)
 
 
+@pytest.mark.slow
 def test_a_killed_worker_of_workers_n_has_its_document_finished(
     samples: Path, database_url: str
 ) -> None:

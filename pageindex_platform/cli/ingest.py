@@ -10,11 +10,12 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from ..logs import log_to_stderr, shown_level
 from ..settings import Mode
 from .common import handle_errors, open_corpus, print_json
 
 if TYPE_CHECKING:
-    from ..api import Corpus, FileResult, IngestReport, ProgressEvent
+    from ..api import Corpus, FileResult, IngestReport, Preparing, ProgressEvent
 
 
 @handle_errors
@@ -136,32 +137,35 @@ def run_ingest(
     """`corpus.ingest(paths, **options)` with a progress bar on a terminal and one line per
     file (failures on stderr; the others on stdout, or stderr with `lines_to_stderr`; none
     when `quiet`)."""
-    from ..api import BatchStarted, FileBegun, FileDone, WorkerStopped
+    from ..api import BatchStarted, FileBegun, FileDone, Preparing, WorkerStopped
 
     err = Console(stderr=True)
     bar = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("{task.fields[pages]} pages"),
+        TextColumn("{task.fields[pages]}"),
         TimeElapsedColumn(),
         console=err,
         transient=True,
         disable=not (err.is_terminal and not quiet),
     )
-    task = bar.add_task("ingest", total=None, pages=0)
+    task = bar.add_task("ingest", total=None, pages="0 pages")
     pages = 0
+    preparing: dict[str, Any] = {}  # what is being prepared → its task on the bar
 
     def progress(event: ProgressEvent) -> None:
         nonlocal pages
-        if isinstance(event, BatchStarted):
+        if isinstance(event, Preparing):
+            _show_preparing(event, bar, preparing)
+        elif isinstance(event, BatchStarted):
             bar.update(task, total=event.total)
         elif isinstance(event, FileBegun):  # the file now being embedded and stored
             bar.update(task, description=event.result.name[:40])
         elif isinstance(event, FileDone):
             result = event.result
             pages += result.pages
-            bar.update(task, advance=1, pages=pages)
+            bar.update(task, advance=1, pages=f"{pages} pages")
             if not quiet:
                 failed = result.status == "failed"
                 _print_line(err if failed else None, result, bar, lines_to_stderr)
@@ -170,7 +174,25 @@ def run_ingest(
             _print_error(line, bar, err)
 
     with bar:
-        return corpus.ingest(paths, progress=progress, **options)
+        if bar.live.is_started:  # log records above the bar (its stderr), not through it
+            log_to_stderr(shown_level())
+        try:
+            return corpus.ingest(paths, progress=progress, **options)
+        finally:
+            if bar.live.is_started:
+                bar.stop()
+                log_to_stderr(shown_level())
+
+
+def _show_preparing(event: Preparing, bar: Progress, tasks: dict[str, Any]) -> None:
+    """A model being prepared (once per user): its own line on the bar (the log's warning
+    says it where no bar shows)."""
+    if event.what not in tasks:
+        description = f"preparing the {event.what} (once)"
+        tasks[event.what] = bar.add_task(description, total=event.total, pages="")
+    bar.update(tasks[event.what], completed=event.done)
+    if event.done >= event.total:
+        bar.remove_task(tasks[event.what])
 
 
 def _print_error(line: str, bar: Progress, err: Console) -> None:

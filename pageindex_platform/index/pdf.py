@@ -21,6 +21,10 @@ from .layout import PageLayout, rows_from_dict
 pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
 
+# get_text("dict")'s flags without its images: rows are made of text spans alone, and
+# decoding each image into the dict cost time for nothing
+_TEXT_FLAGS = pymupdf.TEXTFLAGS_DICT & ~pymupdf.TEXT_PRESERVE_IMAGES
+
 
 @dataclass
 class ParsedPdf:
@@ -66,7 +70,7 @@ def parse_pdf(path: Path, data: bytes) -> ParsedPdf:
         layouts: list[PageLayout] = []
         try:
             for index, page in enumerate(doc):
-                rows = rows_from_dict(page.get_text("dict", sort=False))
+                rows = rows_from_dict(page.get_text("dict", sort=False, flags=_TEXT_FLAGS))
                 layout = PageLayout(index + 1, page.rect.width, page.rect.height, rows)
                 layouts.append(layout)
                 pages.append(PageText(index + 1, layout.text))

@@ -1,6 +1,6 @@
 """The ingest flow, top-down: discover the files → decide which to build (unchanged files
-skipped, a different file under a stored name refused) → prepare them, one ahead in a worker
-process, each claimed first → embed and store each document in ONE transaction, reconnecting
+skipped, a different file under a stored name refused) → prepare them ahead in worker
+processes, each claimed first → embed and store each document in ONE transaction, reconnecting
 once when the database went away.
 
 A run killed at any point leaves only whole documents behind; the next run skips what is
@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..db import queries
 from ..db.engine import Database, connection_lost, database_gone, disk_full
-from ..embeddings import Embedder, get_embedder
+from ..embeddings import Embedder, get_embedder, prepare_models
 from ..errors import InputError
 from ..llm import StructuredChat
 from .build import BuildOptions, document_name
@@ -34,10 +35,19 @@ from .report import (
     FileResult,
     FileStatus,
     IngestReport,
+    Preparing,
     Progress,
+    ProgressEvent,
     SkipReason,
 )
-from .store import StoreOptions, embed_and_store, override_stored
+from .slots import CpuSlots
+from .store import (
+    Embedded,
+    StoreOptions,
+    embed_document,
+    override_stored,
+    store_embedded,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +64,7 @@ def ingest_paths(
     chat: StructuredChat | None = None,
     replace: bool = False,
     follow_links: bool = False,
+    parse_workers: int | None = None,
 ) -> IngestReport:
     """Ingest files and folders. Bad files are reported and the batch goes on.
 
@@ -61,7 +72,10 @@ def ingest_paths(
     same name (the file stem) is refused unless `replace` — nothing stored is lost unasked.
     With `chat` (llm mode) the model refines each tree and writes summaries; without it
     everything is deterministic (local mode). The documents go to `db`, the corpus's
-    database."""
+    database. With `parallel`, files are parsed by `parse_workers` processes (default: one
+    per CPU slot but the one this process embeds in) while this one embeds and stores; the
+    models the embedder needs are prepared first, once per user, their progress told as
+    `Preparing` events."""
     started = time.perf_counter()
     found = discover(paths, follow_links=follow_links)
     report = IngestReport(ignored=found.ignored, not_followed=found.not_followed)
@@ -73,14 +87,20 @@ def ingest_paths(
         found.files, batch, force=force, replace=replace, overrides=overrides, embedder=embedder
     )
     if plan.build:
+        if embedder is None:
+            prepare_models(settings=db.settings, progress=batch.preparing)
+        slots = CpuSlots.of(db.settings)
         options = StoreOptions(
             db=db,
             embedder=embedder or get_embedder(settings=db.settings),
             overrides=overrides or {},
             chat=chat,
             build=BuildOptions.from_settings(db.settings),
+            slots=slots,
         )
-        _build_all(plan.build, batch, options, parallel=parallel, force=force)
+        # the parse workers and this process (embedding) hold one CPU slot each
+        workers = (parse_workers or max(1, slots.count - 1)) if parallel else 0
+        _build_all(plan.build, batch, options, workers=workers, force=force)
     _link_copies(plan.copies, batch)
     batch.report.seconds = time.perf_counter() - started
     return batch.report
@@ -96,9 +116,12 @@ class _Batch:
     report: IngestReport
     progress: Progress | None
 
-    def notify(self, event: BatchStarted | FileBegun | FileDone) -> None:
+    def notify(self, event: ProgressEvent) -> None:
         if self.progress:
             self.progress(event)
+
+    def preparing(self, what: str, done: int, total: int) -> None:
+        self.notify(Preparing(what, done, total))
 
     def finish(self, result: FileResult) -> None:
         self.report.files.append(result)
@@ -192,61 +215,100 @@ def _other_source(path: Path, stored_sha: str, stored_source: str, sha: str | No
 
 
 def _build_all(
-    paths: Sequence[Path], batch: _Batch, options: StoreOptions, *, parallel: bool, force: bool
+    paths: Sequence[Path], batch: _Batch, options: StoreOptions, *, workers: int, force: bool
 ) -> None:
-    """Prepare, embed and store each file; the batch stops when the database is gone (the
-    files left are listed as not attempted)."""
+    """Prepare, embed and store each file, in order: a document is stored by a writer thread
+    while this one embeds the next (the database's work and the embedding overlap); the
+    batch stops when the database is gone (the files left are listed as not attempted)."""
     done: set[Path] = set()
-    for outcome in prepared_stream(
-        paths, options.build, batch.claims, parallel=parallel, force=force
-    ):
-        done.add(outcome.path)
-        if isinstance(outcome, NotOurs):  # another worker's
-            reason = (
-                SkipReason.CLAIMED if outcome.claim is Claim.ELSEWHERE else SkipReason.UNCHANGED
-            )
-            batch.finish(FileResult.skipped(outcome.path, reason))
-        elif isinstance(outcome, Unprepared):
-            batch.claims.release(document_name(outcome.path))
-            batch.finish(FileResult.failed(outcome.path, outcome.error, outcome.seconds))
-        elif not _store(outcome, batch, options):
-            done.discard(outcome.path)
-            batch.report.not_attempted = [str(p) for p in paths if p not in done]
-            return
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="store") as writer:
+        pending: tuple[Path, Future[_Written]] | None = None
+        for outcome in prepared_stream(
+            paths, options.build, batch.claims, slots=options.slots, workers=workers, force=force
+        ):
+            done.add(outcome.path)
+            embedded = _embed(outcome, batch, options) if isinstance(outcome, Prepared) else None
+            if pending is not None and not _settle(*pending, batch):  # the database is gone
+                done -= {pending[0], outcome.path}
+                batch.report.not_attempted = [str(p) for p in paths if p not in done]
+                return
+            pending = None
+            if isinstance(outcome, NotOurs):  # another worker's
+                reason = (
+                    SkipReason.CLAIMED if outcome.claim is Claim.ELSEWHERE else SkipReason.UNCHANGED
+                )
+                batch.finish(FileResult.skipped(outcome.path, reason))
+            elif isinstance(outcome, Unprepared):
+                batch.claims.release(document_name(outcome.path))
+                batch.finish(FileResult.failed(outcome.path, outcome.error, outcome.seconds))
+            elif isinstance(embedded, FileResult):  # the embedding failed
+                batch.finish(embedded)
+            elif isinstance(outcome, Prepared) and embedded is not None:
+                future = writer.submit(_write, outcome, embedded, batch.db, batch.claims, options)
+                pending = (outcome.path, future)
+        if pending is not None and not _settle(*pending, batch):
+            batch.report.not_attempted = [str(p) for p in paths if p not in done - {pending[0]}]
 
 
-def _store(prepared: Prepared, batch: _Batch, options: StoreOptions) -> bool:
-    """Embed and store one prepared document, once more after the database came back; False
-    when the database is gone (the batch stops, with the reason in the report)."""
-    doc, path = prepared.document, prepared.path
-    claims, db = batch.claims, batch.db
-    claims.renew(doc.name)  # the lease, renewed for the embedding
-    working = FileResult(str(path), doc.name, FileStatus.WORKING, pages=len(doc.pages))
+@dataclass(frozen=True)
+class _Written:
+    """What storing a document came to: its file's result, or why the batch stops."""
+
+    result: FileResult | None
+    stopped: str | None = None
+
+
+def _settle(path: Path, future: Future[_Written], batch: _Batch) -> bool:
+    """The stored document's result shown; False when the database is gone."""
+    written = future.result()
+    if written.result is not None:
+        batch.finish(written.result)
+    if written.stopped is not None:
+        batch.report.stopped = written.stopped
+        return False
+    return True
+
+
+def _embed(prepared: Prepared, batch: _Batch, options: StoreOptions) -> Embedded | FileResult:
+    """A prepared document embedded (its claim renewed first), or its failure."""
+    doc = prepared.document
+    batch.claims.renew(doc.name)  # the lease, renewed for the embedding
+    working = FileResult(str(prepared.path), doc.name, FileStatus.WORKING, pages=len(doc.pages))
     batch.notify(FileBegun(working))
+    try:
+        return embed_document(doc, options)
+    except KeyboardInterrupt:
+        raise
+    except Exception as exc:
+        batch.claims.release(doc.name)
+        return FileResult.failed(prepared.path, exc, prepared.seconds)
+
+
+def _write(
+    prepared: Prepared, embedded: Embedded, db: Database, claims: Claims, options: StoreOptions
+) -> _Written:
+    """Store one embedded document (in the writer thread), once more after the database came
+    back; `stopped` when the database is gone."""
+    doc, path = prepared.document, prepared.path
     for attempt in (1, 2):
         try:
-            batch.finish(embed_and_store(doc, options))
-        except KeyboardInterrupt:
-            raise
+            return _Written(store_embedded(embedded, options))
         except IntegrityError as exc:
             claims.release(doc.name)
             constraint = getattr(getattr(exc.orig, "diag", None), "constraint_name", None)
             if constraint == "documents_name_key":  # another ingest stored the same name
-                batch.finish(_stored_meanwhile(db, path, doc.name, doc.sha256))
-            else:
-                batch.finish(FileResult.failed(path, exc, prepared.seconds))
+                return _Written(_stored_meanwhile(db, path, doc.name, doc.sha256))
+            return _Written(FileResult.failed(path, exc, prepared.seconds))
         except Exception as exc:
             if connection_lost(exc) and not disk_full(exc) and attempt == 1:
                 logger.info("the database connection was lost; reconnecting")
                 if db.reconnect():
                     continue
             if database_gone(exc):  # no later file could be stored
-                batch.report.stopped = db.explain(exc)
-                return False
+                return _Written(None, stopped=db.explain(exc))
             claims.release(doc.name)
-            batch.finish(FileResult.failed(path, exc, prepared.seconds))
-        return True
-    return True  # pragma: no cover - the loop always returns
+            return _Written(FileResult.failed(path, exc, prepared.seconds))
+    return _Written(None)  # pragma: no cover - the loop always returns
 
 
 def _stored_meanwhile(db: Database, path: Path, name: str, sha: str) -> FileResult:

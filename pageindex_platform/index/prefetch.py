@@ -1,31 +1,26 @@
-"""Files prepared one ahead: while the caller embeds and stores a document, the next file is
-parsed in a worker process (pure work: no database, no embeddings), which ends with the
-ingest that started it, even one killed with `kill -9`. Each file's document is claimed
-before it is prepared (`Claims.take`)."""
+"""Files prepared ahead: while the caller embeds and stores a document, the next files are
+parsed by a pool of worker processes sized to the cores (`parse_worker.py`: pure work, no
+database, no embeddings), which end with the ingest that started them, even one killed with
+`kill -9`. Each file's document is claimed before it is prepared (`Claims.take`), and each
+preparation holds one of the machine's CPU slots (`slots.py`)."""
 
 from __future__ import annotations
 
-import ctypes
 import logging
-import multiprocessing
-import os
-import signal
-import sys
-import threading
+import queue
 import time
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InputError
+from ..logs import shown_level
 from ..records import PreparedDocument
 from .build import BuildOptions, prepare_document
 from .claims import Claim, Claims
+from .parse_worker import Done, Setup, Worker
+from .slots import CpuSlots
 
 logger = logging.getLogger(__name__)
-
-PR_SET_PDEATHSIG = 1
 
 
 @dataclass(frozen=True)
@@ -60,13 +55,15 @@ def prepared_stream(
     options: BuildOptions,
     claims: Claims,
     *,
-    parallel: bool,
+    slots: CpuSlots,
+    workers: int,
     force: bool = False,
 ) -> Iterator[Outcome]:
-    """Each file's outcome, in order, each claimed first; with `parallel`, the next file is
-    prepared in a worker process while the caller embeds and stores the current one."""
-    if parallel and len(paths) >= 2:
-        yield from _in_worker(paths, options, claims, force)
+    """Each file's outcome, in order, each claimed first; with several files and `workers`
+    (≥ 1), they are prepared by that many worker processes while the caller embeds and
+    stores; with `workers` 0 or one file, in this process."""
+    if workers >= 1 and len(paths) >= 2:
+        yield from _in_workers(paths, options, claims, force, slots, min(workers, len(paths)))
         return
     for path in paths:
         claim = claims.take(path, force)
@@ -75,81 +72,120 @@ def prepared_stream(
             continue
         started = time.perf_counter()
         try:
-            document = prepare_document(path, options)
+            with slots.held():
+                document = prepare_document(path, options)
         except Exception as exc:  # reported per file; the batch goes on
             yield Unprepared(path, exc, time.perf_counter() - started)
             continue
         yield Prepared(path, document, time.perf_counter() - started)
 
 
-def _in_worker(
-    paths: Sequence[Path], options: BuildOptions, claims: Claims, force: bool
+class _Pool:
+    """Worker processes answering jobs in any order; each job's outcome is kept until the
+    caller asks for it. A worker that dies fails its jobs and is replaced."""
+
+    def __init__(self, size: int, slots: CpuSlots) -> None:
+        self.setup = Setup(shown_level(), slots)
+        self.answers: queue.Queue[tuple[Worker, Done | None]] = queue.Queue()
+        self.workers = [Worker(self.setup, self.answers) for _ in range(size)]
+        self.done: dict[int, Done | Exception] = {}
+
+    def submit(self, job: int, path: Path, options: BuildOptions) -> None:
+        for _ in range(2):
+            idle = min(self.workers, key=lambda w: (not w.alive, len(w.jobs)))
+            if not idle.alive:
+                self.workers[self.workers.index(idle)] = idle = Worker(self.setup, self.answers)
+            if idle.submit(job, path, options):
+                return
+        self.done[job] = RuntimeError("no parse worker could be started")
+
+    def busy(self) -> int:
+        """The fewest jobs waiting at one worker."""
+        return min(len(w.jobs) for w in self.workers)
+
+    def ready(self, job: int) -> bool:
+        """Whether `job`'s answer is in (the answers so far taken in)."""
+        while job not in self.done:
+            try:
+                self._take(*self.answers.get_nowait())
+            except queue.Empty:
+                return False
+        return True
+
+    def wait_for(self, job: int) -> Done | Exception:
+        while job not in self.done:
+            self._take(*self.answers.get())
+        return self.done.pop(job)
+
+    def _take(self, worker: Worker, answer: Done | None) -> None:
+        if answer is None:  # the worker is gone: its jobs fail
+            worker.alive = False
+            why = RuntimeError(worker.exit_reason())
+            for lost in worker.jobs:
+                self.done[lost] = why
+            worker.jobs.clear()
+            return
+        worker.jobs.remove(answer.job)
+        self.done[answer.job] = answer
+
+    def close(self) -> None:
+        for worker in self.workers:
+            worker.close()
+
+
+def _in_workers(
+    paths: Sequence[Path],
+    options: BuildOptions,
+    claims: Claims,
+    force: bool,
+    slots: CpuSlots,
+    size: int,
 ) -> Iterator[Outcome]:
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
-        max_workers=1,
-        mp_context=context,
-        initializer=_die_with_parent,
-        initargs=(os.getpid(),),
-    ) as pool:
-        pending: list[tuple[Path, Future[PreparedDocument | InputError], float]] = []
-        queue = list(paths)
-        try:
-            while queue or pending:
-                while queue and len(pending) < 2:
-                    path = queue.pop(0)
-                    claim = claims.take(path, force)
-                    if claim is not Claim.OURS:
-                        yield NotOurs(path, claim)
-                        continue
-                    future = pool.submit(_prepare_in_worker, str(path), options)
-                    pending.append((path, future, time.perf_counter()))
-                if not pending:
+    """The files prepared by the pool's workers, and by this process while the next file in
+    order is not ready (the workers starting, or a long file): no core waits idle."""
+    pool = _Pool(size, slots)
+    try:
+        pending: list[tuple[int, Path, float]] = []
+        waiting = list(paths)
+        while waiting or pending:
+            # each worker has one file in hand and one queued; this process takes the next
+            # file itself while the one it must hand on next is not ready
+            here = bool(pending) and not pool.ready(pending[0][0])
+            while waiting and (here or pool.busy() < 2):
+                path = waiting.pop(0)
+                claim = claims.take(path, force)
+                if claim is not Claim.OURS:
+                    yield NotOurs(path, claim)
                     continue
-                path, future, submitted = pending.pop(0)
-                yield _outcome(path, future, submitted)
-        finally:
-            for _, future, _ in pending:
-                future.cancel()
+                job = len(paths) - len(waiting)
+                pending.append((job, path, time.perf_counter()))
+                if here:
+                    pool.done[job] = _prepare_here(job, path, options, slots)
+                    break
+                pool.submit(job, path, options)
+            if pending and (not waiting or pool.ready(pending[0][0])):
+                job, path, submitted = pending.pop(0)
+                yield _outcome(path, pool.wait_for(job), submitted)
+    finally:
+        pool.close()
 
 
-def _outcome(
-    path: Path, future: Future[PreparedDocument | InputError], submitted: float
-) -> Outcome:
-    """The worker's result for `path`, with the time since it was submitted."""
+def _prepare_here(job: int, path: Path, options: BuildOptions, slots: CpuSlots) -> Done:
+    started = time.perf_counter()
     try:
-        prepared = future.result()
-    except Exception as exc:  # the worker process failed (killed, out of memory)
-        logger.info("%s: the parse worker failed (%s)", path, exc)
-        return Unprepared(path, exc, time.perf_counter() - submitted)
-    seconds = time.perf_counter() - submitted
-    if isinstance(prepared, InputError):
-        return Unprepared(path, prepared, seconds)
-    return Prepared(path, prepared, seconds)
+        with slots.held():
+            result: PreparedDocument | Exception = prepare_document(path, options)
+    except Exception as exc:  # reported per file; the batch goes on
+        result = exc
+    return Done(job, result, time.perf_counter() - started)
 
 
-def _prepare_in_worker(path: str, options: BuildOptions) -> PreparedDocument | InputError:
-    try:
-        return prepare_document(Path(path), options)
-    except InputError as exc:
-        return exc
-
-
-def _die_with_parent(parent: int) -> None:
-    """In a parse worker: end when the ingest that started it ends, even by `kill -9` — the
-    kernel's parent-death signal where there is one (Linux), and a watch on the parent."""
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        except (OSError, AttributeError):
-            pass
-    if os.getppid() != parent:  # the parent died before the signal was armed
-        os._exit(1)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+def _outcome(path: Path, answer: Done | Exception, submitted: float) -> Outcome:
+    """A worker's answer for `path` (its own preparation time; a failure's time since it was
+    submitted)."""
+    if isinstance(answer, Exception):  # the worker process failed (killed, out of memory)
+        logger.info("%s: the parse worker failed (%s)", path, answer)
+        return Unprepared(path, answer, time.perf_counter() - submitted)
+    if isinstance(answer.result, Exception):
+        return Unprepared(path, answer.result, answer.seconds)
+    return Prepared(path, answer.result, answer.seconds)

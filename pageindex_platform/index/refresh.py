@@ -9,15 +9,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from sqlalchemy import insert, text
+from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo
-from ..db.tables import Fact
 from ..errors import DocumentNotFoundError
 from ..records import PageText
-from .store import fact_row
+from .bulk import copy_rows
+from .store import FACT_COLUMNS, fact_row
 from .tables import read_tables
 
 logger = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ def refresh_table_figures(*, session: Session, names: Sequence[str] | None = Non
             pages, period_end=document.period_end, fiscal_year=document.fiscal_year
         )
         if figures:
-            session.execute(insert(Fact), [fact_row(document.id, f) for f in figures])
+            copy_rows(session, "facts", FACT_COLUMNS, (fact_row(document.id, f) for f in figures))
         logger.info(
             "%s: %d table figures read from %d pages", document.name, len(figures), len(pages)
         )

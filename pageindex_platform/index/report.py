@@ -11,7 +11,14 @@ from typing import Any
 
 from ..errors import InputError
 from ..shapes import Shape
-from .build import document_name
+
+
+def document_name(path: Path) -> str:
+    """A file's document name (`build.document_name`: its stem), without importing the
+    readers (a question's process never parses a file)."""
+    from .build import document_name as name_of
+
+    return name_of(path)
 
 
 class FileStatus(StrEnum):
@@ -201,5 +208,17 @@ class WorkerStopped:
     why: str
 
 
-ProgressEvent = BatchStarted | FileBegun | FileDone | WorkerStopped
+@dataclass(frozen=True)
+class Preparing:
+    """A model the ingest needs is being prepared, once per user, in the model cache (the
+    fast embedder's `token table`, the `question model`): `done` of `total` steps; the last
+    event of each has done == total. A process that waits for another preparing it hears
+    0 and then total."""
+
+    what: str
+    done: int
+    total: int
+
+
+ProgressEvent = BatchStarted | FileBegun | FileDone | WorkerStopped | Preparing
 Progress = Callable[[ProgressEvent], None]

@@ -12,17 +12,19 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sqlalchemy import delete, insert, select, text
+from psycopg.types.json import Jsonb
+from sqlalchemy import delete, select, text
 from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.engine import Database
-from ..db.tables import Chunk, Document, Fact, Node, Page
+from ..db.tables import Document
 from ..embeddings import Embedder, description_embedder, get_embedder
 from ..llm import StructuredChat, Usage
 from ..names import SYMBOL, letters
 from ..records import PreparedDocument, TreeNode
 from .build import BuildOptions
+from .bulk import copy_chunks, copy_rows
 from .claims import release_in
 from .corrections import save_stated, stated_for
 from .llm_tree import refine_with_llm
@@ -30,12 +32,16 @@ from .overrides import DESCRIBING, apply_overrides
 from .report import FileResult, FileStatus
 from .resolve import STATED_FIELDS, known_companies, resolved
 from .signals import Source
+from .slots import CpuSlots
 
 logger = logging.getLogger(__name__)
 
 # a stored document's distinct words (documents.lexemes), from its chunks (`d` is the document)
+# (the same value as `strip(tsvector_agg(strip(c.tsv)))`, without concatenating tsvectors one
+# chunk at a time)
 DOCUMENT_LEXEMES = (
-    "(SELECT strip(tsvector_agg(strip(c.tsv))) FROM chunks c WHERE c.document_id = d.id)"
+    "(SELECT array_to_tsvector(coalesce(array_agg(w), '{}')) FROM chunks c, "
+    "unnest(tsvector_to_array(c.tsv)) w WHERE c.document_id = d.id)"
 )
 
 
@@ -50,11 +56,23 @@ class StoreOptions:
     overrides: dict[str, dict[str, Any]]
     chat: StructuredChat | None
     build: BuildOptions
+    slots: CpuSlots  # the machine's CPU slots: embedding holds one
 
 
-def embed_and_store(doc: PreparedDocument, options: StoreOptions) -> FileResult:
-    """In llm mode the model refines the tree first; then `--metadata` applies, the chunks and
-    the description are embedded, and the document is stored (its stages timed)."""
+@dataclass
+class Embedded:
+    """A prepared document with its vectors (one row per chunk, then the description's), its
+    stages' times so far and its LLM use."""
+
+    doc: PreparedDocument
+    vectors: np.ndarray
+    stages: dict[str, float]
+    usage: dict[str, Any]
+
+
+def embed_document(doc: PreparedDocument, options: StoreOptions) -> Embedded:
+    """In llm mode the model refines the tree first; then `--metadata` applies, and the
+    chunks and the description are embedded (holding a CPU slot)."""
     stages = dict(doc.seconds)
     usage = Usage()
     if options.chat is not None:
@@ -64,16 +82,26 @@ def embed_and_store(doc: PreparedDocument, options: StoreOptions) -> FileResult:
     _resolve(doc, options)
     t0 = time.perf_counter()
     embedder = options.embedder
-    described = description_embedder(embedder, options.db.settings).embed(
-        [doc.metadata.description or doc.name]
-    )
-    vectors = np.vstack([embedder.embed([c.text for c in doc.chunks]), described])
+    with options.slots.held():
+        described = description_embedder(embedder, options.db.settings).embed(
+            [doc.metadata.description or doc.name]
+        )
+        vectors = np.vstack([embedder.embed([c.text for c in doc.chunks]), described])
     stages["embed"] = time.perf_counter() - t0
+    return Embedded(doc, vectors, stages, usage.to_dict() if options.chat is not None else {})
+
+
+def store_embedded(embedded: Embedded, options: StoreOptions) -> FileResult:
+    """Store an embedded document in one transaction (its stages timed)."""
+    doc, stages = embedded.doc, dict(embedded.stages)
     t1 = time.perf_counter()
-    used = usage.to_dict() if options.chat is not None else {}
     with options.db.session() as session:
         store_document(
-            session=session, doc=doc, vectors=vectors, embedder_name=embedder.name, usage=used
+            session=session,
+            doc=doc,
+            vectors=embedded.vectors,
+            embedder_name=options.embedder.name,
+            usage=embedded.usage,
         )
     stages["database"] = time.perf_counter() - t1
     logger.debug("%s stored: %s", doc.name, {k: round(v, 3) for k, v in stages.items()})
@@ -87,7 +115,7 @@ def embed_and_store(doc: PreparedDocument, options: StoreOptions) -> FileResult:
         chunks=len(doc.chunks),
         seconds=sum(stages.values()),
         stages=stages,
-        usage=used,
+        usage=embedded.usage,
         warnings=list(doc.warnings),
     )
 
@@ -151,26 +179,17 @@ def store_document(
     if claims:
         doc.warnings.extend(claims)
         document.warnings = list(doc.warnings)
-    session.execute(
-        insert(Page), [{"document_id": doc_id, "page": p.page, "text": p.text} for p in doc.pages]
+    copy_rows(
+        session,
+        "pages",
+        ("document_id", "page", "text"),
+        ((doc_id, p.page, p.text) for p in doc.pages),
     )
-    session.execute(insert(Node), list(_node_rows(doc_id, doc.tree)))
+    copy_rows(session, "nodes", NODE_COLUMNS, _node_rows(doc_id, doc.tree))
     if doc.facts:
-        session.execute(insert(Fact), [fact_row(doc_id, f) for f in doc.facts])
+        copy_rows(session, "facts", FACT_COLUMNS, (fact_row(doc_id, f) for f in doc.facts))
     if doc.chunks:
-        session.execute(
-            insert(Chunk),
-            [
-                {
-                    "document_id": doc_id,
-                    "node_id": c.node_id,
-                    "page": c.page,
-                    "text": c.text,
-                    "embedding": vectors[i],
-                }
-                for i, c in enumerate(doc.chunks)
-            ],
-        )
+        copy_chunks(session, doc_id, doc.chunks, vectors[: len(doc.chunks)])
         session.execute(
             text(f"UPDATE documents d SET lexemes = {DOCUMENT_LEXEMES} WHERE d.id = :id"),
             {"id": doc_id},
@@ -230,20 +249,47 @@ def _document_row(
     )
 
 
-def fact_row(doc_id: int, fact: Any) -> dict[str, Any]:
-    return {
-        "document_id": doc_id,
-        "concept": fact.concept,
-        "value": fact.value,
-        "unit": fact.unit,
-        "decimals": fact.decimals,
-        "period_start": fact.period_start,
-        "period_end": fact.period_end,
-        "dimensions": [list(d) for d in fact.dimensions],
-        "page": fact.page,
-        "label": fact.label,
-        "source": fact.source,
-    }
+FACT_COLUMNS = (
+    "document_id",
+    "concept",
+    "value",
+    "unit",
+    "decimals",
+    "period_start",
+    "period_end",
+    "dimensions",
+    "page",
+    "label",
+    "source",
+)
+NODE_COLUMNS = (
+    "document_id",
+    "node_id",
+    "parent_node_id",
+    "title",
+    "start_page",
+    "end_page",
+    "depth",
+    "position",
+    "summary",
+)
+
+
+def fact_row(doc_id: int, fact: Any) -> tuple[Any, ...]:
+    """A fact's row of the `facts` table, in `FACT_COLUMNS` order."""
+    return (
+        doc_id,
+        fact.concept,
+        fact.value,
+        fact.unit,
+        fact.decimals,
+        fact.period_start,
+        fact.period_end,
+        Jsonb([list(d) for d in fact.dimensions]),
+        fact.page,
+        fact.label,
+        fact.source,
+    )
 
 
 def stored_spelling(session: Session, company: str) -> str:
@@ -257,20 +303,20 @@ def stored_spelling(session: Session, company: str) -> str:
     return company
 
 
-def _node_rows(doc_id: int, roots: list[TreeNode]) -> Iterator[dict[str, Any]]:
-    def visit(nodes: list[TreeNode], parent: str | None, depth: int) -> Iterator[dict[str, Any]]:
+def _node_rows(doc_id: int, roots: list[TreeNode]) -> Iterator[tuple[Any, ...]]:
+    def visit(nodes: list[TreeNode], parent: str | None, depth: int) -> Iterator[tuple[Any, ...]]:
         for position, node in enumerate(nodes):
-            yield {
-                "document_id": doc_id,
-                "node_id": node.node_id,
-                "parent_node_id": parent,
-                "title": node.title,
-                "start_page": node.start_page,
-                "end_page": node.end_page,
-                "depth": depth,
-                "position": position,
-                "summary": node.summary,
-            }
+            yield (
+                doc_id,
+                node.node_id,
+                parent,
+                node.title,
+                node.start_page,
+                node.end_page,
+                depth,
+                position,
+                node.summary,
+            )
             yield from visit(node.children, node.node_id, depth + 1)
 
     yield from visit(roots, None, 0)

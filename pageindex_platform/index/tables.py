@@ -29,6 +29,7 @@ _SPAN = re.compile(
     re.IGNORECASE,
 )
 # a month and day without its year: "January 28," over the year "2023"
+_FOUR_DIGITS = re.compile(r"\d{4}")
 _DAY = re.compile(rf"\b(?:{_MONTHS})\s+\d{{1,2}}\b(?!,?\s*\d{{4}})", re.IGNORECASE)
 # a table cell holding a number: "$ 8,890", "(6.3)%", "23.1 %", "(1,577)", "—"
 CELL = re.compile(r"\(?-?\$?\s?\d[\d,]*(?:\.\d+)?\)?\s?%?|(?<=\s)[—–-](?=\s|$)")
@@ -174,7 +175,8 @@ def _page_figures(
         scale = _SCALE.search(line)
         if scale:
             power = _POWERS[scale.group(1).lower()]
-        if len(_DATE.findall(line)) >= 2:
+        # every date holds four digits in a row: without two such runs, no header row
+        if len(_FOUR_DIGITS.findall(line)) >= 2 and len(_DATE.findall(line)) >= 2:
             labels = column_periods(lines[max(0, i - 3) : i + 1])
             if labels:
                 columns = _columns(labels, year_end, offset, latest)

@@ -154,7 +154,7 @@ def summarize(node: TreeNode, pages: Sequence[PageText]) -> str:
         if title and normalize(line).startswith(title):
             lines = lines[i + 1 :]
             break
-    prose = [ln for ln in lines if len(ln) > 40 and sum(c.isalpha() for c in ln) > 0.6 * len(ln)]
+    prose = [ln for ln in lines if len(ln) > 40 and sum(map(str.isalpha, ln)) > 0.6 * len(ln)]
     text = " ".join(" ".join(prose or lines).split())
     sentences = _SENTENCE_END.split(text)
     summary = ""

@@ -11,17 +11,24 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import multiprocessing
+import os
 import queue
+import signal
+import subprocess
+import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from ..db.engine import Database
+from ..embeddings import prepare_models
+from ..embeddings.cache import PrepareProgress
 from ..logs import log_to_stderr, shown_level
 from ..settings import Settings
 from .discover import discover
+from .parse_worker import own_stdout, receive, send
 from .pipeline import ingest_paths
 from .report import (
     BatchStarted,
@@ -30,11 +37,13 @@ from .report import (
     FileResult,
     FileStatus,
     IngestReport,
+    Preparing,
     Progress,
     ProgressEvent,
     SkipReason,
     WorkerStopped,
 )
+from .slots import CpuSlots
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +60,7 @@ class _Job:
     llm: bool
     follow_links: bool
     log_level: int  # the records the parent shows
+    parse_workers: int  # each worker's parse processes: together, one per CPU slot
 
 
 @dataclass(frozen=True)
@@ -88,10 +98,29 @@ def _work(job: _Job, events: Any) -> None:
                 chat=chat,
                 replace=job.replace,
                 follow_links=job.follow_links,
+                parse_workers=job.parse_workers,
             )
         events.put(_Done(report))
     except BaseException as exc:  # the parent reports it; a worker never dies silently
         events.put(_Crashed(f"{type(exc).__name__}: {exc}"))
+
+
+class _Events:
+    """A worker's events, written to its stdout for the parent."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+
+    def put(self, event: object) -> None:
+        send(self.stream, event)
+
+
+def _serve() -> None:
+    """In a worker process: its job from stdin, its events on stdout (prints go to stderr)."""
+    job, events = receive(sys.stdin.buffer), own_stdout()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the parent, which ends us
+    if job is not None:
+        _work(job, _Events(events))
 
 
 def ingest_with_workers(
@@ -106,11 +135,12 @@ def ingest_with_workers(
     llm: bool = False,
     follow_links: bool = False,
 ) -> IngestReport:
-    """Ingest `paths` with `workers` processes; one merged report, one file's line once. A
-    worker that stopped early is reported (WorkerStopped) and its files are finished here."""
+    """Ingest `paths` with `workers` processes (each started as a module: the caller's script
+    is never imported again); one merged report, one file's line once. A worker that stopped
+    early is reported (WorkerStopped) and its files are finished here."""
     started = time.perf_counter()
-    context = multiprocessing.get_context("spawn")  # no forked database connections
-    events = context.Queue()
+    # the models, prepared once here rather than waited for by every worker
+    prepare_models(settings=db.settings, progress=progress and _preparing(progress))
     job = _Job(
         settings=db.settings,
         paths=paths,
@@ -120,18 +150,20 @@ def ingest_with_workers(
         llm=llm,
         follow_links=follow_links,
         log_level=shown_level(),
+        parse_workers=max(1, (CpuSlots.of(db.settings).count - 1) // workers),
     )
-    procs = [context.Process(target=_work, args=(job, events)) for _ in range(workers)]
-    for proc in procs:
-        proc.start()
+    events: queue.Queue[object] = queue.Queue()
+    procs = [_start(job, events) for _ in range(workers)]
     merged = _Merge(workers, progress)
     try:
         _follow(events, procs, merged)
     finally:
         for proc in procs:
-            proc.join(timeout=5)
-            if proc.is_alive():
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
                 proc.terminate()
+                proc.wait()
     left = [p for p in discover(paths, follow_links=follow_links).files if merged.left(str(p))]
     if left:  # a worker's files when it died or ended early: this process finishes them
         for why in merged.crashes:
@@ -148,7 +180,37 @@ def ingest_with_workers(
     return report
 
 
-def _follow(events: Any, procs: list[Any], merged: _Merge) -> None:
+def _preparing(progress: Progress) -> PrepareProgress:
+    return lambda what, done, total: progress(Preparing(what, done, total))
+
+
+def _start(job: _Job, events: queue.Queue[object]) -> subprocess.Popen[bytes]:
+    """A worker process, started as this module, and the thread that reads its events."""
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[2])  # this library, whatever sys.path was
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    proc = subprocess.Popen(
+        [sys.executable, "-P", "-m", __name__],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=env,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    with proc.stdin:
+        send(proc.stdin, job)
+
+    def read(output: IO[bytes]) -> None:
+        with output:
+            while (event := receive(output)) is not None:
+                events.put(event)
+
+    threading.Thread(target=read, args=(proc.stdout,), name="ingest-worker", daemon=True).start()
+    return proc
+
+
+def _follow(
+    events: queue.Queue[object], procs: list[subprocess.Popen[bytes]], merged: _Merge
+) -> None:
     """Read the workers' events until each has said it is done or crashed (or all are gone)."""
     running = len(procs)
     quiet_polls = 0
@@ -156,7 +218,8 @@ def _follow(events: Any, procs: list[Any], merged: _Merge) -> None:
         try:
             event = events.get(timeout=_POLL_SECONDS)
         except queue.Empty:
-            quiet_polls = quiet_polls + 1 if not any(p.is_alive() for p in procs) else 0
+            gone = all(p.poll() is not None for p in procs)
+            quiet_polls = quiet_polls + 1 if gone else 0
             if quiet_polls >= 2:  # all gone and nothing more to read: killed
                 merged.crashed("it was killed")
                 return
@@ -167,7 +230,7 @@ def _follow(events: Any, procs: list[Any], merged: _Merge) -> None:
         elif isinstance(event, _Crashed):
             running -= 1
             merged.crashed(event.why)
-        else:
+        elif isinstance(event, BatchStarted | FileBegun | FileDone | Preparing):
             merged.event(event)
 
 
@@ -191,7 +254,7 @@ class _Merge:
             if not self.started and self.progress:
                 self.progress(event)
             self.started = True
-        elif isinstance(event, FileBegun):
+        elif isinstance(event, FileBegun | Preparing):
             if self.progress:
                 self.progress(event)
         elif isinstance(event, FileDone):
@@ -247,3 +310,10 @@ class _Merge:
 def _shown_skip(skips: list[FileResult]) -> FileResult:
     """Of several workers' skips of one file, "unchanged" over "claimed by another worker"."""
     return next((s for s in skips if s.skip is SkipReason.UNCHANGED), skips[0])
+
+
+if __name__ == "__main__":  # run as a module: serve from its imported copy, whose classes
+    # the parent unpickles by their own names
+    from pageindex_platform.index import workers
+
+    workers._serve()

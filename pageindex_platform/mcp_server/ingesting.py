@@ -15,7 +15,7 @@ import anyio.from_thread
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 
-from ..api import BatchStarted, FileDone, FileStatus, ProgressEvent
+from ..api import BatchStarted, FileDone, FileStatus, Preparing, ProgressEvent
 from ..errors import ConfigurationError
 
 logger = logging.getLogger(__name__)
@@ -71,9 +71,9 @@ class ClientGone(BaseException):
 
 @dataclass
 class ProgressToClient:
-    """An ingest's progress events as MCP progress notifications (the batch's size, then one
-    per file done), called in the ingest's worker thread; raises ClientGone when the call
-    was cancelled or its session ended."""
+    """An ingest's progress events as MCP progress notifications (the batch's size, a model
+    being prepared, then one per file done), called in the ingest's worker thread; raises
+    ClientGone when the call was cancelled or its session ended."""
 
     ctx: Context
     total: int = 0
@@ -89,6 +89,8 @@ class ProgressToClient:
             if event.result.status is FileStatus.STORED:
                 self.stored.append(event.result.name)
             self._send(f"{event.result.name}: {event.result.status}")
+        elif isinstance(event, Preparing):  # the first ingest of a new machine waits on it
+            self._send(f"preparing the {event.what} (once): {event.done}/{event.total}")
 
     def _send(self, message: str) -> None:
         try:
