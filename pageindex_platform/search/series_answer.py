@@ -58,10 +58,11 @@ def series_question(query: Query, constraints: Constraints) -> SeriesQuestion | 
     said = asked(question)
     if said.span_average:
         return None
-    if metric is not None:
-        over_time = any(f"{c}(" in metric.formula for c in ("previous", "change", "average"))
+    if metric is not None:  # a growth over two years named is one figure
+        over_time = any(f"{c}(" in metric.formula for c in ("previous", "change"))
         one = len(constraints.groups()) < 2
-        if (said.change and one) or (periods.years and len(periods.years) <= 1 + over_time):
+        count = len(periods.years) * (4 if periods.quarterly else 1)
+        if (said.change and one) or (periods.years and count <= 1 + over_time):
             return None
     basis = AS_RESTATED if _RESTATED.search(question) else AS_FILED
     item = None if metric is not None else items[0][0]
@@ -140,7 +141,10 @@ def _unit(points: Sequence[Point]) -> tuple[str, int]:
     if not figures:
         return "", 1
     scales = [10**f.exponent for f in figures]
-    return figures[-1].unit.split(":")[-1], max(set(scales), key=scales.count)
+    unit = " per ".join(
+        part.split(":")[-1].removesuffix("s") for part in figures[-1].unit.split("/")
+    )
+    return unit, max(set(scales), key=scales.count)
 
 
 def _reading(periods: SeriesAsk, chosen: Sequence[SeriesPeriod], values: list[SeriesValue]) -> str:

@@ -53,6 +53,14 @@ def _table(main: Series, rates: Series | None, compound: Series | None) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
     lines = [_heading(main)]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+    restated = ", ".join(_label(v) for v in main.values if v.restated)
+    if restated and main.basis == "as filed":
+        lines.append(
+            f'Restated by a later filing: {restated} (the question with "as restated" gets '
+            "the series as last restated)"
+        )
+    elif restated:
+        lines.append(f"Printed otherwise when first filed: {restated} (see restated)")
     if compound and compound.values:
         value = compound.values[0]
         if value.value is None:

@@ -11,7 +11,7 @@ from ..api import Series, SeriesSource, SeriesValue
 from .views import page_url
 
 WIDTH, HEIGHT = 640, 220
-_LEFT, _RIGHT, _TOP, _BOTTOM = 86, 16, 14, 30  # margins for the axis labels
+_LEFT, _RIGHT, _TOP, _BOTTOM = 86, 30, 14, 30  # margins for the axis labels
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,8 @@ def _amount(value: float, series: Series) -> str:
     if series.unit == "%":
         return f"{value:,.1f}%"
     scaled = value / series.scale if series.scale else value
+    if scaled == 0:
+        return "0"
     return f"{scaled:,.0f}" if abs(scaled) >= 100 else f"{scaled:,.2f}"
 
 
