@@ -33,6 +33,7 @@ KEYS = {
     "usage",
     "warnings",
     "readings",
+    "series",
 }
 
 

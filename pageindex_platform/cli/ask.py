@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import csv
+import sys
 from typing import Annotated
 
 import typer
 
-from ..api import Route
+from ..api import Answer, Route
 from .common import (
     CompanyFilter,
     DocFilter,
@@ -52,6 +54,14 @@ def ask(
     year: YearFilter = None,
     doc_type: TypeFilter = None,
     period: PeriodFilter = None,
+    as_csv: Annotated[
+        bool,
+        typer.Option(
+            "--csv",
+            help="Print the series a series question gets (a line item across years or "
+            "quarters, its growth and CAGR) as CSV, one row per value.",
+        ),
+    ] = False,
 ) -> None:
     """Select the right filings, search their trees, and answer with (document, page)
     citations. Local mode answers with the best-matching extracted lines; a figure question
@@ -70,6 +80,9 @@ def ask(
         )
     if as_json:
         print_json(result.to_dict())
+        return
+    if as_csv:
+        _print_csv(result)
         return
     typer.echo(result.answer)
     for warning in result.warnings:
@@ -93,3 +106,38 @@ def ask(
         typer.echo(
             "timings: " + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in result.timings.items())
         )
+
+
+SERIES_COLUMNS = (
+    "company", "line_item", "series", "unit", "scale", "basis", "fiscal_year", "fiscal_period",
+    "value", "shown", "label", "period", "document", "page", "source", "checks",
+    "confirmed_by", "restated", "inputs", "formula", "reason",
+)  # fmt: skip
+
+
+def _print_csv(result: Answer) -> None:
+    """The answer's series as CSV, one row per value (a gap: no value, its reason)."""
+    if not result.series:
+        typer.echo(
+            "Error: --csv: the answer is not a series (ask for a line item across years or "
+            'quarters, e.g. "revenue FY2018–FY2022")',
+            err=True,
+        )
+        raise typer.Exit(1)
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(SERIES_COLUMNS)
+    for series in result.series:
+        for v in series.values:
+            cited = [
+                "; ".join(f"{s.document} p. {s.page}: {s.shown}" for s in sources)
+                for sources in (v.confirmed_by, v.restated, v.inputs)
+            ]
+            writer.writerow(
+                [
+                    series.company, series.line_item, series.kind, series.unit, series.scale,
+                    series.basis, v.fiscal_year, v.fiscal_period or "",
+                    "" if v.value is None else v.value, v.shown or "", v.label or "",
+                    v.period or "", v.document or "", v.page or "", v.source or "",
+                    " ".join(v.checks), *cited, v.formula or "", v.reason or "",
+                ]
+            )  # fmt: skip

@@ -22,14 +22,16 @@ from ..errors import EmptyCorpusError
 from ..llm import StructuredChat
 from ..settings import Mode, redact_text
 from .constraints import Constraints, parse_constraints
-from .document_search import Found, search_document, select_documents, with_rivals
-from .evidence import gather, missing_notice, not_stored_notice, period_source
+from .document_search import Found, Selected, search_document, select_documents, with_rivals
+from .evidence import Evidence, gather, missing_notice, not_stored_notice, period_source
 from .modes import Written, steps_for
 from .query import Query
 from .results import Answer, DocumentScore, EvidenceLine, NodeRef
 from .router import Route, RouteDecision, decide_route
 from .scope import Filters, select
 from .semantic import ChunkSearch
+from .series_answer import with_series
+from .series_text import evidence_lines
 from .stated import Stated
 from .trace import Trace
 from .vocabulary import Vocabulary
@@ -90,14 +92,8 @@ def ask(
         search_document(search=search, document=d, score=s, steps=steps, trace=trace)
         for d, s in selected.documents
     ]
-    evidence = gather(
-        session=session,
-        query=query,
-        selected=selected,
-        found=found,
-        companies=_stated_companies(constraints.companies, allowed, trace),
-        max_citations=max_citations,
-        period=constraints.period,
+    evidence = _gathered(
+        session, query, selected, found, constraints, allowed, trace, max_citations
     )
     trace.lap("tree_search")
     pages = queries.page_texts(session, [(c.document, c.page) for c in evidence.citations[:5]])
@@ -109,6 +105,37 @@ def ask(
     )
     _log(session, answer)
     return answer
+
+
+def _gathered(
+    session: Session,
+    query: Query,
+    selected: Selected,
+    found: list[Found],
+    constraints: Constraints,
+    allowed: list[DocumentInfo] | None,
+    trace: Trace,
+    max_citations: int,
+) -> Evidence:
+    """What the answer stands on: the pages found and the figure stated, or, for a series
+    question, the series and its pages (series_answer.py)."""
+    evidence = gather(
+        session=session,
+        query=query,
+        selected=selected,
+        found=found,
+        companies=_stated_companies(constraints.companies, allowed, trace),
+        max_citations=max_citations,
+        period=constraints.period,
+    )
+    return with_series(
+        session=session,
+        query=query,
+        constraints=constraints,
+        allowed=allowed,
+        evidence=evidence,
+        max_citations=max_citations,
+    )
 
 
 def _readings(constraints: Constraints, stated: Stated, documents: list[DocumentInfo]) -> list[str]:
@@ -165,7 +192,7 @@ def _answer(
     rows = [
         EvidenceLine(f.document, f.page, f"{f.label}: {f.shown.lstrip('$-')}", "figure")
         for f in figures
-    ]
+    ] + evidence_lines(stated.series)
     return Answer(
         question=query.question,
         mode=str(mode),
@@ -187,6 +214,7 @@ def _answer(
         warnings=trace.warnings,
         usage=trace.usage_summary(),
         readings=readings,
+        series=stated.series,
     )
 
 

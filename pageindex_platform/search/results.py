@@ -115,6 +115,9 @@ class Answer(Shape):
     # as fiscal 2023, the year ended September 30, 2023'), the filing a comparative period is
     # read from, a misspelt or shortened company name
     readings: list[str] = field(default_factory=list)
+    # a line item across periods, each value from its own filing and cross-checked; derived
+    # series (growth, CAGR, a metric per year) with their inputs
+    series: list[Series] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -137,3 +140,64 @@ class SearchResult(Shape):
     documents: list[DocumentScore]
     pages: list[SearchHit] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SeriesSource(Shape):
+    """A page that prints a figure of a series: the value it prints, as the filing writes it,
+    its line and period; for a derived value's input, the line item and period it stands
+    for (`name`, `fiscal_year`, `fiscal_period`)."""
+
+    document: str
+    page: int
+    value: float
+    shown: str
+    label: str
+    period: str
+    name: str = ""
+    fiscal_year: int | None = None
+    fiscal_period: str | None = None
+
+
+@dataclass(frozen=True)
+class SeriesValue(Shape):
+    """One period of a series: its value (None: a gap, `reason` says why), as the filing
+    writes it, its line, period, document and page; `source` says where it was read ("own":
+    the filing of that period, "comparative": a later filing's comparative column,
+    "derived": computed from `inputs`, which it cites); `checks` those it passed;
+    `confirmed_by` the other filings printing the same value, `restated` those printing
+    another."""
+
+    fiscal_year: int
+    fiscal_period: str | None
+    value: float | None
+    shown: str | None = None
+    label: str | None = None
+    period: str | None = None
+    document: str | None = None
+    page: int | None = None
+    source: str | None = None
+    checks: list[str] = field(default_factory=list)
+    confirmed_by: list[SeriesSource] = field(default_factory=list)
+    restated: list[SeriesSource] = field(default_factory=list)
+    inputs: list[SeriesSource] = field(default_factory=list)
+    formula: str | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Series(Shape):
+    """A line item (or a metric, a growth rate, a CAGR) of one company across periods, on
+    one `basis` ("as filed": each period as its own filing printed it; "as last restated":
+    as the latest filing reporting it printed it). `kind`: "line item", "metric", "growth",
+    "cagr"; `formula` for a derived series; `unit` and `scale` (10**6: millions) of its
+    values."""
+
+    company: str
+    line_item: str
+    kind: str
+    unit: str
+    scale: int
+    basis: str
+    values: list[SeriesValue]
+    formula: str | None = None

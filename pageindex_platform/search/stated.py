@@ -23,6 +23,7 @@ from .figures import Figure, FigureBook, LineItem, items_in
 from .formulas import FormulaError
 from .metric_questions import Asked, asked, defined_metrics, metric_in
 from .metrics import Catalogue, Metric
+from .results import Series
 from .working import MissingInput, Working, compute
 
 logger = logging.getLogger(__name__)
@@ -57,6 +58,7 @@ class Stated:
     figures: list[Figure] = field(default_factory=list)
     working: Working | None = None
     readings: list[str] = field(default_factory=list)  # how the period asked was read
+    series: list[Series] = field(default_factory=list)  # a series question's (series_answer.py)
 
     @property
     def pages(self) -> list[tuple[str, int]]:

@@ -23,6 +23,7 @@ from ..errors import (
     PageNotFoundError,
     UnreadableFileError,
 )
+from .chart import HELPERS as SERIES
 from .security import same_site
 from .views import MAX_LINE, MAX_LINES, Cited, render, stylesheet
 
@@ -103,7 +104,7 @@ def ask(request: Request) -> Response:
         answer = site.corpus.ask(form.question, **form.filters())
     except PageIndexError as exc:
         return page(_status(exc), error=str(exc))
-    return page(answer=answer, cited=Cited(answer))
+    return page(answer=answer, cited=Cited(answer), **SERIES)
 
 
 def documents(request: Request) -> Response:
