@@ -94,7 +94,12 @@ def test_valid_sql_selects_documents_and_the_answer_is_cited(fake: FakeLLM) -> N
     out = _ask("Best Buy comparable sales in the second quarter of fiscal 2024")
     assert out["mode"] == "llm" and out["route"] == "metadata" and out["sql"] == GOOD_SQL
     assert out["documents"][0]["name"] == TENQ
-    assert out["answer"] == "Comparable sales fell 6.3%."
+    # how the period was read is said first, then the model's answer as it wrote it
+    assert out["readings"] == [
+        'read "second quarter of fiscal 2024" as the second quarter of fiscal 2024, the three '
+        "months ended July 29, 2023"
+    ]
+    assert out["answer"].split("\n\n")[1:] == ["Comparable sales fell 6.3%."]
     assert out["citations"][0]["document"] == TENQ and out["warnings"] == []
     assert [n["title"][:8] for n in out["nodes"]] == ["Item 2. "]
     mdna = out["nodes"][0]
@@ -173,7 +178,7 @@ def test_model_failure_falls_back_to_local_steps(fake: FakeLLM) -> None:
     fake.script = lambda request: Response("boom", status=500)
     out = _ask("Best Buy comparable sales in the second quarter of fiscal 2024")
     assert out["documents"][0]["name"] == TENQ
-    assert out["answer"].startswith("Extracted text")
+    assert out["answer"].split("\n\n")[1].startswith("Extracted text")  # after the reading
     assert any("llm tree search failed" in w for w in out["warnings"])
     assert any("llm answer failed" in w for w in out["warnings"])
 

@@ -17,7 +17,8 @@ from sqlalchemy import delete, select, text
 from sqlalchemy.orm import Session
 
 from ..db import queries
-from ..db.engine import Database
+from ..db.engine import Database, connection_lost, database_gone
+from ..db.queries import CompanyNames
 from ..db.tables import Document
 from ..embeddings import Embedder, description_embedder, get_embedder
 from ..llm import StructuredChat, Usage
@@ -95,6 +96,7 @@ def store_embedded(embedded: Embedded, options: StoreOptions) -> FileResult:
     """Store an embedded document in one transaction (its stages timed)."""
     doc, stages = embedded.doc, dict(embedded.stages)
     t1 = time.perf_counter()
+    row = options.overrides.get(doc.name)
     with options.db.session() as session:
         store_document(
             session=session,
@@ -103,6 +105,10 @@ def store_embedded(embedded: Embedded, options: StoreOptions) -> FileResult:
             embedder_name=options.embedder.name,
             usage=embedded.usage,
         )
+        if row:  # the `--metadata` row kept with the document, in its transaction
+            fields = _stated_fields(row)
+            source = Source.METADATA_FILE
+            save_stated(session, name=doc.name, sha256=doc.sha256, source=source, fields=fields)
     stages["database"] = time.perf_counter() - t1
     logger.debug("%s stored: %s", doc.name, {k: round(v, 3) for k, v in stages.items()})
     # Preparation overlaps the previous file's embedding; count its own time, not the wait.
@@ -126,18 +132,9 @@ def _resolve(doc: PreparedDocument, options: StoreOptions) -> None:
     set as given."""
     row = options.overrides.get(doc.name)
     written = (doc.metadata.title, doc.metadata.description) if options.chat else None
-    with options.db.session() as session:
-        known = known_companies(session, excluding=doc.name)
-        stated = stated_for(session, doc.name, doc.sha256)
-        if row:
-            stated[Source.METADATA_FILE] = _stated_fields(row)
-            save_stated(
-                session,
-                name=doc.name,
-                sha256=doc.sha256,
-                source=Source.METADATA_FILE,
-                fields=stated[Source.METADATA_FILE],
-            )
+    known, stated = _corpus_evidence(doc, options.db)
+    if row:
+        stated[Source.METADATA_FILE] = _stated_fields(row)
     doc.metadata = resolved(
         doc.metadata, name=doc.name, pages=doc.pages, tree=doc.tree, known=known, stated=stated
     )
@@ -145,6 +142,25 @@ def _resolve(doc: PreparedDocument, options: StoreOptions) -> None:
         apply_overrides(doc.metadata, row, fields=DESCRIBING)
     if written is not None:  # llm mode: the model's title and description stay
         doc.metadata.title, doc.metadata.description = written
+
+
+def _corpus_evidence(
+    doc: PreparedDocument, db: Database
+) -> tuple[list[CompanyNames], dict[Source, dict[str, Any]]]:
+    """The stored companies and what users stated for the document — read once more after
+    the database came back; none when it is gone (the store meets that and says so)."""
+    for attempt in (1, 2):
+        try:
+            with db.session() as session:
+                known = known_companies(session, excluding=doc.name)
+                return known, stated_for(session, doc.name, doc.sha256)
+        except Exception as exc:
+            if not database_gone(exc):
+                raise
+            if attempt == 1 and connection_lost(exc) and db.reconnect():
+                continue
+            logger.info("%s: metadata decided without the corpus (%s)", doc.name, exc)
+    return [], {}
 
 
 def _stated_fields(row: dict[str, Any]) -> dict[str, Any]:
