@@ -42,6 +42,7 @@ _PLACES = re.compile(
 )  # "round your answer to two decimal places"
 _CHANGE = re.compile(r"\bchang\w*|\bcompare\w*|\bdifference\b|\bvs\.?\b", re.IGNORECASE)
 _PERCENT = re.compile(r"%|\bpercent|\bpercentage\b", re.IGNORECASE)
+_PERCENT_NAME = re.compile(r"\b(?:margin|rate)\b", re.IGNORECASE)
 
 
 def translate(expression: str) -> str:
@@ -66,7 +67,8 @@ def defined_metrics(question: str) -> dict[str, Metric]:
             parse_formula(expr)
         except FormulaError:
             continue
-        percent = bool(_PERCENT.search(match.group("expr")))
+        # a margin or a rate is a percentage, as analysts and the catalogue state them
+        percent = bool(_PERCENT.search(match.group("expr")) or _PERCENT_NAME.search(name))
         found[phrase_words(name)] = Metric((name.lower(),), expr, percent)
     return found
 

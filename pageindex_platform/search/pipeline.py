@@ -24,13 +24,13 @@ from ..settings import Mode, redact_text
 from .constraints import Constraints, parse_constraints
 from .document_search import Found, search_document, select_documents, with_rivals
 from .evidence import gather, missing_notice, not_stored_notice, period_source
+from .headline import Stated
 from .modes import Written, steps_for
 from .query import Query
 from .results import Answer, DocumentScore, EvidenceLine, NodeRef
 from .router import Route, RouteDecision, decide_route
 from .scope import Filters, select
 from .semantic import ChunkSearch
-from .stated import Stated
 from .trace import Trace
 from .vocabulary import Vocabulary
 
@@ -182,6 +182,9 @@ def _answer(
         answer=_text(notice, stated.text, written.text, readings),
         figures=figures,
         working=stated.working.stated() if stated.working else None,
+        headline=stated.headline,
+        candidates=stated.candidates,
+        compared=stated.compared,
         evidence=rows + written.lines,
         timings={k: round(v, 4) for k, v in trace.timings.items()},
         warnings=trace.warnings,

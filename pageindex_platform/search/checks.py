@@ -1,0 +1,316 @@
+"""The checks a figure passes before an answer states it. A line item's candidates, ranked as
+`FigureBook` ranks them, are each put through the same checks, and the first that passes
+every one is the figure stated; the others are set aside, each with its reason:
+
+- kind: a flow (revenue, income, cash flow) has a duration, a balance a date — a flow given
+  "as of" a date, or a balance given for a period (a repayment row), is another line;
+- duration: a quarter is three months, a fiscal year twelve;
+- statement: a tagged fact without dimensions, or a row of a primary statement, is the
+  company's consolidated line; a table about affiliates, equity-method investees, joint
+  ventures or segments is not, unless the question asks for a segment;
+- sign: debt, assets, revenue and the like are not negative, nor a dash;
+- page: the figure's digits are printed on the page it cites (the stored page text).
+
+Agreement — a tagged fact and a table row of the same period that differ — is said in the
+notes of the figure stated."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from sqlalchemy.orm import Session
+
+from ..db import queries
+from ..db.queries import DocumentInfo, FactInfo
+from ..index.tables import column_periods
+from ..periods import PeriodAsk, months_between
+from .figures import Figure, FigureBook, LineItem
+from .results import Check
+from .statements import Statement
+
+_MAX_CANDIDATES = 6
+_MONTH = re.compile(
+    r"\b(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December)\b",
+    re.IGNORECASE,
+)
+_DATES = re.compile(rf"{_MONTH.pattern}\s+\d{{1,2}},?\s*\d{{4}}|(?<![\d,.$])(?:19|20)\d\d\b")
+# a table about something other than the company's consolidated lines
+_NOT_CONSOLIDATED = re.compile(
+    r"\b(equity[- ]method|equity affiliates?|affiliated compan\w+|(?:unconsolidated|equity) "
+    r"(?:affiliates?|investees?|subsidiaries)|investees?|joint ventures?|guarantor|parent "
+    r"company only|condensed consolidating|reportable segments?|segment information|by "
+    r"segment|business segments?)\b",
+    re.IGNORECASE,
+)
+# line items that are never negative (nor a dash) as a company reports them
+_NEVER_NEGATIVE = re.compile(
+    r"^(?:revenue|total assets|total liabilities|total current (?:assets|liabilities)|long-term "
+    r"debt|cash and cash equivalents|inventory|accounts (?:receivable|payable)|property plant "
+    r"and equipment net|short-term investments|cost of sales|research and development|"
+    r"capital expenditure|dividends paid|share repurchases|interest expense)$"
+)
+_END_BALANCE = re.compile(r"\b(?:end of|at end|ending)\b", re.IGNORECASE)
+_ROW_WINDOW = 25  # lines above a row within which its table's header is sought
+_HEADER_LINES = 4  # lines above a table's header that say what it is about
+
+
+@dataclass
+class Vetted:
+    """A line item's candidates for one period, checked: the figure chosen (None: none
+    passed), its checks and notes, and each candidate set aside with its reason."""
+
+    item: LineItem
+    year: int | None
+    chosen: Figure | None = None
+    checks: list[Check] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    set_aside: list[tuple[Figure, str, list[Check]]] = field(default_factory=list)
+
+
+def line_kind(item: LineItem) -> str | None:
+    """ "flow" (a duration), "balance" (a date), or None when not known."""
+    if item.per_share:
+        return "flow"
+    kinds = set(item.statements)
+    if not kinds:
+        return None
+    if kinds <= {Statement.BALANCE}:
+        return "balance"
+    return None if Statement.BALANCE in kinds else "flow"
+
+
+class CheckedBook(FigureBook):
+    """A `FigureBook` whose figures are checked: `get` gives the first candidate that
+    passes every check; `vetted` keeps what was considered for each line item and year."""
+
+    def __init__(
+        self,
+        session: Session,
+        document: DocumentInfo,
+        ask: PeriodAsk | None = None,
+        *,
+        segment_asked: bool = False,
+    ) -> None:
+        super().__init__(session, document, ask)
+        self.segment_asked = segment_asked
+        self.vetted: dict[tuple[str, int | None], Vetted] = {}
+        self._pages: dict[int, str] = {}
+
+    def get(self, item: LineItem, year: int | None = None) -> Figure | None:
+        key = (item.name, year)
+        if key not in self.vetted:
+            self.vetted[key] = self.vet(item, year)
+        return self.vetted[key].chosen
+
+    def page_text(self, page: int) -> str:
+        if page not in self._pages:
+            self.load_pages([page])
+        return self._pages.get(page, "")
+
+    def load_pages(self, pages: list[int]) -> None:
+        wanted = [(self.document.name, p) for p in dict.fromkeys(pages) if p not in self._pages]
+        for found in queries.page_texts(self.session, wanted):
+            self._pages[found.page] = found.text
+        self._pages.update({p: "" for _, p in wanted if p not in self._pages})
+
+    def vet(self, item: LineItem, year: int | None) -> Vetted:
+        figures = self.candidates(item, year)[:_MAX_CANDIDATES]
+        self.load_pages([f.page for f in figures])
+        vetted = Vetted(item, year)
+        for figure in figures:
+            checks = self.check(item, figure, year)
+            failed = next((c for c in checks if not c.passed), None)
+            if failed is not None:
+                vetted.set_aside.append((figure, failed.detail, checks))
+                continue
+            vetted.chosen, vetted.checks = figure, checks
+            vetted.notes = _differences(figure, figures)
+            break
+        return vetted
+
+    def check(self, item: LineItem, figure: Figure, year: int | None) -> list[Check]:
+        """Every check of one candidate, in order."""
+        text = self.page_text(figure.page)
+        return [
+            kind_check(item, figure, text),
+            self.duration_check(figure, year),
+            self.statement_check(figure, text),
+            sign_check(item, figure),
+            page_check(figure, text),
+        ]
+
+    def duration_check(self, figure: Figure, year: int | None) -> Check:
+        if figure.period_start is None:
+            return Check("duration", True, f"a figure at a date ({figure.period})")
+        months = _months(figure)
+        span = self.span(year)
+        wanted = span.months if span is not None else None
+        if wanted is None and self.document.fiscal_period:
+            wanted = 12 if self.document.fiscal_period == "FY" else None
+        if wanted and months != wanted:
+            asked = span.label if span is not None else "the filing's period"
+            return Check(
+                "duration", False, f"it covers {months} months; {asked} is {wanted} months"
+            )
+        return Check("duration", True, f"{months} months, as asked")
+
+    def statement_check(self, figure: Figure, text: str) -> Check:
+        if figure.source == "tagged":
+            return Check(
+                "statement",
+                True,
+                "tagged in the filing's inline XBRL with no dimension: the company's "
+                "consolidated figure",
+            )
+        about = _NOT_CONSOLIDATED.search(_table_context(figure, text))
+        if about and not self.segment_asked:
+            return Check(
+                "statement",
+                False,
+                f"a row of a table about {about.group(0).lower()} (p. {figure.page}), not the "
+                "company's consolidated statements",
+            )
+        kind = self.statement_pages.get(figure.page)
+        if kind is not None:
+            return Check("statement", True, f"a row of the {kind} (p. {figure.page})")
+        where = f"a table outside the primary statements (p. {figure.page})"
+        return Check("statement", True, where)
+
+    def _figure(self, item: LineItem, best: FactInfo) -> Figure:
+        """As `FigureBook` reads it, except that a row whose columns are headed by dates
+        ("December 31, 2023") stays at its date: it is not a year's column."""
+        if best.period_start is None and _dated_columns(
+            Figure.of(self.document.name, best), self.page_text(best.page)
+        ):
+            figure = Figure.of(self.document.name, best, item.name)
+            return figure.positive() if item.outflow else figure
+        return super()._figure(item, best)
+
+
+def kind_check(item: LineItem, figure: Figure, text: str) -> Check:
+    kind = line_kind(item)
+    if kind == "balance" and figure.period_start is not None:
+        if _END_BALANCE.search(figure.label):
+            return Check("kind", True, "a balance at the end of a period")
+        return Check(
+            "kind",
+            False,
+            f"{item.name} is a balance, at a date; this row ({figure.label!r}) is for the "
+            f"{figure.period}",
+        )
+    if kind == "flow" and figure.period_start is None and _dated_columns(figure, text):
+        return Check(
+            "kind",
+            False,
+            f"{item.name} is a flow, over a period; this row ({figure.label!r}) is {figure.period}",
+        )
+    what = {"flow": "a flow over a period", "balance": "a balance at a date"}.get(kind or "", "")
+    return Check("kind", True, what or "a line of either kind")
+
+
+def sign_check(item: LineItem, figure: Figure) -> Check:
+    if _NEVER_NEGATIVE.match(item.name) and figure.value <= 0:
+        said = "a dash (zero)" if figure.value == 0 else "negative"
+        return Check(
+            "sign",
+            False,
+            f"{item.name} is never {'zero' if figure.value == 0 else 'negative'}; this row "
+            f"({figure.label!r}) is {said}",
+        )
+    return Check("sign", True, "the sign and size a line of its kind has")
+
+
+def page_check(figure: Figure, text: str) -> Check:
+    """Whether the figure's digits are printed on the page it cites."""
+    flat = " ".join(text.split())
+    for form in printed_forms(figure):
+        if re.search(rf"(?<![\d.]){re.escape(form)}(?![\d]|[.,]\d)", flat):
+            return Check("page", True, f"{form} is printed on p. {figure.page}")
+    return Check("page", False, f"its digits ({figure.shown}) are not printed on p. {figure.page}")
+
+
+def printed_forms(figure: Figure) -> list[str]:
+    """The ways a filing may print the figure: in its own scale and the usual others, with
+    and without thousands separators."""
+    value = abs(figure.value)
+    if "/" in figure.unit:
+        return [f"{value:.2f}", f"{value:.2f}".rstrip("0").rstrip(".")]
+    forms: list[str] = []
+    for exponent in dict.fromkeys((figure.exponent, 6, 3, 0, 9)):
+        scaled = value / 10.0**exponent
+        if scaled < 1:
+            continue
+        if abs(scaled - round(scaled)) < 1e-6:
+            forms.extend((f"{round(scaled):,}", f"{round(scaled)}"))
+        else:
+            forms.extend(f"{scaled:,.{p}f}" for p in (1, 2))
+    return list(dict.fromkeys(forms))
+
+
+def _differences(chosen: Figure, figures: list[Figure]) -> list[str]:
+    """Where the figure stated is tagged and a table row of the same period differs (or
+    the other way round): the other figure, said."""
+    said = []
+    for other in figures:
+        if other.source == chosen.source or (other.period_start, other.period_end) != (
+            chosen.period_start,
+            chosen.period_end,
+        ):
+            continue
+        if abs(other.value - chosen.value) > 0.005 * max(abs(chosen.value), 1.0):
+            how = "the table row" if other.source == "table" else "the tagged fact"
+            said.append(
+                f"{how} {other.label!r} on p. {other.page} gives {other.shown}, which differs "
+                f"from the {chosen.source} figure stated ({chosen.shown})"
+            )
+    return said[:2]
+
+
+def _dated_columns(figure: Figure, text: str) -> bool:
+    """Whether the figure's table heads its columns with dates ("December 31, 2020") rather
+    than years or spans ("2020", "Year ended December 31, 2020"): a balance's columns."""
+    lines = [" ".join(x.split()) for x in text.splitlines()]
+    at = _row_at(figure, lines)
+    for back in range(at, max(-1, at - _ROW_WINDOW * 2), -1):
+        if len(_DATES.findall(lines[back])) >= 2:
+            labels = column_periods(lines[max(0, back - 3) : back + 1])
+            if labels:
+                return all(_MONTH.search(x) and "ended" not in x for x in labels)
+    return False
+
+
+def _table_context(figure: Figure, text: str) -> str:
+    """The lines that say what the figure's table is about: its row, its column header and
+    the few lines above that header."""
+    lines = [" ".join(x.split()) for x in text.splitlines()]
+    at = _row_at(figure, lines)
+    header = next(
+        (
+            i
+            for i in range(at, max(-1, at - _ROW_WINDOW * 2), -1)
+            if len(_DATES.findall(lines[i])) >= 2
+        ),
+        at,
+    )
+    return "\n".join(
+        [*lines[max(0, header - _HEADER_LINES) : header + 1], lines[at] if lines else ""]
+    )
+
+
+def _row_at(figure: Figure, lines: list[str]) -> int:
+    """The line holding the figure's row (its label), else the page's last line."""
+    label = " ".join(figure.label.split()).lower()
+    for i, line in enumerate(lines):
+        if label and line.lower().startswith(label):
+            return i
+    return len(lines) - 1
+
+
+def _months(figure: Figure) -> int:
+    assert figure.period_start is not None
+    return months_between(
+        date.fromisoformat(figure.period_start), date.fromisoformat(figure.period_end)
+    )

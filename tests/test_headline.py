@@ -1,0 +1,216 @@
+"""Every figure is checked before it is stated, against the real database: synthetic filings
+whose wrong candidates are ranked where a careless answer would take them — a flow "as of" a
+date in a note about equity affiliates, a balance given for a period by a cash flow row, a
+negative revenue in a table of changes — each set aside with its reason while the right one
+is the `headline`; no headline (and the candidates listed) when none passes; a comparison's
+`compared`; a metric the question defines; a count and a percentage stated in the text; two
+stored documents claiming one filing that disagree; and the web page's headline box."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from pageindex_platform.api import Corpus
+from pageindex_platform.web import create_app
+
+from .helpers import annual_filing, ingest_files, run_cli, run_json
+from .test_hostile import _ixbrl_10q
+from .test_web_app import SITE
+
+CHANGES = """# Item 7. Management's Discussion and Analysis
+
+As of December 31, 2023, we operated 871 warehouses, up from 838 a year earlier. Paid
+memberships increased 7.6% in 2023. Our Outdoor segment sales increased 12.5% in 2023. We
+expect to open 30 new warehouses in 2024.
+
+Increase (decrease) from the prior year
+(In millions)
+2023 2022
+Net sales (40) 25
+"""
+STATEMENTS = """# Item 8. Financial Statements
+
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Net sales $ 4,000 $ 3,600 $ 3,200
+Cost of sales 2,500 2,300 2,100
+Gross margin 1,500 1,300 1,100
+Operating income 600 500 400
+Net income 450 380 300
+
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Net cash provided by operating activities 800 700 600
+Depreciation and amortization 150 140 130
+Long-term debt (300) (200) (100)
+
+CONSOLIDATED BALANCE SHEETS
+(In millions)
+December 31, 2023 December 31, 2022
+Total assets 9,000 8,500
+Long-term debt 2,000 2,100
+Total shareholders' equity 5,000 4,600
+"""
+AFFILIATES = """# Note 7. Investments in Equity Affiliates
+
+Summarized results of our equity affiliates
+(In millions)
+December 31, 2023 December 31, 2022
+Gross profit 136 120
+"""
+
+
+@pytest.fixture
+def widget(tmp_path: Path) -> None:
+    ingest_files(
+        tmp_path / "widget",
+        {
+            "widget-10k-2023.md": annual_filing(
+                2023, CHANGES + STATEMENTS + AFFILIATES, name="WIDGET WORKS INC.", symbol="WDGT"
+            )
+        },
+    )
+
+
+def _passed(headline: dict[str, Any]) -> list[str]:
+    return [c["name"] for c in headline["checks"] if c["passed"]]
+
+
+def _reasons(out: dict[str, Any]) -> dict[float, str]:
+    return {c["value"]: c["set_aside"] for c in out["candidates"]}
+
+
+def test_a_balance_given_for_a_period_is_set_aside_and_the_balance_sheet_stated(
+    widget: None,
+) -> None:
+    out = run_json("ask", "What was Widget Works' long-term debt at the end of 2023?")
+    headline = out["headline"]
+    assert headline["value"] == 2_000e6 and headline["period_end"] == "2023-12-31"
+    assert headline["period_start"] is None and headline["kind"] == "line item"
+    assert {"kind", "duration", "statement", "sign", "page"} <= set(_passed(headline))
+    assert "is a balance, at a date" in _reasons(out)[-300e6]
+    assert out["answer"].startswith("$2,000 million — Long-term debt")
+
+
+def test_a_negative_revenue_is_set_aside_and_the_statement_line_stated(
+    widget: None, tmp_path: Path
+) -> None:
+    out = run_json("ask", "Widget Works FY2023 net sales")
+    assert out["headline"]["value"] == 4_000e6
+    assert "a row of the income statement" in out["headline"]["checks"][2]["detail"]
+    ingest_files(
+        tmp_path / "sprocket",
+        {"sprocket-10k-2023.md": annual_filing(2023, CHANGES, name="SPROCKET INC.")},
+    )
+    changes = run_json("ask", "Sprocket FY2023 net sales")
+    assert changes["headline"] is None
+    assert "revenue is never negative" in _reasons(changes)[-40e6]
+
+
+def test_a_metric_whose_input_fails_every_check_is_not_stated(widget: None) -> None:
+    """Gross profit is only in a note about equity affiliates, as of a date: the metric is
+    not computed from it, and the answer says it is not sure, listing why."""
+    out = run_json("ask", "Widget Works FY2023 gross margin")
+    assert out["headline"] is None and out["working"] is None
+    assert "could be stated with confidence" in out["answer"]
+    reason = _reasons(out)[136e6]
+    assert "gross profit is a flow" in reason or "equity affiliates" in reason
+    assert not re.search(r"^\d", out["answer"])
+
+
+def test_a_computed_metric_is_the_headline_with_its_checks(widget: None) -> None:
+    out = run_json("ask", "Widget Works debt to equity ratio for FY2023")
+    headline = out["headline"]
+    assert headline["kind"] == "metric" and headline["value"] == 0.4
+    assert headline["unit"] == "ratio" and headline["period_end"] == "2023-12-31"
+    assert [c["name"] for c in headline["checks"]].count("inputs") == 2
+    assert all(c["passed"] for c in headline["checks"])
+
+
+def test_the_question_own_definition_wins(widget: None) -> None:
+    out = run_json(
+        "ask",
+        "What is Widget Works' FY2023 EBITDA margin? EBITDA margin is defined as (net income "
+        "plus depreciation and amortization) divided by revenue. Round to two decimal places.",
+    )
+    headline = out["headline"]
+    assert headline["label"] == "ebitda margin" and headline["value"] == 15.0
+    assert headline["unit"] == "%"
+    assert out["working"]["formula"].startswith("(net income + depreciation")
+
+
+def test_a_count_and_a_percentage_are_read_from_the_sentence_that_states_them(
+    widget: None,
+) -> None:
+    count = run_json("ask", "How many warehouses did Widget Works operate at the end of 2023?")
+    headline = count["headline"]
+    assert headline["value"] == 871 and headline["kind"] == "text"
+    assert "we operated 871 warehouses" in headline["label"]
+    page = run_json("docs", "page", "widget-10k-2023", str(headline["page"]))["text"]
+    assert "871 warehouses" in page
+    assert {"page", "period", "kind", "statement"} <= set(_passed(headline))
+    percent = run_json("ask", "By what percent did Widget Works' paid memberships increase in 2023?")
+    assert percent["headline"]["value"] == 7.6 and percent["headline"]["unit"] == "%"
+    segment = run_json("ask", "By what percent did Widget Works' sales increase in 2023?")
+    assert segment["headline"] is None or segment["headline"]["value"] != 12.5
+
+
+def test_a_comparison_states_each_named_company(widget: None, tmp_path: Path) -> None:
+    other = STATEMENTS.replace("600 500 400", "900 800 700")
+    ingest_files(
+        tmp_path / "gadget",
+        {"gadget-10k-2023.md": annual_filing(2023, other, name="GADGET CORP.", symbol="GDGT")},
+    )
+    out = run_json("ask", "Compare Widget Works and Gadget Corp operating income in FY2023")
+    assert out["headline"] is None
+    stated = {c["company"]: c["headline"]["value"] for c in out["compared"] if c["headline"]}
+    assert sorted(stated.values()) == [600e6, 900e6], out["compared"]
+    assert "$600 million" in out["answer"] and "$900 million" in out["answer"]
+
+
+def test_two_documents_claiming_one_filing_that_disagree_state_no_headline(
+    tmp_path: Path,
+) -> None:
+    tampered, real = tmp_path / "acme-q3-copy.html", tmp_path / "acme-10q.html"
+    tampered.write_text(_ixbrl_10q("1,036"))
+    real.write_text(_ixbrl_10q("1,234"))
+    assert run_cli("ingest", str(tampered))[0] == 0
+    assert run_cli("ingest", str(real))[0] == 0
+    out = run_json("ask", "ACME Q3 2025 revenue")
+    assert out["headline"] is None
+    reasons = {c["document"]: c["set_aside"] for c in out["candidates"]}
+    assert reasons.keys() >= {"acme-q3-copy", "acme-10q"}
+    assert all("claims the same filing" in r for r in reasons.values())
+    assert "No figure could be stated with confidence: acme-q3-copy and acme-10q" in out["answer"]
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with Corpus.open() as corpus, TestClient(create_app(corpus), base_url=SITE) as browser:
+        yield browser
+
+
+def _token(client: TestClient) -> str:
+    found = re.search(r'name="t" value="([^"]+)"', client.get("/").text)
+    assert found
+    return found.group(1)
+
+
+def test_the_web_page_shows_the_headline_or_not_sure(widget: None, client: TestClient) -> None:
+    page = client.get("/", params={"q": "Widget Works FY2023 net sales", "t": _token(client)})
+    box = re.search(r'<div class="headline">(.*?)</ul>', page.text, re.S)
+    assert page.status_code == 200 and box, page.text
+    assert "$4,000 million" in box.group(1) and "page:" in box.group(1)
+    unsure = client.get("/", params={"q": "Widget Works FY2023 gross margin", "t": _token(client)})
+    assert "Not sure: no figure could be stated with confidence." in unsure.text
+    assert "set aside" in unsure.text and "$136 million" in unsure.text
