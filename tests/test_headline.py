@@ -58,6 +58,8 @@ CONSOLIDATED BALANCE SHEETS
 (In millions)
 December 31, 2023 December 31, 2022
 Total assets 9,000 8,500
+Current portion of long-term debt 100 90
+Finance lease liabilities 50 40
 Long-term debt 2,000 2,100
 Total shareholders' equity 5,000 4,600
 """
@@ -147,6 +149,17 @@ def test_the_question_own_definition_wins(widget: None) -> None:
     assert headline["label"] == "ebitda margin" and headline["value"] == 15.0
     assert headline["unit"] == "%"
     assert out["working"]["formula"].startswith("(net income + depreciation")
+    taken = run_json(
+        "ask",
+        "What is Widget Works' FY2023 debt-to-equity ratio, taking total debt as long-term "
+        "debt including the current portion and finance leases? Round to two decimal places.",
+    )
+    assert taken["headline"]["value"] == 0.43
+    names = [i["name"] for i in taken["working"]["inputs"]]
+    assert names[:3] == ["long-term debt", "current portion of long-term debt", "finance leases"]
+    billions = run_json("ask", "Widget Works FY2023 net sales in USD billions")
+    assert billions["headline"]["value"] == 4.0 and billions["headline"]["unit"] == "USD billions"
+    assert billions["answer"].startswith("$4.00 billion ($4,000 million) — Net sales")
 
 
 def test_a_count_and_a_percentage_are_read_from_the_sentence_that_states_them(

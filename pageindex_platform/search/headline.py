@@ -5,8 +5,9 @@ answer that states no figure with confidence."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
 from .checks import Vetted
@@ -15,6 +16,12 @@ from .results import Candidate, Check, ComparedFigure, Headline
 from .working import Working
 
 _SLACK = timedelta(days=7)
+# "in USD billions", "in $ millions", "in billions of dollars"
+_UNIT_ASKED = re.compile(
+    r"\bin\s+(?:(?:usd|us\$|\$|u\.s\. dollars|dollars)\s*)?(billion|million|thousand)s?\b",
+    re.IGNORECASE,
+)
+_POWERS = {"thousand": 3, "million": 6, "billion": 9}
 
 
 @dataclass
@@ -158,3 +165,23 @@ def not_sure(what: str, candidates: Sequence[Candidate]) -> str:
         for c in candidates
     )
     return "\n".join(lines)
+
+
+def in_unit(stated: Stated, question: str, places: int | None) -> None:
+    """The headline in the unit the question asks ("in USD billions"), where it is an
+    amount of dollars: its value and shown text in that unit, the text saying it first."""
+    asked = _UNIT_ASKED.search(question)
+    headline = stated.headline
+    if asked is None or headline is None or headline.unit != "USD":
+        return
+    word = asked.group(1).lower()
+    value = headline.value / 10.0 ** _POWERS[word]
+    shown = f"{'-' if value < 0 else ''}${abs(value):,.{2 if places is None else places}f} {word}"
+    stated.headline = replace(
+        headline,
+        value=round(value, 2 if places is None else places),
+        shown=shown,
+        unit=f"USD {word}s",
+        notes=[*headline.notes, f"in {word}s as asked: {headline.shown}"],
+    )
+    stated.text = f"{shown} ({headline.shown}) — {stated.text.split(' — ', 1)[-1]}"

@@ -25,6 +25,7 @@ from .headline import (
     Stated,
     candidate,
     figure_headline,
+    in_unit,
     metric_checks,
     metric_headline,
     not_sure,
@@ -77,6 +78,7 @@ def state(
         ask = replace(ask, years=asked_years(period, document) or ask.years)
     book = CheckedBook(session, document, period)
     stated = _stated(session, question, catalogue, book, ask, document)
+    in_unit(stated, question, ask.places)
     return _read_as(stated, read_as or _reading(period, book, ask, stated.figures))
 
 
