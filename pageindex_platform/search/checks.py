@@ -147,7 +147,9 @@ class CheckedBook(FigureBook):
             return Check("duration", True, f"a figure at a date ({figure.period})")
         months = _months(figure)
         span = self.span(year)
-        wanted = span.months if span is not None else None
+        wanted = span.months if span is not None else self.ask.months
+        if not wanted and self.ask.quarter is not None:
+            wanted = 3  # a quarter asked is three months, whatever the filing's calendar
         if wanted is None and self.document.fiscal_period:
             wanted = 12 if self.document.fiscal_period == "FY" else None
         if wanted and months != wanted:

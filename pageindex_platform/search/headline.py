@@ -39,7 +39,9 @@ class Stated:
 
     @property
     def pages(self) -> list[tuple[str, int]]:
-        return list(dict.fromkeys((f.document, f.page) for f in self.figures))
+        """The pages of the headline and of each figure stated, the headline's first."""
+        first = [(self.headline.document, self.headline.page)] if self.headline else []
+        return list(dict.fromkeys([*first, *((f.document, f.page) for f in self.figures)]))
 
 
 _PART_OF_REVENUE = ("gross profit", "operating income", "net income", "cost of sales")

@@ -166,6 +166,9 @@ def _answer(
         EvidenceLine(f.document, f.page, f"{f.label}: {f.shown.lstrip('$-')}", "figure")
         for f in figures
     ]
+    if stated.headline is not None and stated.headline.kind == "text":  # the sentence itself
+        h = stated.headline
+        rows.insert(0, EvidenceLine(h.document, h.page, h.label.rstrip("…"), "figure"))
     return Answer(
         question=query.question,
         mode=str(mode),
