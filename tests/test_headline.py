@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,14 @@ import pytest
 from starlette.testclient import TestClient
 
 from pageindex_platform.api import Corpus
+from pageindex_platform.db import queries
+from pageindex_platform.periods import parse_period
+from pageindex_platform.search.checks import CheckedBook, page_check
+from pageindex_platform.search.figures import LineItem
+from pageindex_platform.search.vocabulary import Vocabulary
 from pageindex_platform.web import create_app
 
-from .helpers import annual_filing, ingest_files, run_cli, run_json
+from .helpers import annual_filing, ingest_files, run_cli, run_json, session_scope
 from .test_hostile import _ixbrl_10q
 from .test_web_app import SITE
 
@@ -42,7 +48,6 @@ Years Ended December 31,
 2023 2022 2021
 Net sales $ 4,000 $ 3,600 $ 3,200
 Cost of sales 2,500 2,300 2,100
-Gross margin 1,500 1,300 1,100
 Operating income 600 500 400
 Net income 450 380 300
 
@@ -69,6 +74,11 @@ Summarized results of our equity affiliates
 (In millions)
 December 31, 2023 December 31, 2022
 Gross profit 136 120
+
+Results of our equity affiliates
+(In millions)
+2023 2022
+Research and development 12 10
 """
 
 
@@ -119,14 +129,42 @@ def test_a_negative_revenue_is_set_aside_and_the_statement_line_stated(
     assert "revenue is never negative" in _reasons(changes)[-40e6]
 
 
+def test_a_row_of_a_table_about_equity_affiliates_is_not_the_company(widget: None) -> None:
+    out = run_json("ask", "Widget Works FY2023 research and development expense")
+    assert out["headline"] is None
+    assert "a row of a table about equity affiliates" in _reasons(out)[12e6]
+
+
+def test_the_duration_and_page_checks_set_aside_what_does_not_fit(widget: None) -> None:
+    with session_scope() as session:
+        document = queries.documents_by_name(session, ["widget-10k-2023"])["widget-10k-2023"]
+        book = CheckedBook(session, document, parse_period("Q4 2023"))
+        year = book.candidates(_item("revenue"), 2023)
+        assert year == [] or all(f.period_start != "2023-01-01" for f in year)
+        annual = CheckedBook(session, document, parse_period("FY2023"))
+        figure = annual.candidates(_item("revenue"), 2023)[0]
+        assert annual.duration_check(figure, 2023).passed
+        duration = book.duration_check(figure, 2023)
+        assert not duration.passed and "it covers 12 months" in duration.detail
+        text = annual.page_text(figure.page)
+        assert page_check(figure, text).passed
+        moved = page_check(replace(figure, value=4_123e6), text)
+        assert not moved.passed and "are not printed on p." in moved.detail
+
+
+def _item(name: str) -> LineItem:
+    found = Vocabulary.packaged().catalogue.item(name)
+    assert found is not None
+    return found
+
+
 def test_a_metric_whose_input_fails_every_check_is_not_stated(widget: None) -> None:
     """Gross profit is only in a note about equity affiliates, as of a date: the metric is
     not computed from it, and the answer says it is not sure, listing why."""
     out = run_json("ask", "Widget Works FY2023 gross margin")
     assert out["headline"] is None and out["working"] is None
     assert "could be stated with confidence" in out["answer"]
-    reason = _reasons(out)[136e6]
-    assert "gross profit is a flow" in reason or "equity affiliates" in reason
+    assert "gross profit is a flow, over a period" in _reasons(out)[136e6]
     assert not re.search(r"^\d", out["answer"])
 
 
@@ -177,6 +215,10 @@ def test_a_count_and_a_percentage_are_read_from_the_sentence_that_states_them(
     assert percent["headline"]["value"] == 7.6 and percent["headline"]["unit"] == "%"
     segment = run_json("ask", "By what percent did Widget Works' sales increase in 2023?")
     assert segment["headline"] is None or segment["headline"]["value"] != 12.5
+    assert "a segment's figure" in _reasons(segment)[12.5]
+    plan = run_json("ask", "How many new warehouses will Widget Works open in 2024?")
+    assert plan["headline"] is None
+    assert "a plan or an expectation" in _reasons(plan)[30]
 
 
 def test_a_comparison_states_each_named_company(widget: None, tmp_path: Path) -> None:
@@ -206,6 +248,20 @@ def test_two_documents_claiming_one_filing_that_disagree_state_no_headline(
     assert reasons.keys() >= {"acme-q3-copy", "acme-10q"}
     assert all("claims the same filing" in r for r in reasons.values())
     assert "No figure could be stated with confidence: acme-q3-copy and acme-10q" in out["answer"]
+    code, printed, _ = run_cli("ask", "ACME Q3 2025 revenue")
+    assert code == 0 and "Not sure: no figure passed every check." in printed
+
+
+def test_a_copy_that_agrees_is_checked_and_stated(tmp_path: Path) -> None:
+    for name in ("acme-10q.html", "acme-10q-copy.html"):  # the copy differs in its bytes
+        (tmp_path / name).write_text(_ixbrl_10q("1,234") + f"<!-- {name} -->")
+    assert run_cli("ingest", str(tmp_path))[0] == 0
+    out = run_json("ask", "ACME Q3 2025 revenue")
+    assert out["headline"]["value"] in (1_234e6, 1_234)
+    agreement = [c for c in out["headline"]["checks"] if c["name"] == "agreement"]
+    assert agreement and agreement[0]["passed"] and "agrees" in agreement[0]["detail"]
+    code, printed, _ = run_cli("ask", "ACME Q3 2025 revenue")
+    assert code == 0 and "\nStated: " in printed and "(checked: kind, duration" in printed
 
 
 @pytest.fixture

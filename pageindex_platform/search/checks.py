@@ -52,6 +52,11 @@ _NEVER_NEGATIVE = re.compile(
     r"and equipment net|short-term investments|cost of sales|research and development|"
     r"capital expenditure|dividends paid|share repurchases|interest expense)$"
 )
+# "HSG's results of operations", "the joint venture's summarized balance sheet"
+_ENTITY_TABLE = re.compile(
+    r"\b([A-Z][A-Za-z&.-]{1,30})[’']s\s+(?:results|balance sheets?|summarized|condensed|"
+    r"combined|financial (?:statements|information|position)|statements? of)"
+)
 _END_BALANCE = re.compile(r"\b(?:end of|at end|ending)\b", re.IGNORECASE)
 _ROW_WINDOW = 25  # lines above a row within which its table's header is sought
 _HEADER_LINES = 4  # lines above a table's header that say what it is about
@@ -167,19 +172,31 @@ class CheckedBook(FigureBook):
                 "tagged in the filing's inline XBRL with no dimension: the company's "
                 "consolidated figure",
             )
-        about = _NOT_CONSOLIDATED.search(_table_context(figure, text))
-        if about and not self.segment_asked:
+        context = _table_context(figure, text)
+        about = _NOT_CONSOLIDATED.search(context)
+        other = self._another_entity(context)
+        if (about or other) and not self.segment_asked:
+            what = about.group(0).lower() if about else f"{other}'s figures"
             return Check(
                 "statement",
                 False,
-                f"a row of a table about {about.group(0).lower()} (p. {figure.page}), not the "
-                "company's consolidated statements",
+                f"a row of a table about {what} (p. {figure.page}), not the company's "
+                "consolidated statements",
             )
         kind = self.statement_pages.get(figure.page)
         if kind is not None:
             return Check("statement", True, f"a row of the {kind} (p. {figure.page})")
         where = f"a table outside the primary statements (p. {figure.page})"
         return Check("statement", True, where)
+
+    def _another_entity(self, context: str) -> str | None:
+        """The name of another entity whose results a table gives ("HSG's results of
+        operations ... were as follows"), where it is not the company's own name."""
+        own = {w.lower() for w in re.findall(r"[A-Za-z]+", self.document.company or "")}
+        for found in _ENTITY_TABLE.finditer(context):
+            if found.group(1).lower() not in own:
+                return found.group(1)
+        return None
 
     def _figure(self, item: LineItem, best: FactInfo) -> Figure:
         """As `FigureBook` reads it, except that a row whose columns are headed by dates

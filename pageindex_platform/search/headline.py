@@ -138,9 +138,13 @@ def metric_headline(working: Working, checks: Sequence[Check]) -> Headline:
     ends = [f for _, y, f in working.inputs if y == last_year] or [first]
     spans = [f for f in ends if f.period_start is not None] or ends
     unit = "%" if working.percent else ("ratio" if working.ratio else first.unit.split(":")[-1])
+    shown = working.shown
+    if working.change:
+        points = " percentage points" if working.percent else ""
+        shown, unit = f"{working.value:+,.{working.places}f}{points}", unit.replace("%", "points")
     return Headline(
         value=round(working.value, working.places),
-        shown=working.shown,
+        shown=shown,
         unit=unit,
         label=working.metric,
         period=working.period,

@@ -58,6 +58,12 @@ _NOT_A_NUMBER = re.compile(
 # words that make a line item's name another measure: "comparable sales", "same-store sales"
 # are store measures the statements do not report, not the revenue line
 _OTHER_MEASURE = frozenset({"comparable", "comp", "same", "like"})
+# a percentage or share of a line item, which its amount is not
+_SHARE_ASKED = re.compile(
+    r"\bwhat (?:percent|percentage|share|portion|proportion|fraction)\b|\bas an? "
+    r"(?:percent|percentage|%|share|proportion)\b|\bpercent(?:age)? of\b|%\s+of\b",
+    re.IGNORECASE,
+)
 _DEDUCTED = re.compile(r" (?:net of|excluding|exclusive of|less|after|before) $")
 
 
@@ -129,7 +135,11 @@ def _stated(
     if _OTHER_MEASURE.intersection(qualifiers):
         logger.info("%r asks for another measure than %s", question, item.name)
         return Stated()
-    return _line_item(session, question, catalogue, item, book, ask, document)
+    stated = _line_item(session, question, catalogue, item, book, ask, document)
+    if stated.headline is not None and _SHARE_ASKED.search(question):
+        _demote(stated, "an amount; the question asks for a percentage or a share of it")
+        stated.text = f"{not_sure(item.name + ' as a percentage', stated.candidates)}"
+    return stated
 
 
 def _reading(period: PeriodAsk, book: FigureBook, ask: Asked, figures: list[Figure]) -> str:
