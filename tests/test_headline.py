@@ -20,8 +20,9 @@ from starlette.testclient import TestClient
 from pageindex_platform.api import Corpus
 from pageindex_platform.db import queries
 from pageindex_platform.periods import parse_period
-from pageindex_platform.search.checks import CheckedBook, page_check
+from pageindex_platform.search.checks import CheckedBook, page_check, required_statements
 from pageindex_platform.search.figures import LineItem
+from pageindex_platform.search.statements import Statement
 from pageindex_platform.search.vocabulary import Vocabulary
 from pageindex_platform.web import create_app
 
@@ -198,6 +199,22 @@ def test_the_question_own_definition_wins(widget: None) -> None:
     billions = run_json("ask", "Widget Works FY2023 net sales in USD billions")
     assert billions["headline"]["value"] == 4.0 and billions["headline"]["unit"] == "USD billions"
     assert billions["answer"].startswith("$4.00 billion ($4,000 million) — Net sales")
+
+
+def test_a_line_asked_from_one_statement_is_taken_from_it_alone(widget: None) -> None:
+    """Every statement of the synthetic filing is on one page, read as its income
+    statement: D&A asked "from the cash flow statement" is not found there, and said."""
+    items = Vocabulary.packaged().catalogue.items
+    asked = "EBITDA, using unadjusted operating income and D&A from the cash flow statement"
+    assert required_statements(asked, items) == {
+        "depreciation and amortization": Statement.CASH_FLOW
+    }
+    out = run_json("ask", f"What is Widget Works' FY2023 {asked}?")
+    assert out["headline"] is None
+    reason = _reasons(out)[150e6]
+    assert reason.startswith("the question asks for the cash flow statement's; p. 3 is the income")
+    plain = run_json("ask", "What is Widget Works' FY2023 EBITDA?")
+    assert plain["headline"]["value"] == 750e6
 
 
 def test_a_count_and_a_percentage_are_read_from_the_sentence_that_states_them(

@@ -17,6 +17,7 @@ notes of the figure stated."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -26,7 +27,7 @@ from ..db import queries
 from ..db.queries import DocumentInfo, FactInfo
 from ..index.tables import column_periods
 from ..periods import PeriodAsk, months_between
-from .figures import Figure, FigureBook, LineItem
+from .figures import Figure, FigureBook, LineItem, items_in
 from .results import Check
 from .statements import Statement
 
@@ -56,6 +57,21 @@ _NEVER_NEGATIVE = re.compile(
 _ENTITY_TABLE = re.compile(
     r"\b([A-Z][A-Za-z&.-]{1,30})[’']s\s+(?:results|balance sheets?|summarized|condensed|"
     r"combined|financial (?:statements|information|position)|statements? of)"
+)
+_STATEMENT_NAMES = {
+    "cash flow statement": Statement.CASH_FLOW,
+    "statement of cash flows": Statement.CASH_FLOW,
+    "cash flows statement": Statement.CASH_FLOW,
+    "income statement": Statement.INCOME,
+    "statement of operations": Statement.INCOME,
+    "statement of income": Statement.INCOME,
+    "balance sheet": Statement.BALANCE,
+}
+_FROM_STATEMENT = re.compile(
+    r"([^.?;]{3,80}?)\s+(?:from|on|in) the\s+(?:consolidated\s+)?(cash flows? statement|"
+    r"statement of cash flows|income statement|statement of operations|statement of income|"
+    r"balance sheet)\b",
+    re.IGNORECASE,
 )
 _END_BALANCE = re.compile(r"\b(?:end of|at end|ending)\b", re.IGNORECASE)
 _ROW_WINDOW = 25  # lines above a row within which its table's header is sought
@@ -101,6 +117,8 @@ class CheckedBook(FigureBook):
     ) -> None:
         super().__init__(session, document, ask)
         self.segment_asked = segment_asked
+        # line items the question asks from one statement ("D&A from the cash flow statement")
+        self.required: dict[str, Statement] = {}
         self.vetted: dict[tuple[str, int | None], Vetted] = {}
         self._pages: dict[int, str] = {}
 
@@ -142,7 +160,7 @@ class CheckedBook(FigureBook):
         return [
             kind_check(item, figure, text),
             self.duration_check(figure, year),
-            self.statement_check(figure, text),
+            self.statement_check(figure, text, self.required.get(item.name)),
             sign_check(item, figure),
             page_check(figure, text),
         ]
@@ -164,7 +182,17 @@ class CheckedBook(FigureBook):
             )
         return Check("duration", True, f"{months} months, as asked")
 
-    def statement_check(self, figure: Figure, text: str) -> Check:
+    def statement_check(
+        self, figure: Figure, text: str, required: Statement | None = None
+    ) -> Check:
+        kind = self.statement_pages.get(figure.page)
+        if required is not None and kind != required:
+            where = f"the {kind}" if kind else "no primary statement"
+            return Check(
+                "statement",
+                False,
+                f"the question asks for the {required}'s; p. {figure.page} is {where}",
+            )
         if figure.source == "tagged":
             return Check(
                 "statement",
@@ -183,7 +211,6 @@ class CheckedBook(FigureBook):
                 f"a row of a table about {what} (p. {figure.page}), not the company's "
                 "consolidated statements",
             )
-        kind = self.statement_pages.get(figure.page)
         if kind is not None:
             return Check("statement", True, f"a row of the {kind} (p. {figure.page})")
         where = f"a table outside the primary statements (p. {figure.page})"
@@ -207,6 +234,20 @@ class CheckedBook(FigureBook):
             figure = Figure.of(self.document.name, best, item.name)
             return figure.positive() if item.outflow else figure
         return super()._figure(item, best)
+
+
+def required_statements(question: str, items: Sequence[LineItem]) -> dict[str, Statement]:
+    """The line items a question asks to take from one statement: "using operating income
+    and D&A from the cash flow statement" → {depreciation and amortization: cash flow
+    statement} (the item named last before "from the ...")."""
+    found: dict[str, Statement] = {}
+    for asked in _FROM_STATEMENT.finditer(question):
+        statement = _STATEMENT_NAMES[re.sub(r"\W+", " ", asked.group(2).lower()).strip()]
+        named = items_in(asked.group(1), items)
+        if named:
+            last = max(named, key=lambda x: x[1] + x[2])
+            found[last[0].name] = statement
+    return found
 
 
 def kind_check(item: LineItem, figure: Figure, text: str) -> Check:

@@ -18,7 +18,7 @@ from ..db.queries import DocumentInfo
 from ..index.text import phrase_words
 from ..periods import PeriodAsk, parse_period
 from ..periods.fiscal import asked_years, own_years, reading
-from .checks import CheckedBook, Vetted
+from .checks import CheckedBook, Vetted, required_statements
 from .figures import Figure, FigureBook, LineItem, items_in
 from .formulas import FormulaError
 from .headline import (
@@ -83,6 +83,7 @@ def state(
     if period.end is not None or period.count:  # a date's fiscal year; the last N years
         ask = replace(ask, years=asked_years(period, document) or ask.years)
     book = CheckedBook(session, document, period)
+    book.required = required_statements(question, catalogue.items)
     stated = _stated(session, question, catalogue, book, ask, document)
     in_unit(stated, question, ask.places)
     return _read_as(stated, read_as or _reading(period, book, ask, stated.figures))
