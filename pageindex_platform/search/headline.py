@@ -191,3 +191,11 @@ def in_unit(stated: Stated, question: str, places: int | None) -> None:
         notes=[*headline.notes, f"in {word}s as asked: {headline.shown}"],
     )
     stated.text = f"{shown} ({headline.shown}) — {stated.text.split(' — ', 1)[-1]}"
+
+
+def demote(stated: Stated, reason: str) -> None:
+    """The headline made a candidate set aside for `reason`."""
+    if stated.headline is not None:
+        fields = {k: v for k, v in vars(stated.headline).items() if k not in ("kind", "notes")}
+        stated.candidates.insert(0, Candidate(**{**fields, "set_aside": reason}))
+        stated.headline = None

@@ -24,7 +24,7 @@ from ..settings import Mode, redact_text
 from .constraints import Constraints, parse_constraints
 from .document_search import Found, search_document, select_documents, with_rivals
 from .evidence import gather, missing_notice, not_stored_notice, period_source
-from .headline import Stated
+from .headline import Stated, demote
 from .modes import Written, steps_for
 from .query import Query
 from .results import Answer, DocumentScore, EvidenceLine, NodeRef
@@ -161,6 +161,8 @@ def _answer(
     figures and working stated, and the lines it stands on (each stated figure's row, then
     the lines extracted from the cited pages)."""
     trace.finish()
+    if "is stored; nearest:" in notice:  # a figure of the nearest filing is not the one asked
+        demote(stated, "the period asked is not stored; this is the nearest filing's")
     figures = [f.stated() for f in stated.figures]
     rows = [
         EvidenceLine(f.document, f.page, f"{f.label}: {f.shown.lstrip('$-')}", "figure")

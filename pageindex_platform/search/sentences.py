@@ -140,7 +140,8 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
             return []
         return [(abs(float(m.group(1))), m.group(0)) for m in _PERCENT.finditer(sentence)]
     stem = re.escape(ask.noun.rstrip("s")[:-1] if len(ask.noun) > 4 else ask.noun)
-    pattern = rf"{_NUMBER}\s+(?:[A-Za-z-]+\s+){{0,3}}?{stem}\w*"
+    # "871 warehouses", "4.2 million shares of common stock"; not "10,000 of our employees"
+    pattern = rf"{_NUMBER}\s+(?:(?!of\b)[A-Za-z-]+\s+){{0,3}}?{stem}\w*"
     found = []
     for m in re.finditer(pattern, sentence, re.IGNORECASE):
         if re.match(r"(?:19|20)\d\d$", m.group(1)) or _RANGE.search(sentence[: m.start()]):

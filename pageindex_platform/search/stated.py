@@ -24,6 +24,7 @@ from .formulas import FormulaError
 from .headline import (
     Stated,
     candidate,
+    demote,
     figure_headline,
     in_unit,
     metric_checks,
@@ -33,7 +34,6 @@ from .headline import (
 )
 from .metric_questions import Asked, asked, defined_metrics, metric_in
 from .metrics import Catalogue, Metric
-from .results import Candidate
 from .segments import segment_stated
 from .sentences import text_ask, text_stated
 from .working import MissingInput, Working, compute
@@ -124,7 +124,7 @@ def _stated(
                     "The question asks for an adjusted (non-GAAP) figure; computed from the "
                     f"reported lines instead: {stated.text}"
                 )
-                _demote(stated, "computed from the reported lines; an adjusted figure is asked")
+                demote(stated, "computed from the reported lines; an adjusted figure is asked")
             return stated if number else _for_reference(stated)
     words = phrase_words(question)
     # "revenues net of interest expense": the line after "net of" is not the one asked
@@ -138,7 +138,7 @@ def _stated(
         return Stated()
     stated = _line_item(session, question, catalogue, item, book, ask, document)
     if stated.headline is not None and _SHARE_ASKED.search(question):
-        _demote(stated, "an amount; the question asks for a percentage or a share of it")
+        demote(stated, "an amount; the question asks for a percentage or a share of it")
         stated.text = f"{not_sure(item.name + ' as a percentage', stated.candidates)}"
     return stated
 
@@ -184,16 +184,8 @@ def _for_reference(stated: Stated) -> Stated:
     as what the answer can draw on, not as the answer."""
     if stated.text:
         stated.text = f"For reference, {stated.text}"
-    _demote(stated, "the question asks no figure")
+    demote(stated, "the question asks no figure")
     return stated
-
-
-def _demote(stated: Stated, reason: str) -> None:
-    """The headline made a candidate set aside for `reason`."""
-    if stated.headline is not None:
-        fields = {k: v for k, v in vars(stated.headline).items() if k not in ("kind", "notes")}
-        stated.candidates.insert(0, Candidate(**{**fields, "set_aside": reason}))
-        stated.headline = None
 
 
 def _computed(
@@ -266,7 +258,7 @@ def _checked_metric(stated: Stated, working: Working, book: CheckedBook) -> Stat
         stated.text += "".join(f"\nNote: {n}." for n in headline.notes)
         return stated
     stated.headline = headline
-    _demote(stated, failed.detail)
+    demote(stated, failed.detail)
     stated.text = f"{not_sure(working.metric, stated.candidates)}\n\n{stated.text}"
     return stated
 
