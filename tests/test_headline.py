@@ -80,6 +80,14 @@ Results of our equity affiliates
 (In millions)
 2023 2022
 Research and development 12 10
+
+# Note 9. Segments
+
+Business Segment Information
+Net Sales Operating Income
+(In millions) 2023 2022 2023 2022
+Outdoor 1,800 1,600 350 300
+Indoor 2,200 2,000 250 200
 """
 
 
@@ -128,6 +136,22 @@ def test_a_negative_revenue_is_set_aside_and_the_statement_line_stated(
     changes = run_json("ask", "Sprocket FY2023 net sales")
     assert changes["headline"] is None
     assert "revenue is never negative" in _reasons(changes)[-40e6]
+
+
+def test_a_segment_row_of_side_by_side_tables_is_read_under_its_own_heading(
+    widget: None,
+) -> None:
+    out = run_json("ask", "What was Widget Works' Outdoor segment operating income in 2023?")
+    headline = out["headline"]
+    assert headline["value"] == 350e6 and headline["kind"] == "segment"
+    assert headline["label"] == "Outdoor segment operating income"
+    column = next(c for c in headline["checks"] if c["name"] == "column")
+    assert column["detail"] == "the column under the heading that names operating income"
+    sub_row = run_json("ask", "Widget Works FY2023 Indoor net sales")
+    assert sub_row["headline"]["value"] == 2_200e6
+    assert sub_row["headline"]["label"] == "Indoor revenue"
+    whole = run_json("ask", "Widget Works FY2023 net sales")
+    assert whole["headline"]["value"] == 4_000e6
 
 
 def test_a_row_of_a_table_about_equity_affiliates_is_not_the_company(widget: None) -> None:

@@ -25,19 +25,14 @@ from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo, FactInfo
-from ..index.tables import column_periods
 from ..periods import PeriodAsk, months_between
 from .figures import Figure, FigureBook, LineItem, items_in
+from .printed import dated_columns, printed_forms, row_line, table_context
 from .results import Check
 from .statements import Statement
 
 _MAX_CANDIDATES = 6
-_MONTH = re.compile(
-    r"\b(?:January|February|March|April|May|June|July|August|September|October|November|"
-    r"December)\b",
-    re.IGNORECASE,
-)
-_DATES = re.compile(rf"{_MONTH.pattern}\s+\d{{1,2}},?\s*\d{{4}}|(?<![\d,.$])(?:19|20)\d\d\b")
+
 # a table about something other than the company's consolidated lines
 _NOT_CONSOLIDATED = re.compile(
     r"\b(equity[- ]method|equity affiliates?|affiliated compan\w+|(?:unconsolidated|equity) "
@@ -74,8 +69,6 @@ _FROM_STATEMENT = re.compile(
     re.IGNORECASE,
 )
 _END_BALANCE = re.compile(r"\b(?:end of|at end|ending)\b", re.IGNORECASE)
-_ROW_WINDOW = 25  # lines above a row within which its table's header is sought
-_HEADER_LINES = 4  # lines above a table's header that say what it is about
 
 
 @dataclass
@@ -144,7 +137,7 @@ class CheckedBook(FigureBook):
         self.load_pages([f.page for f in figures])
         vetted = Vetted(item, year)
         for figure in figures:
-            checks = self.check(item, figure, year)
+            checks = self.check(item, figure, year, figures)
             failed = next((c for c in checks if not c.passed), None)
             if failed is not None:
                 vetted.set_aside.append((figure, failed.detail, checks))
@@ -154,7 +147,9 @@ class CheckedBook(FigureBook):
             break
         return vetted
 
-    def check(self, item: LineItem, figure: Figure, year: int | None) -> list[Check]:
+    def check(
+        self, item: LineItem, figure: Figure, year: int | None, peers: Sequence[Figure] = ()
+    ) -> list[Check]:
         """Every check of one candidate, in order."""
         text = self.page_text(figure.page)
         return [
@@ -163,6 +158,7 @@ class CheckedBook(FigureBook):
             self.statement_check(figure, text, self.required.get(item.name)),
             sign_check(item, figure),
             page_check(figure, text),
+            column_check(figure, peers, text),
         ]
 
     def duration_check(self, figure: Figure, year: int | None) -> Check:
@@ -200,7 +196,7 @@ class CheckedBook(FigureBook):
                 "tagged in the filing's inline XBRL with no dimension: the company's "
                 "consolidated figure",
             )
-        context = _table_context(figure, text)
+        context = table_context(figure, text)
         about = _NOT_CONSOLIDATED.search(context)
         other = self._another_entity(context)
         if (about or other) and not self.segment_asked:
@@ -228,7 +224,7 @@ class CheckedBook(FigureBook):
     def _figure(self, item: LineItem, best: FactInfo) -> Figure:
         """As `FigureBook` reads it, except that a row whose columns are headed by dates
         ("December 31, 2023") stays at its date: it is not a year's column."""
-        if best.period_start is None and _dated_columns(
+        if best.period_start is None and dated_columns(
             Figure.of(self.document.name, best), self.page_text(best.page)
         ):
             figure = Figure.of(self.document.name, best, item.name)
@@ -261,7 +257,7 @@ def kind_check(item: LineItem, figure: Figure, text: str) -> Check:
             f"{item.name} is a balance, at a date; this row ({figure.label!r}) is for the "
             f"{figure.period}",
         )
-    if kind == "flow" and figure.period_start is None and _dated_columns(figure, text):
+    if kind == "flow" and figure.period_start is None and dated_columns(figure, text):
         return Check(
             "kind",
             False,
@@ -283,6 +279,28 @@ def sign_check(item: LineItem, figure: Figure) -> Check:
     return Check("sign", True, "the sign and size a line of its kind has")
 
 
+def column_check(figure: Figure, peers: Sequence[Figure], text: str) -> Check:
+    """Whether the figure's column is sure: no other column of its row line is of the same
+    period with another value — side-by-side tables ("Net Sales | Operating Income", each
+    headed 2019 2018 2017)."""
+    row = row_line(figure, text)
+    for other in peers:
+        if (
+            other.page == figure.page
+            and other.label == figure.label
+            and (other.period_start, other.period_end) == (figure.period_start, figure.period_end)
+            and other.value != figure.value
+            and any(form in row for form in printed_forms(other))
+        ):
+            return Check(
+                "column",
+                False,
+                f"its row gives {figure.shown} and {other.shown} for the same period "
+                f"(p. {figure.page}): which column is which is not sure",
+            )
+    return Check("column", True, "one figure of its row for the period")
+
+
 def page_check(figure: Figure, text: str) -> Check:
     """Whether the figure's digits are printed on the page it cites."""
     flat = " ".join(text.split())
@@ -290,24 +308,6 @@ def page_check(figure: Figure, text: str) -> Check:
         if re.search(rf"(?<![\d.]){re.escape(form)}(?![\d]|[.,]\d)", flat):
             return Check("page", True, f"{form} is printed on p. {figure.page}")
     return Check("page", False, f"its digits ({figure.shown}) are not printed on p. {figure.page}")
-
-
-def printed_forms(figure: Figure) -> list[str]:
-    """The ways a filing may print the figure: in its own scale and the usual others, with
-    and without thousands separators."""
-    value = abs(figure.value)
-    if "/" in figure.unit:
-        return [f"{value:.2f}", f"{value:.2f}".rstrip("0").rstrip(".")]
-    forms: list[str] = []
-    for exponent in dict.fromkeys((figure.exponent, 6, 3, 0, 9)):
-        scaled = value / 10.0**exponent
-        if scaled < 1:
-            continue
-        if abs(scaled - round(scaled)) < 1e-6:
-            forms.extend((f"{round(scaled):,}", f"{round(scaled)}"))
-        else:
-            forms.extend(f"{scaled:,.{p}f}" for p in (1, 2))
-    return list(dict.fromkeys(forms))
 
 
 def _differences(chosen: Figure, figures: list[Figure]) -> list[str]:
@@ -327,46 +327,6 @@ def _differences(chosen: Figure, figures: list[Figure]) -> list[str]:
                 f"from the {chosen.source} figure stated ({chosen.shown})"
             )
     return said[:2]
-
-
-def _dated_columns(figure: Figure, text: str) -> bool:
-    """Whether the figure's table heads its columns with dates ("December 31, 2020") rather
-    than years or spans ("2020", "Year ended December 31, 2020"): a balance's columns."""
-    lines = [" ".join(x.split()) for x in text.splitlines()]
-    at = _row_at(figure, lines)
-    for back in range(at, max(-1, at - _ROW_WINDOW * 2), -1):
-        if len(_DATES.findall(lines[back])) >= 2:
-            labels = column_periods(lines[max(0, back - 3) : back + 1])
-            if labels:
-                return all(_MONTH.search(x) and "ended" not in x for x in labels)
-    return False
-
-
-def _table_context(figure: Figure, text: str) -> str:
-    """The lines that say what the figure's table is about: its row, its column header and
-    the few lines above that header."""
-    lines = [" ".join(x.split()) for x in text.splitlines()]
-    at = _row_at(figure, lines)
-    header = next(
-        (
-            i
-            for i in range(at, max(-1, at - _ROW_WINDOW * 2), -1)
-            if len(_DATES.findall(lines[i])) >= 2
-        ),
-        at,
-    )
-    return "\n".join(
-        [*lines[max(0, header - _HEADER_LINES) : header + 1], lines[at] if lines else ""]
-    )
-
-
-def _row_at(figure: Figure, lines: list[str]) -> int:
-    """The line holding the figure's row (its label), else the page's last line."""
-    label = " ".join(figure.label.split()).lower()
-    for i, line in enumerate(lines):
-        if label and line.lower().startswith(label):
-            return i
-    return len(lines) - 1
 
 
 def _months(figure: Figure) -> int:

@@ -34,16 +34,12 @@ from .headline import (
 )
 from .metric_questions import Asked, asked, defined_metrics, metric_in
 from .metrics import Catalogue, Metric
-from .segments import segment_stated
+from .segments import part_asked, segment_stated
 from .sentences import text_ask, text_stated
 from .working import MissingInput, Working, compute
 
 logger = logging.getLogger(__name__)
 
-_SEGMENT = re.compile(
-    r"((?:[A-Z][\w&'.-]*\s+){1,4})(?:reportable\s+)?(?:segment|division|business unit)",
-)
-_SEGMENT_WORD = re.compile(r"\b(?:segments?|divisions?|business units?)\b", re.IGNORECASE)
 _ADJUSTED = re.compile(
     r"\b(?:adjusted|non-gaap|organic|exclud\w*|pro forma|constant currency|underlying)\b",
     re.IGNORECASE,
@@ -286,17 +282,17 @@ def _line_item(
     figure = catalogue.lookup(book.get)(item, year)
     span = book.span(year)
     when = f" for {span.label}" if span is not None else f" for FY{year}" if year else ""
-    segment = _SEGMENT.search(question)
-    if segment or _SEGMENT_WORD.search(question):
-        name = _segment_name(segment.group(1), document) if segment else ""
+    part = part_asked(question, item, document)
+    if part is not None and (part.segment or book.rows(part.name, year)):  # a row of that name
         return segment_stated(
             session=session,
             book=book,
             item=item,
-            name=name,
+            part=part,
             year=year,
             whole=figure,
             when=when,
+            items=catalogue.items,
         )
     vetted = _vetted_of(book, figure)
     aside = set_aside(list(book.vetted.values()))
@@ -326,15 +322,3 @@ def _line_item(
 def _vetted_of(book: CheckedBook, figure: Figure | None) -> Vetted | None:
     """What was considered for the line item whose figure is `figure`."""
     return next((v for v in book.vetted.values() if figure and v.chosen is figure), None)
-
-
-def _segment_name(words: str, document: DocumentInfo) -> str:
-    """The segment's name from the capitalised words before "segment": the last ones that
-    are neither a period ("Q2", "FY2024") nor the company's name."""
-    company = set((document.company or "").lower().split())
-    kept: list[str] = []
-    for word in reversed(words.split()):
-        if re.search(r"\d", word) or word.lower().strip("'s") in company:
-            break
-        kept.insert(0, word)
-    return " ".join(kept[-3:])
