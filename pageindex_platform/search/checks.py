@@ -283,13 +283,16 @@ def column_check(figure: Figure, peers: Sequence[Figure], text: str) -> Check:
     """Whether the figure's column is sure: no other column of its row line is of the same
     period with another value — side-by-side tables ("Net Sales | Operating Income", each
     headed 2019 2018 2017)."""
+    if figure.source != "table":  # a tagged fact's context says its period
+        return Check("column", True, "tagged with its own period")
     row = row_line(figure, text)
     for other in peers:
         if (
-            other.page == figure.page
+            other.source == "table"
+            and other.page == figure.page
             and other.label == figure.label
             and (other.period_start, other.period_end) == (figure.period_start, figure.period_end)
-            and other.value != figure.value
+            and not _same_amount(other.value, figure.value)
             and any(form in row for form in printed_forms(other))
         ):
             return Check(
@@ -299,6 +302,12 @@ def column_check(figure: Figure, peers: Sequence[Figure], text: str) -> Check:
                 f"(p. {figure.page}): which column is which is not sure",
             )
     return Check("column", True, "one figure of its row for the period")
+
+
+def _same_amount(a: float, b: float) -> bool:
+    """Whether two values are one amount written in different scales (9,713 and $9,713
+    million)."""
+    return any(abs(abs(a) * 10.0**e - abs(b)) <= 0.005 * max(abs(b), 1.0) for e in range(-9, 10, 3))
 
 
 def page_check(figure: Figure, text: str) -> Check:
@@ -320,7 +329,7 @@ def _differences(chosen: Figure, figures: list[Figure]) -> list[str]:
             chosen.period_end,
         ):
             continue
-        if abs(other.value - chosen.value) > 0.005 * max(abs(chosen.value), 1.0):
+        if not _same_amount(other.value, chosen.value):
             how = "the table row" if other.source == "table" else "the tagged fact"
             said.append(
                 f"{how} {other.label!r} on p. {other.page} gives {other.shown}, which differs "
