@@ -51,7 +51,7 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
         return Part(_part_name(segment.group(1), document) if segment else "", True)
     for name in sorted(item.names, key=len, reverse=True):
         words = r"\s+".join(re.escape(w) for w in name.removesuffix(" *").split())
-        before = re.search(rf"((?:[A-Z0-9][\w&'’.-]*\s+){{1,3}}){words}\b", question, re.I)
+        before = re.search(rf"((?:[A-Z0-9][\w&'’.-]*\s+){{1,5}}){words}\b", question, re.I)
         if before:
             part = _part_name(before.group(1), document)
             return Part(part, False) if part else None
@@ -64,18 +64,22 @@ def _part_name(words: str, document: DocumentInfo) -> str:
     word."""
     names = " ".join([document.company or "", *document.company_aliases]).lower()
     company = set(re.findall(r"[a-z0-9]+", names))
+    said = words.split()
+    owner = [i for i, w in enumerate(said) if re.search(r"['’]s?$", w)]
+    if owner:  # "MGM Resorts' Las Vegas Strip Resorts": the words after the owner's name
+        said = said[owner[-1] + 1 :]
     kept: list[str] = []
-    for word in reversed(words.split()):
+    for word in reversed(said):
         bare = re.sub(r"['’]s?$", "", word).strip(".,").lower()
         if (
             re.search(r"\d", word)
-            or bare in company
+            or (bare in company and not owner)  # after the owner's name: the part's own words
             or bare in _NOT_A_PART
             or not word[0].isupper()
         ):
             break
         kept.insert(0, re.sub(r"['’]s$", "", word))
-    return " ".join(kept[-3:])
+    return " ".join(kept[-4:])
 
 
 def segment_stated(
