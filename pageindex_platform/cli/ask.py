@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ..api import Answer, Route
+from ..api import Answer, Headline, Route
 from .common import (
     CompanyFilter,
     DocFilter,
@@ -85,6 +85,7 @@ def ask(
         _print_csv(result)
         return
     typer.echo(result.answer)
+    _echo_headline(result)
     for warning in result.warnings:
         typer.echo(f"warning: {warning}", err=True)
     typer.echo("\nSources:")
@@ -141,3 +142,29 @@ def _print_csv(result: Answer) -> None:
                     " ".join(v.checks), *cited, v.formula or "", v.reason or "",
                 ]
             )  # fmt: skip
+
+
+def _headline_line(headline: Headline) -> str:
+    checks = ", ".join(c.name for c in headline.checks if c.passed)
+    return (
+        f"{headline.shown} — {headline.label}, {headline.period} "
+        f"[{headline.document}, p. {headline.page}] (checked: {checks})"
+    )
+
+
+def _echo_headline(result: Answer) -> None:
+    """The figure stated and its checks; for a comparison each company's; "not sure" with
+    the candidates set aside when none passed."""
+    if result.headline is not None:
+        typer.echo(f"\nStated: {_headline_line(result.headline)}")
+        return
+    for each in result.compared:
+        said = _headline_line(each.headline) if each.headline else f"not sure — {each.why}"
+        typer.echo(f"{'' if each is not result.compared[0] else chr(10)}{each.company}: {said}")
+    if result.compared or not result.candidates:
+        return
+    typer.echo("\nNot sure: no figure passed every check. Candidates set aside:")
+    for c in result.candidates:
+        typer.echo(
+            f"  {c.shown} — {c.label}, {c.period} [{c.document}, p. {c.page}]: {c.set_aside}"
+        )

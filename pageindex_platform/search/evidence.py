@@ -15,10 +15,12 @@ from ..periods import PeriodAsk
 from ..periods.fiscal import asked_years, filing_years, of_dates, own_span, reports, span_for
 from .constraints import Constraints
 from .document_search import Found, Selected
+from .headline import Stated
 from .query import Query
 from .results import Citation
-from .stated import Stated, state
+from .stated import state
 from .tree_search import PageHit
+from .verdicts import agreed, compared
 
 logger = logging.getLogger(__name__)
 
@@ -53,31 +55,23 @@ def gather(
         pages.extend((p, p.score * weight) for p in doc.pages)
     pages.sort(key=lambda x: -x[1])
     citations = [Citation(p.document, p.page, p.node_id) for p, _ in pages[:max_citations]]
-    if not found or found[0].document.company not in companies:
+    if not found:
         return Evidence(citations, Stated())
-    best = found[0]
-    stated = state(
-        session=session,
-        question=query.question,
-        catalogue=query.catalogue,
-        document=best.document,
-        period=period,
-    )
-    for rival in found[1:]:  # a document claiming the same filing states its own figure
-        if stated.figures and rival.document.name in selected.rivals:
-            said = state(
-                session=session,
-                question=query.question,
-                catalogue=query.catalogue,
-                document=rival.document,
-                period=period,
-            )
-            if said.figures:
-                name = rival.document.name
-                stated.text += (
-                    f"\n{name}, claiming the same filing, states: {said.text.splitlines()[0]}"
-                )
-                stated.figures.extend(said.figures)
+    named = list(dict.fromkeys(c for c in companies if c))
+    if len(named) > 1 and len({d.document.company for d in found} & set(named)) > 1:
+        stated = compared(session=session, query=query, found=found, named=named, period=period)
+    elif found[0].document.company not in companies:
+        return Evidence(citations, Stated())
+    else:
+        stated = state(
+            session=session,
+            question=query.question,
+            catalogue=query.catalogue,
+            document=found[0].document,
+            period=period,
+        )
+        rivals = [d.document for d in found[1:] if d.document.name in selected.rivals]
+        stated = agreed(session=session, query=query, stated=stated, rivals=rivals, period=period)
     if stated.text:
         logger.info("stated: %s", stated.text.splitlines()[0])
     trees = {doc.document.name: doc.tree for doc in found}

@@ -247,6 +247,12 @@ class FigureBook:
         return self._found[key]
 
     def _find(self, item: LineItem, year: int | None) -> Figure | None:
+        found = self.candidates(item, year)
+        return found[0] if found else None
+
+    def candidates(self, item: LineItem, year: int | None = None) -> list[Figure]:
+        """The figures of the line item for the period asked, best first: a primary
+        statement's (or a tagged fact) first, the span's months nearest, tagged first."""
         keys = item.keys
         rows = queries.stated_figures(
             self.session,
@@ -262,18 +268,21 @@ class FigureBook:
             and (minority or not _MINORITY.search(f.label or ""))
         ]
         span = self.span(year)
-        wanted = self._of_period(kept, span, year)
-        if not wanted:
-            return None
-        best = min(wanted, key=self._ranking(item, span))
+        wanted = sorted(self._of_period(kept, span, year), key=self._ranking(item, span))
+        figures = list(dict.fromkeys(self._figure(item, fact) for fact in wanted))
+        return figures
+
+    def _figure(self, item: LineItem, best: FactInfo) -> Figure:
+        """A fact as the figure of `item`: a year's column of an annual flow statement
+        headed by its year alone spans that year; an outflow as an amount."""
         document = self.document
         figure = Figure.of(document.name, best, item.name)
         if (
             best.period_start is None
             and self.statement_pages.get(best.page) in _FLOWS
             and document.fiscal_period == "FY"
+            and Statement.BALANCE not in item.statements
         ):
-            # a year's column of an annual income or cash flow statement headed by its year
             end = date.fromisoformat(best.period_end)
             start = months_before(end, 12) + timedelta(days=1)
             figure = replace(figure, period_start=start.isoformat())

@@ -42,6 +42,13 @@ _PLACES = re.compile(
 )  # "round your answer to two decimal places"
 _CHANGE = re.compile(r"\bchang\w*|\bcompare\w*|\bdifference\b|\bvs\.?\b", re.IGNORECASE)
 _PERCENT = re.compile(r"%|\bpercent|\bpercentage\b", re.IGNORECASE)
+_PERCENT_NAME = re.compile(r"\b(?:margin|rate)\b", re.IGNORECASE)
+# "taking total debt as long-term debt including the current portion and finance leases"
+_TAKING = re.compile(
+    r"\b(?:taking|treating|counting)\s+(?:the\s+)?(?P<name>[a-z][\w&'/ -]{2,40}?)\s+(?:as|to be)\s+"
+    r"(?P<expr>[^?;:]+?)(?=[?;]|,\s*(?:and\s+)?(?:round|using|in\s|express)|\.\s|\.?$)",
+    re.IGNORECASE,
+)
 
 
 def translate(expression: str) -> str:
@@ -53,20 +60,57 @@ def translate(expression: str) -> str:
     return _OF_YEARS.sub(lambda m: f"{m.group(1).lower()}({m.group(2)})", text)
 
 
+def _including(expression: str) -> str:
+    """ "long-term debt including the current portion and finance leases" → "long-term debt
+    + current portion of long-term debt + finance leases"."""
+    base, rest = _split_including(expression)
+    if not rest:
+        return expression
+    parts = [
+        re.sub(r"^(?:the|its|their)\s+", "", p.strip())
+        for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", rest)
+    ]
+    parts = [
+        f"{p} of {base}" if re.fullmatch(r"(?:current|non-?current) portion", p) else p
+        for p in parts
+        if p
+    ]
+    return " + ".join([base, *parts])
+
+
+def _split_including(expression: str) -> tuple[str, str]:
+    found = re.search(r"\s+including\s+", expression, re.IGNORECASE)
+    if found is None:
+        return expression, ""
+    return expression[: found.start()].strip(), expression[found.end() :]
+
+
+def _definitions(question: str) -> list[tuple[str, str]]:
+    """(name, expression) of each definition the question writes: "X is defined as Y",
+    "define X as Y", and "taking X as Y" anywhere in a sentence."""
+    found = []
+    for sentence in _SENTENCE.split(question):
+        match = _DEFINED.match(sentence.strip())
+        if match:
+            found.append(
+                ((match.group("name") or match.group("name2")).strip(), match.group("expr"))
+            )
+        for taken in _TAKING.finditer(sentence):
+            found.append((taken.group("name").strip(), _including(taken.group("expr").strip())))
+    return found
+
+
 def defined_metrics(question: str) -> dict[str, Metric]:
     """The metrics the question defines, by their name's words."""
     found: dict[str, Metric] = {}
-    for sentence in _SENTENCE.split(question):
-        match = _DEFINED.match(sentence.strip())
-        if not match:
-            continue
-        name = (match.group("name") or match.group("name2")).strip()
-        expr = translate(match.group("expr").strip())
+    for name, written in _definitions(question):
+        expr = translate(written.strip())
         try:
             parse_formula(expr)
         except FormulaError:
             continue
-        percent = bool(_PERCENT.search(match.group("expr")))
+        # a margin or a rate is a percentage, as analysts and the catalogue state them
+        percent = bool(_PERCENT.search(written) or _PERCENT_NAME.search(name))
         found[phrase_words(name)] = Metric((name.lower(),), expr, percent)
     return found
 
@@ -102,11 +146,12 @@ def asked(question: str) -> Asked:
 def metric_in(question: str, catalogue: Catalogue, defined: dict[str, Metric]) -> Metric | None:
     """The metric a question asks for: one it defines (named in its first sentence, else
     the first it defines), else the catalogue's with the longest name found in it."""
-    first = phrase_words(_SENTENCE.split(question)[0])
+    # a term defined by "taking X as ..." is an input of the metric asked, not the metric
+    first = phrase_words(_TAKING.sub(" ", _SENTENCE.split(question)[0]))
     for metric in defined.values():
         if any(phrase_words(n) in first for n in metric.names):
             return metric
-    words = phrase_words(question)
+    words = phrase_words(_TAKING.sub(" ", question))
     best: tuple[Metric, int] | None = None
     for metric in catalogue.metrics:
         for name in metric.names:

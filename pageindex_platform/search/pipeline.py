@@ -24,6 +24,7 @@ from ..settings import Mode, redact_text
 from .constraints import Constraints, parse_constraints
 from .document_search import Found, Selected, search_document, select_documents, with_rivals
 from .evidence import Evidence, gather, missing_notice, not_stored_notice, period_source
+from .headline import Stated, demote
 from .modes import Written, steps_for
 from .query import Query
 from .results import Answer, DocumentScore, EvidenceLine, NodeRef
@@ -32,7 +33,6 @@ from .scope import Filters, select
 from .semantic import ChunkSearch
 from .series_answer import with_series
 from .series_text import evidence_lines
-from .stated import Stated
 from .trace import Trace
 from .vocabulary import Vocabulary
 
@@ -188,11 +188,16 @@ def _answer(
     figures and working stated, and the lines it stands on (each stated figure's row, then
     the lines extracted from the cited pages)."""
     trace.finish()
+    if "is stored; nearest:" in notice:  # a figure of the nearest filing is not the one asked
+        demote(stated, "the period asked is not stored; this is the nearest filing's")
     figures = [f.stated() for f in stated.figures]
     rows = [
         EvidenceLine(f.document, f.page, f"{f.label}: {f.shown.lstrip('$-')}", "figure")
         for f in figures
     ] + evidence_lines(stated.series)
+    if stated.headline is not None and stated.headline.kind == "text":  # the sentence itself
+        h = stated.headline
+        rows.insert(0, EvidenceLine(h.document, h.page, h.label.rstrip("…"), "figure"))
     return Answer(
         question=query.question,
         mode=str(mode),
@@ -209,6 +214,9 @@ def _answer(
         answer=_text(notice, stated.text, written.text, readings),
         figures=figures,
         working=stated.working.stated() if stated.working else None,
+        headline=stated.headline,
+        candidates=stated.candidates,
+        compared=stated.compared,
         evidence=rows + written.lines,
         timings={k: round(v, 4) for k, v in trace.timings.items()},
         warnings=trace.warnings,

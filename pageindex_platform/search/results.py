@@ -79,6 +79,54 @@ class MetricWorking(Shape):
 
 
 @dataclass(frozen=True)
+class Check(Shape):
+    """One check a figure was put through before it is stated: `name` is one of kind,
+    duration, statement, sign, agreement, page, period (a figure read from a sentence);
+    `detail` says what was seen."""
+
+    name: str
+    passed: bool
+    detail: str
+
+
+@dataclass(frozen=True)
+class Candidate(Shape):
+    """A figure considered for the answer: as the filing writes it, where, and why it was
+    set aside (`set_aside`; "" for the one stated)."""
+
+    value: float
+    shown: str
+    unit: str
+    label: str
+    period: str
+    period_start: str | None
+    period_end: str | None
+    document: str
+    page: int
+    set_aside: str = ""
+    checks: list[Check] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Headline(Candidate):
+    """The one figure or metric the answer states first, and the checks it passed: `kind` is
+    "line item", "segment", "metric" or "text" (a figure read from a sentence); `notes` say
+    what else was seen (a table row that differs from the tagged fact, an unusual value)."""
+
+    kind: str = "line item"
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ComparedFigure(Shape):
+    """One named company's figure in a comparison: its headline, or null and why."""
+
+    company: str
+    headline: Headline | None
+    why: str = ""
+
+
+@dataclass(frozen=True)
 class EvidenceLine(Shape):
     """A line the answer stands on, as printed on its page: a stated figure's row ("Revenue:
     9,583 million", kind "figure") or a line extracted from a cited page (kind "extract")."""
@@ -105,6 +153,11 @@ class Answer(Shape):
     answer: str
     figures: list[StatedFigure] = field(default_factory=list)
     working: MetricWorking | None = None
+    # the figure stated, checked (null: none passed every check; `candidates` says why),
+    # and, for a comparison, each named company's
+    headline: Headline | None = None
+    candidates: list[Candidate] = field(default_factory=list)
+    compared: list[ComparedFigure] = field(default_factory=list)
     evidence: list[EvidenceLine] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     usage: dict[str, int] = field(

@@ -17,6 +17,7 @@ from ..periods.series import SeriesAsk, SeriesPeriod, series_asked
 from .constraints import Constraints
 from .evidence import Evidence
 from .figures import LineItem, items_in
+from .headline import Stated
 from .metric_questions import asked, defined_metrics, metric_in
 from .metrics import Metric
 from .query import Query
@@ -24,7 +25,6 @@ from .results import Citation, Series, SeriesValue
 from .series import AS_FILED, AS_RESTATED, History, Point, is_balance
 from .series_derived import Builder, cagr, growth, metric_values
 from .series_text import series_pages, series_text
-from .stated import Stated
 
 _RESTATED = re.compile(r"\b(?:as\s+(?:last\s+)?)?(?:restated|recast|revised)\b", re.IGNORECASE)
 _NOT_A_NUMBER = re.compile(r"^\W*(?:is|are|was|were|does|do|did|has|have|had|why|explain)\b", re.I)

@@ -9,29 +9,37 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import date
 
 from sqlalchemy.orm import Session
 
-from ..db import queries
 from ..db.queries import DocumentInfo
 from ..index.text import phrase_words
 from ..periods import PeriodAsk, parse_period
 from ..periods.fiscal import asked_years, own_years, reading
+from .checks import CheckedBook, Vetted, required_statements
 from .figures import Figure, FigureBook, LineItem, items_in
 from .formulas import FormulaError
+from .headline import (
+    Stated,
+    candidate,
+    demote,
+    figure_headline,
+    in_unit,
+    metric_checks,
+    metric_headline,
+    not_sure,
+    set_aside,
+)
 from .metric_questions import Asked, asked, defined_metrics, metric_in
 from .metrics import Catalogue, Metric
-from .results import Series
+from .segments import part_asked, segment_stated
+from .sentences import text_ask, text_stated
 from .working import MissingInput, Working, compute
 
 logger = logging.getLogger(__name__)
 
-_SEGMENT = re.compile(
-    r"((?:[A-Z][\w&'.-]*\s+){1,4})(?:reportable\s+)?(?:segment|division|business unit)",
-)
-_SEGMENT_WORD = re.compile(r"\b(?:segments?|divisions?|business units?)\b", re.IGNORECASE)
 _ADJUSTED = re.compile(
     r"\b(?:adjusted|non-gaap|organic|exclud\w*|pro forma|constant currency|underlying)\b",
     re.IGNORECASE,
@@ -46,23 +54,13 @@ _NOT_A_NUMBER = re.compile(
 # words that make a line item's name another measure: "comparable sales", "same-store sales"
 # are store measures the statements do not report, not the revenue line
 _OTHER_MEASURE = frozenset({"comparable", "comp", "same", "like"})
+# a percentage or share of a line item, which its amount is not
+_SHARE_ASKED = re.compile(
+    r"\bwhat (?:percent|percentage|share|portion|proportion|fraction)\b|\bas an? "
+    r"(?:percent|percentage|%|share|proportion)\b|\bpercent(?:age)? of\b|%\s+of\b",
+    re.IGNORECASE,
+)
 _DEDUCTED = re.compile(r" (?:net of|excluding|exclusive of|less|after|before) $")
-
-
-@dataclass
-class Stated:
-    """The lines an answer states first, the figures and working behind them, and the
-    pages they cite (first)."""
-
-    text: str = ""
-    figures: list[Figure] = field(default_factory=list)
-    working: Working | None = None
-    readings: list[str] = field(default_factory=list)  # how the period asked was read
-    series: list[Series] = field(default_factory=list)  # a series question's (series_answer.py)
-
-    @property
-    def pages(self) -> list[tuple[str, int]]:
-        return list(dict.fromkeys((f.document, f.page) for f in self.figures))
 
 
 def state(
@@ -80,8 +78,10 @@ def state(
     ask, period, read_as = _own_years(asked(question), period, document)
     if period.end is not None or period.count:  # a date's fiscal year; the last N years
         ask = replace(ask, years=asked_years(period, document) or ask.years)
-    book = FigureBook(session, document, period)
+    book = CheckedBook(session, document, period)
+    book.required = required_statements(question, catalogue.items)
     stated = _stated(session, question, catalogue, book, ask, document)
+    in_unit(stated, question, ask.places)
     return _read_as(stated, read_as or _reading(period, book, ask, stated.figures))
 
 
@@ -89,7 +89,7 @@ def _stated(
     session: Session,
     question: str,
     catalogue: Catalogue,
-    book: FigureBook,
+    book: CheckedBook,
     ask: Asked,
     document: DocumentInfo,
 ) -> Stated:
@@ -98,6 +98,17 @@ def _stated(
     metric = metric_in(question, catalogue, defined)
     items = items_in(question, catalogue.items)
     number = not _NOT_A_NUMBER.search(question)
+    in_text = text_ask(question, set(phrase_words(document.company or "").split()))
+    if in_text is not None and number and (metric is None or not in_text.percent):
+        said = text_stated(
+            session=session,
+            question=question,
+            document=document,
+            ask=in_text,
+            year=ask.years[-1] if ask.years else None,
+        )
+        if said.text or not in_text.percent:
+            return said
     if metric is not None:
         try:
             stated = _computed(metric, catalogue, defined, book, ask, document)
@@ -109,6 +120,7 @@ def _stated(
                     "The question asks for an adjusted (non-GAAP) figure; computed from the "
                     f"reported lines instead: {stated.text}"
                 )
+                demote(stated, "computed from the reported lines; an adjusted figure is asked")
             return stated if number else _for_reference(stated)
     words = phrase_words(question)
     # "revenues net of interest expense": the line after "net of" is not the one asked
@@ -120,7 +132,11 @@ def _stated(
     if _OTHER_MEASURE.intersection(qualifiers):
         logger.info("%r asks for another measure than %s", question, item.name)
         return Stated()
-    return _line_item(session, question, catalogue, item, book, ask, document)
+    stated = _line_item(session, question, catalogue, item, book, ask, document)
+    if stated.headline is not None and _SHARE_ASKED.search(question):
+        demote(stated, "an amount; the question asks for a percentage or a share of it")
+        stated.text = f"{not_sure(item.name + ' as a percentage', stated.candidates)}"
+    return stated
 
 
 def _reading(period: PeriodAsk, book: FigureBook, ask: Asked, figures: list[Figure]) -> str:
@@ -164,6 +180,7 @@ def _for_reference(stated: Stated) -> Stated:
     as what the answer can draw on, not as the answer."""
     if stated.text:
         stated.text = f"For reference, {stated.text}"
+    demote(stated, "the question asks no figure")
     return stated
 
 
@@ -171,7 +188,7 @@ def _computed(
     metric: Metric,
     catalogue: Catalogue,
     defined: dict[str, Metric],
-    book: FigureBook,
+    book: CheckedBook,
     ask: Asked,
     document: DocumentInfo,
 ) -> Stated:
@@ -190,7 +207,10 @@ def _computed(
             f"{metric.name} is not computed: no figure for {exc.name}{where} was found among "
             f"{document.name}'s tagged facts or table rows ({metric.name} = {metric.formula})."
         )
-        return Stated(text)
+        aside = set_aside(list(book.vetted.values()))
+        if aside:
+            text = f"{text}\n{not_sure(f'{exc.name}{where}', aside)}"
+        return Stated(text, candidates=aside)
     years = working.years
     label = _labels(book)
     when = (
@@ -218,7 +238,25 @@ def _computed(
         f"- {name}{f' {label(year)}' if year else ''}: {figure.shown} — {figure.cited}"
         for name, year, figure in working.inputs
     )
-    return Stated("\n".join(lines), [f for _, _, f in working.inputs], working)
+    stated = Stated("\n".join(lines), [f for _, _, f in working.inputs], working)
+    return _checked_metric(stated, working, book)
+
+
+def _checked_metric(stated: Stated, working: Working, book: CheckedBook) -> Stated:
+    """The metric as the headline when its own checks pass; else no headline, the metric a
+    candidate set aside with the check it failed."""
+    checks = metric_checks(working, book.vetted)
+    headline = metric_headline(working, checks)
+    stated.candidates = set_aside(list(book.vetted.values()))
+    failed = next((c for c in checks if not c.passed), None)
+    if failed is None:
+        stated.headline = headline
+        stated.text += "".join(f"\nNote: {n}." for n in headline.notes)
+        return stated
+    stated.headline = headline
+    demote(stated, failed.detail)
+    stated.text = f"{not_sure(working.metric, stated.candidates)}\n\n{stated.text}"
+    return stated
 
 
 def _labels(book: FigureBook) -> Callable[[int], str]:
@@ -236,7 +274,7 @@ def _line_item(
     question: str,
     catalogue: Catalogue,
     item: LineItem,
-    book: FigureBook,
+    book: CheckedBook,
     ask: Asked,
     document: DocumentInfo,
 ) -> Stated:
@@ -244,66 +282,43 @@ def _line_item(
     figure = catalogue.lookup(book.get)(item, year)
     span = book.span(year)
     when = f" for {span.label}" if span is not None else f" for FY{year}" if year else ""
-    segment = _SEGMENT.search(question)
-    if segment or _SEGMENT_WORD.search(question):
-        name = _segment_name(segment.group(1), document) if segment else ""
-        name = name or "the segment asked"
-        found = (
-            _segment_figure(session, book, item, name, year)
-            if segment and name != "the segment asked"
-            else None
+    part = part_asked(question, item, document)
+    if part is not None and (part.segment or book.rows(part.name, year)):  # a row of that name
+        return segment_stated(
+            session=session,
+            book=book,
+            item=item,
+            part=part,
+            year=year,
+            whole=figure,
+            when=when,
+            items=catalogue.items,
         )
-        if found is not None:
-            text = (
-                f"{found.shown} — {found.cited}: the row {found.label!r} of a table of {item.name}"
-            )
-            return Stated(text, [found])
-        text = f"No {item.name} of {name}{when} was found in {document.name}'s tables"
-        if figure is None:
-            return Stated(f"{text}.")
-        return Stated(
-            f"{text}; the whole company's {item.name} is {figure.shown} — {figure.cited} — "
-            "not the segment's.",
-            [figure],
-        )
+    vetted = _vetted_of(book, figure)
+    aside = set_aside(list(book.vetted.values()))
     if _ADJUSTED.search(question):
         if figure is None:
             return Stated(f"No reported {item.name}{when} was found in {document.name}.")
+        reason = "the reported figure; the question asks for an adjusted (non-GAAP) one"
         return Stated(
             f"The question asks for an adjusted (non-GAAP) figure, which the statements do not "
             f"report; the reported {item.name} is {figure.shown} — {figure.cited}.",
             [figure],
+            candidates=[candidate(figure, reason, vetted.checks if vetted else ()), *aside],
         )
     if figure is None:
+        if aside:
+            return Stated(not_sure(f"{item.name}{when}", aside), candidates=aside)
         return Stated(
             f"No figure for {item.name}{when} was found among {document.name}'s tagged facts "
             "or table rows; the passages below may hold it."
         )
-    return Stated(f"{figure.shown} — {figure.cited}", [figure])
+    checks, notes = (vetted.checks, vetted.notes) if vetted else ([], [])
+    text = f"{figure.shown} — {figure.cited}" + "".join(f"\nNote: {n}." for n in notes)
+    headline = figure_headline(figure, checks, notes=notes)
+    return Stated(text, [figure], headline=headline, candidates=aside)
 
 
-def _segment_name(words: str, document: DocumentInfo) -> str:
-    """The segment's name from the capitalised words before "segment": the last ones that
-    are neither a period ("Q2", "FY2024") nor the company's name."""
-    company = set((document.company or "").lower().split())
-    kept: list[str] = []
-    for word in reversed(words.split()):
-        if re.search(r"\d", word) or word.lower().strip("'s") in company:
-            break
-        kept.insert(0, word)
-    return " ".join(kept[-3:])
-
-
-def _segment_figure(
-    session: Session, book: FigureBook, item: LineItem, segment: str, year: int | None
-) -> Figure | None:
-    """The row labelled as the segment in a table on a page that names the line item."""
-    rows = book.rows(segment, year)
-    if not rows:
-        return None
-    name = book.document.name
-    pages = {p.page: p.text for p in queries.page_texts(session, [(name, r.page) for r in rows])}
-    for row in sorted(rows, key=lambda r: r.page):
-        if any(i is item for i, _, _ in items_in(pages.get(row.page, ""), [item])):
-            return Figure.of(name, row)
-    return None
+def _vetted_of(book: CheckedBook, figure: Figure | None) -> Vetted | None:
+    """What was considered for the line item whose figure is `figure`."""
+    return next((v for v in book.vetted.values() if figure and v.chosen is figure), None)

@@ -77,6 +77,21 @@ class Evaluator:
         self.inputs: list[tuple[str, int | None, Figure]] = []
         self.ratio = False  # whether it multiplied, divided or counted (not an amount)
         self._depth = 0
+        self._using: list[str] = []  # the definitions being evaluated
+
+    def _standing_for(self, name: str) -> Metric | None:
+        """A term the question defines that stands for the line item `name` of a formula:
+        "taking total debt as ..." in a debt-to-equity question defines the debt its
+        formula's "long-term debt" stands for (the same last word, another name)."""
+        if self.catalogue.item(name) is None:
+            return None
+        last = phrase_words(name).split()[-1:]
+        for metric in self.defined.values():
+            if metric.name in self._using or phrase_words(metric.name) == phrase_words(name):
+                continue
+            if phrase_words(metric.name).split()[-1:] == last:
+                return metric
+        return None
 
     def value(self, node: Node, year: int | None) -> float:
         year = node.year or year
@@ -106,15 +121,21 @@ class Evaluator:
         return self.name(node.value, year)
 
     def name(self, name: str, year: int | None) -> float:
-        metric = self.defined.get(phrase_words(name)) or self.catalogue.metric(name)
+        metric = (
+            self.defined.get(phrase_words(name))
+            or self._standing_for(name)
+            or self.catalogue.metric(name)
+        )
         if metric is not None:
             self._depth += 1
+            self._using.append(metric.name)
             if self._depth > 10:
                 raise FormulaError(f"{name} is defined by itself")
             try:
                 result = self.value(parse_formula(metric.formula), year)
             finally:
                 self._depth -= 1
+                self._using.pop()
             return result
         item = self.catalogue.item(name)
         if item is None:

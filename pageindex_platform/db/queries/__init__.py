@@ -37,7 +37,7 @@ from .metadata import (
     node_counts,
     stored_sha256,
 )
-from .pages import PageInfo, page, page_texts, pages_opening_with
+from .pages import PageInfo, page, page_texts, pages_mentioning, pages_opening_with
 from .trees import StoredNode, TreeInfo, section_title, tree
 
 __all__ = [
@@ -65,6 +65,7 @@ __all__ = [
     "node_counts",
     "page",
     "page_texts",
+    "pages_mentioning",
     "pages_opening_with",
     "rivals",
     "section_title",

@@ -62,3 +62,20 @@ def pages_opening_with(
         {"d": document_id, "pattern": pattern, "chars": chars},
     )
     return [PageInfo(name, number, body) for name, number, body in rows]
+
+
+def pages_mentioning(
+    session: Session, document: DocumentInfo, words: Sequence[str], *, limit: int = 40
+) -> list[PageInfo]:
+    """The document's pages whose text holds any of `words` (case-insensitive), in page
+    order, at most `limit`."""
+    if not words:
+        return []
+    rows = session.execute(
+        text(
+            "SELECT page, text FROM pages WHERE document_id = :d AND text ILIKE ANY(:w) "
+            "ORDER BY page LIMIT :n"
+        ),
+        {"d": document.id, "w": [f"%{w}%" for w in words], "n": limit},
+    )
+    return [PageInfo(document.name, int(row.page), row.text) for row in rows]

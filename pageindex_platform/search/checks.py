@@ -1,0 +1,345 @@
+"""The checks a figure passes before an answer states it. A line item's candidates, ranked as
+`FigureBook` ranks them, are each put through the same checks, and the first that passes
+every one is the figure stated; the others are set aside, each with its reason:
+
+- kind: a flow (revenue, income, cash flow) has a duration, a balance a date — a flow given
+  "as of" a date, or a balance given for a period (a repayment row), is another line;
+- duration: a quarter is three months, a fiscal year twelve;
+- statement: a tagged fact without dimensions, or a row of a primary statement, is the
+  company's consolidated line; a table about affiliates, equity-method investees, joint
+  ventures or segments is not, unless the question asks for a segment;
+- sign: debt, assets, revenue and the like are not negative, nor a dash;
+- page: the figure's digits are printed on the page it cites (the stored page text).
+
+Agreement — a tagged fact and a table row of the same period that differ — is said in the
+notes of the figure stated."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+
+from sqlalchemy.orm import Session
+
+from ..db import queries
+from ..db.queries import DocumentInfo, FactInfo
+from ..periods import PeriodAsk, months_between
+from .figures import Figure, FigureBook, LineItem, items_in
+from .printed import dated_columns, printed_forms, row_line, table_context
+from .results import Check
+from .statements import Statement
+
+_MAX_CANDIDATES = 6
+
+# a table about something other than the company's consolidated lines
+_NOT_CONSOLIDATED = re.compile(
+    r"\b(equity[- ]method|equity affiliates?|affiliated compan\w+|(?:unconsolidated|equity) "
+    r"(?:affiliates?|investees?|subsidiaries)|investees?|joint ventures?|guarantor|parent "
+    r"company only|condensed consolidating|reportable segments?|segment information|by "
+    r"segment|business segments?)\b",
+    re.IGNORECASE,
+)
+# line items that are never negative (nor a dash) as a company reports them
+_NEVER_NEGATIVE = re.compile(
+    r"^(?:revenue|total assets|total liabilities|total current (?:assets|liabilities)|long-term "
+    r"debt|cash and cash equivalents|inventory|accounts (?:receivable|payable)|property plant "
+    r"and equipment net|short-term investments|cost of sales|research and development|"
+    r"capital expenditure|dividends paid|share repurchases|interest expense)$"
+)
+# "HSG's results of operations", "the joint venture's summarized balance sheet"
+_ENTITY_TABLE = re.compile(
+    r"\b([A-Z][A-Za-z&.-]{1,30})[’']s\s+(?:results|balance sheets?|summarized|condensed|"
+    r"combined|financial (?:statements|information|position)|statements? of)"
+)
+_STATEMENT_NAMES = {
+    "cash flow statement": Statement.CASH_FLOW,
+    "statement of cash flows": Statement.CASH_FLOW,
+    "cash flows statement": Statement.CASH_FLOW,
+    "income statement": Statement.INCOME,
+    "statement of operations": Statement.INCOME,
+    "statement of income": Statement.INCOME,
+    "balance sheet": Statement.BALANCE,
+}
+_FROM_STATEMENT = re.compile(
+    r"([^.?;]{3,80}?)\s+(?:from|on|in) the\s+(?:consolidated\s+)?(cash flows? statement|"
+    r"statement of cash flows|income statement|statement of operations|statement of income|"
+    r"balance sheet)\b",
+    re.IGNORECASE,
+)
+_END_BALANCE = re.compile(r"\b(?:end of|at end|ending)\b", re.IGNORECASE)
+
+
+@dataclass
+class Vetted:
+    """A line item's candidates for one period, checked: the figure chosen (None: none
+    passed), its checks and notes, and each candidate set aside with its reason."""
+
+    item: LineItem
+    year: int | None
+    chosen: Figure | None = None
+    checks: list[Check] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    set_aside: list[tuple[Figure, str, list[Check]]] = field(default_factory=list)
+
+
+def line_kind(item: LineItem) -> str | None:
+    """ "flow" (a duration), "balance" (a date), or None when not known."""
+    if item.per_share:
+        return "flow"
+    kinds = set(item.statements)
+    if not kinds:
+        return None
+    if kinds <= {Statement.BALANCE}:
+        return "balance"
+    return None if Statement.BALANCE in kinds else "flow"
+
+
+class CheckedBook(FigureBook):
+    """A `FigureBook` whose figures are checked: `get` gives the first candidate that
+    passes every check; `vetted` keeps what was considered for each line item and year."""
+
+    def __init__(
+        self,
+        session: Session,
+        document: DocumentInfo,
+        ask: PeriodAsk | None = None,
+        *,
+        segment_asked: bool = False,
+    ) -> None:
+        super().__init__(session, document, ask)
+        self.segment_asked = segment_asked
+        # line items the question asks from one statement ("D&A from the cash flow statement")
+        self.required: dict[str, Statement] = {}
+        self.vetted: dict[tuple[str, int | None], Vetted] = {}
+        self._pages: dict[int, str] = {}
+
+    def get(self, item: LineItem, year: int | None = None) -> Figure | None:
+        key = (item.name, year)
+        if key not in self.vetted:
+            self.vetted[key] = self.vet(item, year)
+        return self.vetted[key].chosen
+
+    def page_text(self, page: int) -> str:
+        if page not in self._pages:
+            self.load_pages([page])
+        return self._pages.get(page, "")
+
+    def load_pages(self, pages: list[int]) -> None:
+        wanted = [(self.document.name, p) for p in dict.fromkeys(pages) if p not in self._pages]
+        for found in queries.page_texts(self.session, wanted):
+            self._pages[found.page] = found.text
+        self._pages.update({p: "" for _, p in wanted if p not in self._pages})
+
+    def vet(self, item: LineItem, year: int | None) -> Vetted:
+        figures = self.candidates(item, year)[:_MAX_CANDIDATES]
+        self.load_pages([f.page for f in figures])
+        vetted = Vetted(item, year)
+        for figure in figures:
+            checks = self.check(item, figure, year, figures)
+            failed = next((c for c in checks if not c.passed), None)
+            if failed is not None:
+                vetted.set_aside.append((figure, failed.detail, checks))
+                continue
+            vetted.chosen, vetted.checks = figure, checks
+            vetted.notes = _differences(figure, figures)
+            break
+        return vetted
+
+    def check(
+        self, item: LineItem, figure: Figure, year: int | None, peers: Sequence[Figure] = ()
+    ) -> list[Check]:
+        """Every check of one candidate, in order."""
+        text = self.page_text(figure.page)
+        return [
+            kind_check(item, figure, text),
+            self.duration_check(figure, year),
+            self.statement_check(figure, text, self.required.get(item.name)),
+            sign_check(item, figure),
+            page_check(figure, text),
+            column_check(figure, peers, text),
+        ]
+
+    def duration_check(self, figure: Figure, year: int | None) -> Check:
+        if figure.period_start is None:
+            return Check("duration", True, f"a figure at a date ({figure.period})")
+        months = _months(figure)
+        span = self.span(year)
+        wanted = span.months if span is not None else self.ask.months
+        if not wanted and self.ask.quarter is not None:
+            wanted = 3  # a quarter asked is three months, whatever the filing's calendar
+        if wanted is None and self.document.fiscal_period:
+            wanted = 12 if self.document.fiscal_period == "FY" else None
+        if wanted and months != wanted:
+            asked = span.label if span is not None else "the filing's period"
+            return Check(
+                "duration", False, f"it covers {months} months; {asked} is {wanted} months"
+            )
+        return Check("duration", True, f"{months} months, as asked")
+
+    def statement_check(
+        self, figure: Figure, text: str, required: Statement | None = None
+    ) -> Check:
+        kind = self.statement_pages.get(figure.page)
+        if required is not None and kind != required:
+            where = f"the {kind}" if kind else "no primary statement"
+            return Check(
+                "statement",
+                False,
+                f"the question asks for the {required}'s; p. {figure.page} is {where}",
+            )
+        if figure.source == "tagged":
+            return Check(
+                "statement",
+                True,
+                "tagged in the filing's inline XBRL with no dimension: the company's "
+                "consolidated figure",
+            )
+        context = table_context(figure, text)
+        about = _NOT_CONSOLIDATED.search(context)
+        other = self._another_entity(context)
+        if (about or other) and not self.segment_asked:
+            what = about.group(0).lower() if about else f"{other}'s figures"
+            return Check(
+                "statement",
+                False,
+                f"a row of a table about {what} (p. {figure.page}), not the company's "
+                "consolidated statements",
+            )
+        if kind is not None:
+            return Check("statement", True, f"a row of the {kind} (p. {figure.page})")
+        where = f"a table outside the primary statements (p. {figure.page})"
+        return Check("statement", True, where)
+
+    def _another_entity(self, context: str) -> str | None:
+        """The name of another entity whose results a table gives ("HSG's results of
+        operations ... were as follows"), where it is not the company's own name."""
+        own = {w.lower() for w in re.findall(r"[A-Za-z]+", self.document.company or "")}
+        for found in _ENTITY_TABLE.finditer(context):
+            if found.group(1).lower() not in own:
+                return found.group(1)
+        return None
+
+    def _figure(self, item: LineItem, best: FactInfo) -> Figure:
+        """As `FigureBook` reads it, except that a row whose columns are headed by dates
+        ("December 31, 2023") stays at its date: it is not a year's column."""
+        if best.period_start is None and dated_columns(
+            Figure.of(self.document.name, best), self.page_text(best.page)
+        ):
+            figure = Figure.of(self.document.name, best, item.name)
+            return figure.positive() if item.outflow else figure
+        return super()._figure(item, best)
+
+
+def required_statements(question: str, items: Sequence[LineItem]) -> dict[str, Statement]:
+    """The line items a question asks to take from one statement: "using operating income
+    and D&A from the cash flow statement" → {depreciation and amortization: cash flow
+    statement} (the item named last before "from the ...")."""
+    found: dict[str, Statement] = {}
+    for asked in _FROM_STATEMENT.finditer(question):
+        statement = _STATEMENT_NAMES[re.sub(r"\W+", " ", asked.group(2).lower()).strip()]
+        named = items_in(asked.group(1), items)
+        if named:
+            last = max(named, key=lambda x: x[1] + x[2])
+            found[last[0].name] = statement
+    return found
+
+
+def kind_check(item: LineItem, figure: Figure, text: str) -> Check:
+    kind = line_kind(item)
+    if kind == "balance" and figure.period_start is not None:
+        if _END_BALANCE.search(figure.label):
+            return Check("kind", True, "a balance at the end of a period")
+        return Check(
+            "kind",
+            False,
+            f"{item.name} is a balance, at a date; this row ({figure.label!r}) is for the "
+            f"{figure.period}",
+        )
+    if kind == "flow" and figure.period_start is None and dated_columns(figure, text):
+        return Check(
+            "kind",
+            False,
+            f"{item.name} is a flow, over a period; this row ({figure.label!r}) is {figure.period}",
+        )
+    what = {"flow": "a flow over a period", "balance": "a balance at a date"}.get(kind or "", "")
+    return Check("kind", True, what or "a line of either kind")
+
+
+def sign_check(item: LineItem, figure: Figure) -> Check:
+    if _NEVER_NEGATIVE.match(item.name) and figure.value <= 0:
+        said = "a dash (zero)" if figure.value == 0 else "negative"
+        return Check(
+            "sign",
+            False,
+            f"{item.name} is never {'zero' if figure.value == 0 else 'negative'}; this row "
+            f"({figure.label!r}) is {said}",
+        )
+    return Check("sign", True, "the sign and size a line of its kind has")
+
+
+def column_check(figure: Figure, peers: Sequence[Figure], text: str) -> Check:
+    """Whether the figure's column is sure: no other column of its row line is of the same
+    period with another value — side-by-side tables ("Net Sales | Operating Income", each
+    headed 2019 2018 2017)."""
+    if figure.source != "table":  # a tagged fact's context says its period
+        return Check("column", True, "tagged with its own period")
+    row = row_line(figure, text)
+    for other in peers:
+        if (
+            other.source == "table"
+            and other.page == figure.page
+            and other.label == figure.label
+            and (other.period_start, other.period_end) == (figure.period_start, figure.period_end)
+            and not _same_amount(other.value, figure.value)
+            and any(form in row for form in printed_forms(other))
+        ):
+            return Check(
+                "column",
+                False,
+                f"its row gives {figure.shown} and {other.shown} for the same period "
+                f"(p. {figure.page}): which column is which is not sure",
+            )
+    return Check("column", True, "one figure of its row for the period")
+
+
+def _same_amount(a: float, b: float) -> bool:
+    """Whether two values are one amount written in different scales (9,713 and $9,713
+    million)."""
+    return any(abs(abs(a) * 10.0**e - abs(b)) <= 0.005 * max(abs(b), 1.0) for e in range(-9, 10, 3))
+
+
+def page_check(figure: Figure, text: str) -> Check:
+    """Whether the figure's digits are printed on the page it cites."""
+    flat = " ".join(text.split())
+    for form in printed_forms(figure):
+        if re.search(rf"(?<![\d.]){re.escape(form)}(?![\d]|[.,]\d)", flat):
+            return Check("page", True, f"{form} is printed on p. {figure.page}")
+    return Check("page", False, f"its digits ({figure.shown}) are not printed on p. {figure.page}")
+
+
+def _differences(chosen: Figure, figures: list[Figure]) -> list[str]:
+    """Where the figure stated is tagged and a table row of the same period differs (or
+    the other way round): the other figure, said."""
+    said = []
+    for other in figures:
+        if other.source == chosen.source or (other.period_start, other.period_end) != (
+            chosen.period_start,
+            chosen.period_end,
+        ):
+            continue
+        if not _same_amount(other.value, chosen.value):
+            how = "the table row" if other.source == "table" else "the tagged fact"
+            said.append(
+                f"{how} {other.label!r} on p. {other.page} gives {other.shown}, which differs "
+                f"from the {chosen.source} figure stated ({chosen.shown})"
+            )
+    return said[:2]
+
+
+def _months(figure: Figure) -> int:
+    assert figure.period_start is not None
+    return months_between(
+        date.fromisoformat(figure.period_start), date.fromisoformat(figure.period_end)
+    )

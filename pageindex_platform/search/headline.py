@@ -1,0 +1,202 @@
+"""The headline an answer states — one figure or metric, with the checks it passed — and the
+candidates it considered, each with why it was set aside; a computed metric's own checks
+(its inputs each checked, of one period, a margin within bounds); and the plain words of an
+answer that states no figure with confidence."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, timedelta
+
+from .checks import Vetted
+from .figures import Figure
+from .results import Candidate, Check, ComparedFigure, Headline, Series
+from .working import Working
+
+_SLACK = timedelta(days=7)
+# "in USD billions", "in $ millions", "in billions of dollars"
+_UNIT_ASKED = re.compile(
+    r"\bin\s+(?:(?:usd|us\$|\$|u\.s\. dollars|dollars)\s*)?(billion|million|thousand)s?\b",
+    re.IGNORECASE,
+)
+_POWERS = {"thousand": 3, "million": 6, "billion": 9}
+
+
+@dataclass
+class Stated:
+    """The lines an answer states first, the figures and working behind them, and the
+    pages they cite (first)."""
+
+    text: str = ""
+    figures: list[Figure] = field(default_factory=list)
+    working: Working | None = None
+    readings: list[str] = field(default_factory=list)  # how the period asked was read
+    headline: Headline | None = None  # the figure stated, checked (None: none passed)
+    candidates: list[Candidate] = field(default_factory=list)  # those set aside, and why
+    compared: list[ComparedFigure] = field(default_factory=list)  # each company's, compared
+    series: list[Series] = field(default_factory=list)  # a series question's (series_answer.py)
+
+    @property
+    def pages(self) -> list[tuple[str, int]]:
+        """The pages of the headline and of each figure stated, the headline's first."""
+        first = [(self.headline.document, self.headline.page)] if self.headline else []
+        return list(dict.fromkeys([*first, *((f.document, f.page) for f in self.figures)]))
+
+
+_PART_OF_REVENUE = ("gross profit", "operating income", "net income", "cost of sales")
+
+
+def _shown(figure: Figure) -> dict[str, object]:
+    return {
+        "value": figure.value,
+        "shown": figure.shown,
+        "unit": figure.unit.split(":")[-1],
+        "label": figure.label,
+        "period": figure.period,
+        "period_start": figure.period_start,
+        "period_end": figure.period_end,
+        "document": figure.document,
+        "page": figure.page,
+    }
+
+
+def candidate(figure: Figure, reason: str, checks: Sequence[Check] = ()) -> Candidate:
+    return Candidate(**_shown(figure), set_aside=reason, checks=list(checks))  # type: ignore[arg-type]
+
+
+def figure_headline(
+    figure: Figure,
+    checks: Sequence[Check],
+    *,
+    kind: str = "line item",
+    label: str | None = None,
+    notes: Sequence[str] = (),
+) -> Headline:
+    shown = _shown(figure)
+    if label:
+        shown["label"] = label
+    return Headline(**shown, checks=list(checks), kind=kind, notes=list(notes))  # type: ignore[arg-type]
+
+
+def set_aside(vetted: Sequence[Vetted]) -> list[Candidate]:
+    """Every candidate set aside for the line items and years considered."""
+    return [candidate(f, reason, checks) for v in vetted for f, reason, checks in v.set_aside]
+
+
+def metric_checks(working: Working, vetted: dict[tuple[str, int | None], Vetted]) -> list[Check]:
+    """A computed metric's checks: each input passed its own (the page, among them), its
+    inputs of one year end together, and a margin lies within -100% and 100% (below zero
+    far: said as unusual, not set aside)."""
+    checks = []
+    for name, year, _ in working.inputs:
+        passed = vetted[name, year].checks if (name, year) in vetted else []
+        said = "; ".join(c.detail for c in passed if c.name in ("statement", "page"))
+        checks.append(Check("inputs", True, f"{name}{f' FY{year}' if year else ''}: {said}"))
+    checks.append(_same_period(working))
+    checks.append(_bounds(working))
+    return checks
+
+
+def _same_period(working: Working) -> Check:
+    by_year: dict[int | None, list[tuple[str, Figure]]] = {}
+    for name, year, figure in working.inputs:
+        by_year.setdefault(year, []).append((name, figure))
+    for year, inputs in by_year.items():
+        ends = [date.fromisoformat(f.period_end) for _, f in inputs]
+        if max(ends) - min(ends) > _SLACK:
+            said = ", ".join(f"{name} {f.period}" for name, f in inputs)
+            return Check(
+                "period", False, f"its inputs{f' for FY{year}' if year else ''} differ: {said}"
+            )
+    return Check("period", True, "its inputs of each year end on the same day")
+
+
+def _bounds(working: Working) -> Check:
+    name = working.metric.lower()
+    if working.percent and "margin" in name and not working.change:
+        if working.value > 100:
+            return Check("sign", False, f"a margin of {working.shown} is above 100%")
+        parts = {n: f.value for n, _, f in working.inputs}
+        for part in _PART_OF_REVENUE[:1]:
+            if part in parts and "revenue" in parts and parts[part] > parts["revenue"]:
+                return Check("sign", False, f"{part} is larger than revenue")
+    return Check("sign", True, "within the bounds a metric of its kind has")
+
+
+def unusual(working: Working) -> list[str]:
+    if working.percent and "margin" in working.metric.lower() and working.value < -100:
+        return [f"{working.shown} is unusual: a margin far below zero"]
+    return []
+
+
+def metric_headline(working: Working, checks: Sequence[Check]) -> Headline:
+    """The metric as the answer's headline: its value in the places asked, its unit, the
+    period of its last year's inputs, and the first input's page."""
+    first = working.inputs[0][2]
+    last_year = working.years[-1] if working.years else None
+    ends = [f for _, y, f in working.inputs if y == last_year] or [first]
+    spans = [f for f in ends if f.period_start is not None] or ends
+    unit = "%" if working.percent else ("ratio" if working.ratio else first.unit.split(":")[-1])
+    shown = working.shown
+    if working.change:
+        points = " percentage points" if working.percent else ""
+        shown, unit = f"{working.value:+,.{working.places}f}{points}", unit.replace("%", "points")
+    return Headline(
+        value=round(working.value, working.places),
+        shown=shown,
+        unit=unit,
+        label=working.metric,
+        period=working.period,
+        period_start=spans[0].period_start,
+        period_end=spans[0].period_end,
+        document=first.document,
+        page=first.page,
+        checks=list(checks),
+        kind="metric",
+        notes=unusual(working),
+    )
+
+
+def not_sure(what: str, candidates: Sequence[Candidate]) -> str:
+    """The answer's words when no candidate passed every check."""
+    if not candidates:
+        return f"No figure for {what} could be stated with confidence."
+    lines = [
+        f"No figure for {what} could be stated with confidence: each candidate failed a check.",
+        "Candidates considered:",
+    ]
+    lines.extend(
+        f"- {c.shown} — {c.label}, {c.period} [{c.document}, p. {c.page}]: set aside, {c.set_aside}"
+        for c in candidates
+    )
+    return "\n".join(lines)
+
+
+def in_unit(stated: Stated, question: str, places: int | None) -> None:
+    """The headline in the unit the question asks ("in USD billions"), where it is an
+    amount of dollars: its value and shown text in that unit, the text saying it first."""
+    asked = _UNIT_ASKED.search(question)
+    headline = stated.headline
+    if asked is None or headline is None or headline.unit != "USD":
+        return
+    word = asked.group(1).lower()
+    value = headline.value / 10.0 ** _POWERS[word]
+    shown = f"{'-' if value < 0 else ''}${abs(value):,.{2 if places is None else places}f} {word}"
+    stated.headline = replace(
+        headline,
+        value=round(value, 2 if places is None else places),
+        shown=shown,
+        unit=f"USD {word}s",
+        notes=[*headline.notes, f"in {word}s as asked: {headline.shown}"],
+    )
+    stated.text = f"{shown} ({headline.shown}) — {stated.text.split(' — ', 1)[-1]}"
+
+
+def demote(stated: Stated, reason: str) -> None:
+    """The headline made a candidate set aside for `reason`."""
+    if stated.headline is not None:
+        fields = {k: v for k, v in vars(stated.headline).items() if k not in ("kind", "notes")}
+        stated.candidates.insert(0, Candidate(**{**fields, "set_aside": reason}))
+        stated.headline = None

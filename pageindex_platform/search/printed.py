@@ -1,0 +1,86 @@
+"""Where a figure is printed on its page: the forms its digits take, the line of its row,
+the header of its table and the lines above it that say what the table is about, and
+whether its columns are headed by dates (a balance's) rather than years or spans."""
+
+from __future__ import annotations
+
+import re
+
+from ..index.tables import column_periods
+from .figures import Figure
+
+_MONTH = re.compile(
+    r"\b(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December)\b",
+    re.IGNORECASE,
+)
+_DATES = re.compile(rf"{_MONTH.pattern}\s+\d{{1,2}},?\s*\d{{4}}|(?<![\d,.$])(?:19|20)\d\d\b")
+_ROW_WINDOW = 25  # lines above a row within which its table's header is sought
+_HEADER_LINES = 4  # lines above a table's header that say what it is about
+
+
+def printed_forms(figure: Figure) -> list[str]:
+    """The ways a filing may print the figure: in its own scale and the usual others, with
+    and without thousands separators."""
+    value = abs(figure.value)
+    if "/" in figure.unit:
+        return [f"{value:.2f}", f"{value:.2f}".rstrip("0").rstrip(".")]
+    forms: list[str] = []
+    for exponent in dict.fromkeys((figure.exponent, 6, 3, 0, 9)):
+        scaled = value / 10.0**exponent
+        if scaled < 1:
+            continue
+        if abs(scaled - round(scaled)) < 1e-6:
+            forms.extend((f"{round(scaled):,}", f"{round(scaled)}"))
+        else:
+            forms.extend(f"{scaled:,.{p}f}" for p in (1, 2))
+    return list(dict.fromkeys(forms))
+
+
+def row_line(figure: Figure, text: str) -> str:
+    """The line of the page that holds the figure's row ("" when the page is empty)."""
+    lines = [" ".join(x.split()) for x in text.splitlines()]
+    return lines[row_at(figure, lines)] if lines else ""
+
+
+def dated_columns(figure: Figure, text: str) -> bool:
+    """Whether the figure's table heads its columns with dates ("December 31, 2020") rather
+    than years or spans ("2020", "Year ended December 31, 2020"): a balance's columns."""
+    lines = [" ".join(x.split()) for x in text.splitlines()]
+    at = row_at(figure, lines)
+    for back in range(at, max(-1, at - _ROW_WINDOW * 2), -1):
+        if len(_DATES.findall(lines[back])) >= 2:
+            labels = column_periods(lines[max(0, back - 3) : back + 1])
+            if labels:
+                return all(_MONTH.search(x) and "ended" not in x for x in labels)
+    return False
+
+
+def table_context(figure: Figure, text: str) -> str:
+    """The lines that say what the figure's table is about: its row, its column header and
+    the few lines above that header."""
+    lines = [" ".join(x.split()) for x in text.splitlines()]
+    at = row_at(figure, lines)
+    header = next(
+        (
+            i
+            for i in range(at, max(-1, at - _ROW_WINDOW * 2), -1)
+            if len(_DATES.findall(lines[i])) >= 2
+        ),
+        at,
+    )
+    return "\n".join(
+        [*lines[max(0, header - _HEADER_LINES) : header + 1], lines[at] if lines else ""]
+    )
+
+
+def row_at(figure: Figure, lines: list[str]) -> int:
+    """The line holding the figure's row: its label followed by its digits (else its label
+    alone), else the page's last line."""
+    label = " ".join(figure.label.split()).lower()
+    rows = [i for i, line in enumerate(lines) if label and line.lower().startswith(label)]
+    forms = printed_forms(figure)
+    for i in rows:
+        if any(form in lines[i] for form in forms):
+            return i
+    return rows[0] if rows else len(lines) - 1

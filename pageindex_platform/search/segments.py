@@ -1,0 +1,196 @@
+"""A segment's figure, as a question that names a segment asks it: the row labelled as the
+segment in a table of the line item, checked as any figure is and named as the segment's;
+where none is found, the whole company's figure is a candidate set aside — never stated as
+the segment's."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from sqlalchemy.orm import Session
+
+from ..db import queries
+from ..db.queries import DocumentInfo
+from .checks import CheckedBook
+from .figures import Figure, LineItem, items_in
+from .headline import Stated, candidate, figure_headline, not_sure
+from .printed import printed_forms, row_line, table_context
+
+_SEGMENT = re.compile(
+    r"((?:[A-Z0-9][\w&'’.-]*\s+){1,4})(?:reportable\s+)?(?:segment|division|business unit)",
+)
+_SEGMENT_WORD = re.compile(r"\b(?:segments?|divisions?|business units?)\b", re.IGNORECASE)
+# capitalised words of a question that name no part of a company
+_NOT_A_PART = frozenset(
+    "what how which who did does do was were is are compare find give tell show report the "
+    "in for of and please calculate total net gross operating consolidated reported gaap "
+    "annual quarterly fiscal company's company full year".split()
+)
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part of the company a question asks a line item of: a segment it names ("the
+    Domestic segment"), or a sub-row ("Services net sales"); `name` "" when the question
+    says "segment" without naming one."""
+
+    name: str
+    segment: bool  # the question says "segment", "division" or "business unit"
+
+    @property
+    def said(self) -> str:
+        return f"{self.name} segment" if self.segment else self.name
+
+
+def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | None:
+    """The segment or sub-row a question asks `item` of, if any."""
+    segment = _SEGMENT.search(question)
+    if segment or _SEGMENT_WORD.search(question):
+        return Part(_part_name(segment.group(1), document) if segment else "", True)
+    for name in sorted(item.names, key=len, reverse=True):
+        words = r"\s+".join(re.escape(w) for w in name.removesuffix(" *").split())
+        before = re.search(rf"((?:[A-Z0-9][\w&'’.-]*\s+){{1,5}}){words}\b", question, re.I)
+        if before:
+            part = _part_name(before.group(1), document)
+            return Part(part, False) if part else None
+    return None
+
+
+def _part_name(words: str, document: DocumentInfo) -> str:
+    """The part's name from the capitalised words before the line item or "segment": the
+    last ones that are neither a period ("Q2", "FY2024"), the company's name nor a question
+    word."""
+    names = " ".join([document.company or "", *document.company_aliases]).lower()
+    company = set(re.findall(r"[a-z0-9]+", names))
+    said = words.split()
+    owner = [i for i, w in enumerate(said) if re.search(r"['’]s?$", w)]
+    if owner:  # "MGM Resorts' Las Vegas Strip Resorts": the words after the owner's name
+        said = said[owner[-1] + 1 :]
+    kept: list[str] = []
+    for word in reversed(said):
+        bare = re.sub(r"['’]s?$", "", word).strip(".,").lower()
+        if (
+            re.search(r"\d", word)
+            or (bare in company and not owner)  # after the owner's name: the part's own words
+            or bare in _NOT_A_PART
+            or not word[0].isupper()
+        ):
+            break
+        kept.insert(0, re.sub(r"['’]s$", "", word))
+    return " ".join(kept[-4:])
+
+
+def segment_stated(
+    *,
+    session: Session,
+    book: CheckedBook,
+    item: LineItem,
+    part: Part,
+    year: int | None,
+    whole: Figure | None,
+    when: str,
+    items: Sequence[LineItem],
+) -> Stated:
+    """The part's figure of `item`; the whole company's a candidate set aside."""
+    document = book.document
+    name = part.name
+    found, peers = _segment_figure(session, book, item, name, year, items) if name else (None, [])
+    label = f"{part.said} {item.name}"
+    if found is not None:
+        book.segment_asked = True
+        checks = book.check(item, found, year, peers)
+        if not peers:  # side-by-side tables: the column under the item's own heading
+            said = f"the column under the heading that names {item.name}"
+            checks = [replace(c, detail=said) if c.name == "column" else c for c in checks]
+        book.segment_asked = False
+        failed = next((c for c in checks if not c.passed), None)
+        if failed is None:
+            text = (
+                f"{found.shown} — {found.cited}: the row {found.label!r} of a table of {item.name}"
+            )
+            headline = figure_headline(found, checks, kind="segment", label=label)
+            return Stated(text, [found], headline=headline)
+        aside = [candidate(found, failed.detail, checks)]
+        return Stated(not_sure(f"{label}{when}", aside), candidates=aside)
+    asked = name or "the segment asked"
+    part_of = "the segment's" if part.segment or not name else f"the {part.said}'s"
+    text = f"No {item.name} of {asked}{when} was found in {document.name}'s tables"
+    if whole is None:
+        return Stated(f"{text}.")
+    aside = [candidate(whole, f"the whole company's figure, not the {part.said}'s")]
+    return Stated(
+        f"{text}; the whole company's {item.name} is {whole.shown} — {whole.cited} — "
+        f"not {part_of}.",
+        [whole],
+        candidates=aside,
+    )
+
+
+def _segment_figure(
+    session: Session,
+    book: CheckedBook,
+    item: LineItem,
+    segment: str,
+    year: int | None,
+    items: Sequence[LineItem],
+) -> tuple[Figure | None, list[Figure]]:
+    """The row labelled as the segment in a table on a page that names the line item, and
+    the segment's other rows of the period ([] where side-by-side tables' headings chose
+    its column)."""
+    rows = book.rows(segment, year)
+    if not rows:
+        return None, []
+    name = book.document.name
+    pages = {p.page: p.text for p in queries.page_texts(session, [(name, r.page) for r in rows])}
+    figures = [Figure.of(name, row) for row in sorted(rows, key=lambda r: r.page)]
+    for figure in figures:
+        # the row's own table names the line item (not a table of sales beside it)
+        context = table_context(figure, pages.get(figure.page, ""))
+        if any(i is item for i, _, _ in items_in(context, [item])):
+            grouped = _grouped(figure, figures, pages.get(figure.page, ""), item, items)
+            return (grouped, []) if grouped is not None else (figure, figures)
+    return None, figures
+
+
+def _grouped(
+    figure: Figure, figures: list[Figure], text: str, item: LineItem, items: Sequence[LineItem]
+) -> Figure | None:
+    """In side-by-side tables whose row gives one figure per heading for each period ("Net
+    Sales | Operating Income" over "2019 2018 2017 2019 2018 2017"), the figure under the
+    heading that names the line item; None when the row gives one figure for the period,
+    or the headings do not say which is the item's."""
+    row = row_line(figure, text)
+    same = [
+        f
+        for f in figures
+        if f.page == figure.page
+        and f.label == figure.label
+        and (f.period_start, f.period_end) == (figure.period_start, figure.period_end)
+        and _at(f, row) >= 0
+    ]
+    if len(same) < 2:
+        return None
+    same.sort(key=lambda f: _at(f, row))
+    for line in reversed(table_context(figure, text).splitlines()[:-2]):
+        named = _headings(line, items)
+        if len(named) == len(same) and item in named:
+            return same[named.index(item)]
+    return None
+
+
+def _headings(line: str, items: Sequence[LineItem]) -> list[LineItem]:
+    """The line items a heading line names, left to right, none inside a longer one."""
+    found = sorted(items_in(line, items), key=lambda x: -x[2])
+    kept: list[tuple[LineItem, int, int]] = []
+    for item, at, length in found:
+        if all(at + length - 1 <= a or a + n - 1 <= at for _, a, n in kept):  # space-padded
+            kept.append((item, at, length))
+    return [item for item, _, _ in sorted(kept, key=lambda x: x[1])]
+
+
+def _at(figure: Figure, row: str) -> int:
+    """Where the figure is printed on its row line (-1: not on it)."""
+    found = [row.find(f" {form}") for form in printed_forms(figure)]
+    return min((x for x in found if x >= 0), default=-1)

@@ -1,0 +1,116 @@
+"""What an answer states when more than one filing speaks: documents that claim to be the
+same filing must agree before either's figure is stated (a duplicate agrees; a tampered copy
+does not, and then both are shown and neither stated); and a comparison states each named
+company's figure from its own filing, or says why it has none."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from sqlalchemy.orm import Session
+
+from ..db.queries import DocumentInfo
+from ..periods import PeriodAsk
+from .document_search import Found
+from .headline import Stated
+from .query import Query
+from .results import Candidate, Check, ComparedFigure, Headline
+from .stated import state
+
+_AGREE = 0.005  # relative difference within which two figures are the same
+
+
+def agreed(
+    *,
+    session: Session,
+    query: Query,
+    stated: Stated,
+    rivals: Sequence[DocumentInfo],
+    period: PeriodAsk | None,
+) -> Stated:
+    """`stated` with each rival document's figure: said beside it, and where one differs,
+    no headline — both figures shown as candidates set aside."""
+    for rival in rivals:
+        if not stated.figures and stated.headline is None:
+            break
+        said = state(
+            session=session,
+            question=query.question,
+            catalogue=query.catalogue,
+            document=rival,
+            period=period,
+        )
+        if not said.figures:
+            continue
+        stated.text += (
+            f"\n{rival.name}, claiming the same filing, states: {said.text.splitlines()[0]}"
+        )
+        stated.figures.extend(said.figures)
+        ours, theirs = stated.headline, said.headline
+        if ours is None or theirs is None:
+            continue
+        if _same(ours.value, theirs.value):
+            check = Check("agreement", True, f"{rival.name}, claiming the same filing, agrees")
+            stated.headline = replace(ours, checks=[*ours.checks, check])
+            continue
+        stated.headline = None
+        stated.candidates[:0] = [_disputed(ours, rival.name), _disputed(theirs, ours.document)]
+        stated.text = (
+            f"No figure could be stated with confidence: {ours.document} and {rival.name} claim "
+            f"to be the same filing and disagree ({ours.shown} against {theirs.shown}); both are "
+            f"shown.\n{stated.text}"
+        )
+    return stated
+
+
+def compared(
+    *,
+    session: Session,
+    query: Query,
+    found: Sequence[Found],
+    named: Sequence[str],
+    period: PeriodAsk | None,
+) -> Stated:
+    """Each named company's figure from its best filing, in the order named."""
+    out = Stated()
+    lines: list[str] = []
+    for company in named:
+        document = next((d.document for d in found if d.document.company == company), None)
+        if document is None:
+            why = f"no filing of {company} was selected"
+            out.compared.append(ComparedFigure(company, None, why))
+            lines.append(f"{company}: no figure stated — {why}.")
+            continue
+        said = state(
+            session=session,
+            question=query.question,
+            catalogue=query.catalogue,
+            document=document,
+            period=period,
+        )
+        out.figures.extend(said.figures)
+        out.candidates.extend(said.candidates)
+        if said.headline is not None:
+            h = said.headline
+            out.compared.append(ComparedFigure(company, h))
+            lines.append(
+                f"{company}: {h.shown} — {h.label}, {h.period} [{h.document}, p. {h.page}]"
+            )
+            continue
+        why = said.text.splitlines()[0] if said.text else f"no figure found in {document.name}"
+        out.compared.append(ComparedFigure(company, None, why))
+        lines.append(f"{company}: no figure stated — {why}")
+    out.text = "\n".join(lines)
+    return out
+
+
+def _same(a: float, b: float) -> bool:
+    return abs(a - b) <= _AGREE * max(abs(a), abs(b), 1.0)
+
+
+def _disputed(headline: Headline, other: str) -> Candidate:
+    fields = {k: v for k, v in vars(headline).items() if k not in ("kind", "notes")}
+    return Candidate(
+        **{**fields, "set_aside": f"disagrees with {other}, which claims the same filing"}
+    )

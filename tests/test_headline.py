@@ -1,0 +1,327 @@
+"""Every figure is checked before it is stated, against the real database: synthetic filings
+whose wrong candidates are ranked where a careless answer would take them — a flow "as of" a
+date in a note about equity affiliates, a balance given for a period by a cash flow row, a
+negative revenue in a table of changes — each set aside with its reason while the right one
+is the `headline`; no headline (and the candidates listed) when none passes; a comparison's
+`compared`; a metric the question defines; a count and a percentage stated in the text; two
+stored documents claiming one filing that disagree; and the web page's headline box."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from pageindex_platform.api import Corpus
+from pageindex_platform.db import queries
+from pageindex_platform.periods import parse_period
+from pageindex_platform.search.checks import CheckedBook, page_check, required_statements
+from pageindex_platform.search.figures import LineItem
+from pageindex_platform.search.statements import Statement
+from pageindex_platform.search.vocabulary import Vocabulary
+from pageindex_platform.web import create_app
+
+from .helpers import annual_filing, ingest_files, run_cli, run_json, session_scope
+from .test_hostile import _ixbrl_10q
+from .test_web_app import SITE
+
+CHANGES = """# Item 7. Management's Discussion and Analysis
+
+As of December 31, 2023, we operated 871 warehouses, up from 838 a year earlier. Paid
+memberships increased 7.6% in 2023. Our Outdoor segment sales increased 12.5% in 2023. We
+expect to open 30 new warehouses in 2024.
+
+Increase (decrease) from the prior year
+(In millions)
+2023 2022
+Net sales (40) 25
+"""
+STATEMENTS = """# Item 8. Financial Statements
+
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Net sales $ 4,000 $ 3,600 $ 3,200
+Cost of sales 2,500 2,300 2,100
+Operating income 600 500 400
+Net income 450 380 300
+
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Net cash provided by operating activities 800 700 600
+Depreciation and amortization 150 140 130
+Long-term debt (300) (200) (100)
+
+CONSOLIDATED BALANCE SHEETS
+(In millions)
+December 31, 2023 December 31, 2022
+Total assets 9,000 8,500
+Current portion of long-term debt 100 90
+Finance lease liabilities 50 40
+Long-term debt 2,000 2,100
+Total shareholders' equity 5,000 4,600
+"""
+AFFILIATES = """# Note 7. Investments in Equity Affiliates
+
+Summarized results of our equity affiliates
+(In millions)
+December 31, 2023 December 31, 2022
+Gross profit 136 120
+
+Results of our equity affiliates
+(In millions)
+2023 2022
+Research and development 12 10
+
+# Note 9. Segments
+
+Business Segment Information
+Net Sales Operating Income
+(In millions) 2023 2022 2023 2022
+Outdoor 1,800 1,600 350 300
+Indoor 2,200 2,000 250 200
+"""
+
+
+@pytest.fixture
+def widget(tmp_path: Path) -> None:
+    ingest_files(
+        tmp_path / "widget",
+        {
+            "widget-10k-2023.md": annual_filing(
+                2023, CHANGES + STATEMENTS + AFFILIATES, name="WIDGET WORKS INC.", symbol="WDGT"
+            )
+        },
+    )
+
+
+def _passed(headline: dict[str, Any]) -> list[str]:
+    return [c["name"] for c in headline["checks"] if c["passed"]]
+
+
+def _reasons(out: dict[str, Any]) -> dict[float, str]:
+    return {c["value"]: c["set_aside"] for c in out["candidates"]}
+
+
+def test_a_balance_given_for_a_period_is_set_aside_and_the_balance_sheet_stated(
+    widget: None,
+) -> None:
+    out = run_json("ask", "What was Widget Works' long-term debt at the end of 2023?")
+    headline = out["headline"]
+    assert headline["value"] == 2_000e6 and headline["period_end"] == "2023-12-31"
+    assert headline["period_start"] is None and headline["kind"] == "line item"
+    assert {"kind", "duration", "statement", "sign", "page"} <= set(_passed(headline))
+    assert "is a balance, at a date" in _reasons(out)[-300e6]
+    assert out["answer"].startswith("$2,000 million — Long-term debt")
+
+
+def test_a_negative_revenue_is_set_aside_and_the_statement_line_stated(
+    widget: None, tmp_path: Path
+) -> None:
+    out = run_json("ask", "Widget Works FY2023 net sales")
+    assert out["headline"]["value"] == 4_000e6
+    assert "a row of the income statement" in out["headline"]["checks"][2]["detail"]
+    ingest_files(
+        tmp_path / "sprocket",
+        {"sprocket-10k-2023.md": annual_filing(2023, CHANGES, name="SPROCKET INC.")},
+    )
+    changes = run_json("ask", "Sprocket FY2023 net sales")
+    assert changes["headline"] is None
+    assert "revenue is never negative" in _reasons(changes)[-40e6]
+
+
+def test_a_segment_row_of_side_by_side_tables_is_read_under_its_own_heading(
+    widget: None,
+) -> None:
+    out = run_json("ask", "What was Widget Works' Outdoor segment operating income in 2023?")
+    headline = out["headline"]
+    assert headline["value"] == 350e6 and headline["kind"] == "segment"
+    assert headline["label"] == "Outdoor segment operating income"
+    column = next(c for c in headline["checks"] if c["name"] == "column")
+    assert column["detail"] == "the column under the heading that names operating income"
+    sub_row = run_json("ask", "Widget Works FY2023 Indoor net sales")
+    assert sub_row["headline"]["value"] == 2_200e6
+    assert sub_row["headline"]["label"] == "Indoor revenue"
+    whole = run_json("ask", "Widget Works FY2023 net sales")
+    assert whole["headline"]["value"] == 4_000e6
+
+
+def test_a_row_of_a_table_about_equity_affiliates_is_not_the_company(widget: None) -> None:
+    out = run_json("ask", "Widget Works FY2023 research and development expense")
+    assert out["headline"] is None
+    assert "a row of a table about equity affiliates" in _reasons(out)[12e6]
+
+
+def test_the_duration_and_page_checks_set_aside_what_does_not_fit(widget: None) -> None:
+    with session_scope() as session:
+        document = queries.documents_by_name(session, ["widget-10k-2023"])["widget-10k-2023"]
+        book = CheckedBook(session, document, parse_period("Q4 2023"))
+        year = book.candidates(_item("revenue"), 2023)
+        assert year == [] or all(f.period_start != "2023-01-01" for f in year)
+        annual = CheckedBook(session, document, parse_period("FY2023"))
+        figure = annual.candidates(_item("revenue"), 2023)[0]
+        assert annual.duration_check(figure, 2023).passed
+        duration = book.duration_check(figure, 2023)
+        assert not duration.passed and "it covers 12 months" in duration.detail
+        text = annual.page_text(figure.page)
+        assert page_check(figure, text).passed
+        moved = page_check(replace(figure, value=4_123e6), text)
+        assert not moved.passed and "are not printed on p." in moved.detail
+
+
+def _item(name: str) -> LineItem:
+    found = Vocabulary.packaged().catalogue.item(name)
+    assert found is not None
+    return found
+
+
+def test_a_metric_whose_input_fails_every_check_is_not_stated(widget: None) -> None:
+    """Gross profit is only in a note about equity affiliates, as of a date: the metric is
+    not computed from it, and the answer says it is not sure, listing why."""
+    out = run_json("ask", "Widget Works FY2023 gross margin")
+    assert out["headline"] is None and out["working"] is None
+    assert "could be stated with confidence" in out["answer"]
+    assert "gross profit is a flow, over a period" in _reasons(out)[136e6]
+    assert not re.search(r"^\d", out["answer"])
+
+
+def test_a_computed_metric_is_the_headline_with_its_checks(widget: None) -> None:
+    out = run_json("ask", "Widget Works debt to equity ratio for FY2023")
+    headline = out["headline"]
+    assert headline["kind"] == "metric" and headline["value"] == 0.4
+    assert headline["unit"] == "ratio" and headline["period_end"] == "2023-12-31"
+    assert [c["name"] for c in headline["checks"]].count("inputs") == 2
+    assert all(c["passed"] for c in headline["checks"])
+
+
+def test_the_question_own_definition_wins(widget: None) -> None:
+    out = run_json(
+        "ask",
+        "What is Widget Works' FY2023 EBITDA margin? EBITDA margin is defined as (net income "
+        "plus depreciation and amortization) divided by revenue. Round to two decimal places.",
+    )
+    headline = out["headline"]
+    assert headline["label"] == "ebitda margin" and headline["value"] == 15.0
+    assert headline["unit"] == "%"
+    assert out["working"]["formula"].startswith("(net income + depreciation")
+    taken = run_json(
+        "ask",
+        "What is Widget Works' FY2023 debt-to-equity ratio, taking total debt as long-term "
+        "debt including the current portion and finance leases? Round to two decimal places.",
+    )
+    assert taken["headline"]["value"] == 0.43
+    names = [i["name"] for i in taken["working"]["inputs"]]
+    assert names[:3] == ["long-term debt", "current portion of long-term debt", "finance leases"]
+    billions = run_json("ask", "Widget Works FY2023 net sales in USD billions")
+    assert billions["headline"]["value"] == 4.0 and billions["headline"]["unit"] == "USD billions"
+    assert billions["answer"].startswith("$4.00 billion ($4,000 million) — Net sales")
+
+
+def test_a_line_asked_from_one_statement_is_taken_from_it_alone(widget: None) -> None:
+    """Every statement of the synthetic filing is on one page, read as its income
+    statement: D&A asked "from the cash flow statement" is not found there, and said."""
+    items = Vocabulary.packaged().catalogue.items
+    asked = "EBITDA, using unadjusted operating income and D&A from the cash flow statement"
+    assert required_statements(asked, items) == {
+        "depreciation and amortization": Statement.CASH_FLOW
+    }
+    out = run_json("ask", f"What is Widget Works' FY2023 {asked}?")
+    assert out["headline"] is None
+    reason = _reasons(out)[150e6]
+    assert reason.startswith("the question asks for the cash flow statement's; p. 3 is the income")
+    plain = run_json("ask", "What is Widget Works' FY2023 EBITDA?")
+    assert plain["headline"]["value"] == 750e6
+
+
+def test_a_count_and_a_percentage_are_read_from_the_sentence_that_states_them(
+    widget: None,
+) -> None:
+    count = run_json("ask", "How many warehouses did Widget Works operate at the end of 2023?")
+    headline = count["headline"]
+    assert headline["value"] == 871 and headline["kind"] == "text"
+    assert "we operated 871 warehouses" in headline["label"]
+    page = run_json("docs", "page", "widget-10k-2023", str(headline["page"]))["text"]
+    assert "871 warehouses" in page
+    assert {"page", "period", "kind", "statement"} <= set(_passed(headline))
+    asked = "By what percent did Widget Works' paid memberships increase in 2023?"
+    percent = run_json("ask", asked)
+    assert percent["headline"]["value"] == 7.6 and percent["headline"]["unit"] == "%"
+    segment = run_json("ask", "By what percent did Widget Works' sales increase in 2023?")
+    assert segment["headline"] is None or segment["headline"]["value"] != 12.5
+    assert "a segment's figure" in _reasons(segment)[12.5]
+    plan = run_json("ask", "How many new warehouses will Widget Works open in 2024?")
+    assert plan["headline"] is None
+    assert "a plan or an expectation" in _reasons(plan)[30]
+
+
+def test_a_comparison_states_each_named_company(widget: None, tmp_path: Path) -> None:
+    other = STATEMENTS.replace("600 500 400", "900 800 700")
+    ingest_files(
+        tmp_path / "gadget",
+        {"gadget-10k-2023.md": annual_filing(2023, other, name="GADGET CORP.", symbol="GDGT")},
+    )
+    out = run_json("ask", "Compare Widget Works and Gadget Corp operating income in FY2023")
+    assert out["headline"] is None
+    stated = {c["company"]: c["headline"]["value"] for c in out["compared"] if c["headline"]}
+    assert sorted(stated.values()) == [600e6, 900e6], out["compared"]
+    assert "$600 million" in out["answer"] and "$900 million" in out["answer"]
+
+
+def test_two_documents_claiming_one_filing_that_disagree_state_no_headline(
+    tmp_path: Path,
+) -> None:
+    tampered, real = tmp_path / "acme-q3-copy.html", tmp_path / "acme-10q.html"
+    tampered.write_text(_ixbrl_10q("1,036"))
+    real.write_text(_ixbrl_10q("1,234"))
+    assert run_cli("ingest", str(tampered))[0] == 0
+    assert run_cli("ingest", str(real))[0] == 0
+    out = run_json("ask", "ACME Q3 2025 revenue")
+    assert out["headline"] is None
+    reasons = {c["document"]: c["set_aside"] for c in out["candidates"]}
+    assert reasons.keys() >= {"acme-q3-copy", "acme-10q"}
+    assert all("claims the same filing" in r for r in reasons.values())
+    assert "No figure could be stated with confidence: acme-q3-copy and acme-10q" in out["answer"]
+    code, printed, _ = run_cli("ask", "ACME Q3 2025 revenue")
+    assert code == 0 and "Not sure: no figure passed every check." in printed
+
+
+def test_a_copy_that_agrees_is_checked_and_stated(tmp_path: Path) -> None:
+    for name in ("acme-10q.html", "acme-10q-copy.html"):  # the copy differs in its bytes
+        (tmp_path / name).write_text(_ixbrl_10q("1,234") + f"<!-- {name} -->")
+    assert run_cli("ingest", str(tmp_path))[0] == 0
+    out = run_json("ask", "ACME Q3 2025 revenue")
+    assert out["headline"]["value"] in (1_234e6, 1_234)
+    agreement = [c for c in out["headline"]["checks"] if c["name"] == "agreement"]
+    assert agreement and agreement[0]["passed"] and "agrees" in agreement[0]["detail"]
+    code, printed, _ = run_cli("ask", "ACME Q3 2025 revenue")
+    assert code == 0 and "\nStated: " in printed and "(checked: kind, duration" in printed
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with Corpus.open() as corpus, TestClient(create_app(corpus), base_url=SITE) as browser:
+        yield browser
+
+
+def _token(client: TestClient) -> str:
+    found = re.search(r'name="t" value="([^"]+)"', client.get("/").text)
+    assert found
+    return found.group(1)
+
+
+def test_the_web_page_shows_the_headline_or_not_sure(widget: None, client: TestClient) -> None:
+    page = client.get("/", params={"q": "Widget Works FY2023 net sales", "t": _token(client)})
+    box = re.search(r'<div class="headline">(.*?)</ul>', page.text, re.S)
+    assert page.status_code == 200 and box, page.text
+    assert "$4,000 million" in box.group(1) and "page:" in box.group(1)
+    unsure = client.get("/", params={"q": "Widget Works FY2023 gross margin", "t": _token(client)})
+    assert "Not sure: no figure could be stated with confidence." in unsure.text
+    assert "set aside" in unsure.text and "$136 million" in unsure.text
