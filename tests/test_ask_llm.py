@@ -99,7 +99,11 @@ def test_valid_sql_selects_documents_and_the_answer_is_cited(fake: FakeLLM) -> N
         'read "second quarter of fiscal 2024" as the second quarter of fiscal 2024, the three '
         "months ended July 29, 2023"
     ]
-    assert out["answer"].split("\n\n")[1:] == ["Comparable sales fell 6.3%."]
+    # the figure stated after its checks follows the model's words, with its page
+    model_said, stated = out["answer"].split("\n\n")[1:]
+    assert model_said == "Comparable sales fell 6.3%."
+    assert stated.startswith("6.2% — ") and stated.endswith(f"[{TENQ}, p. 16]")
+    assert out["headline"]["page"] == 16 and out["headline"]["value"] == -6.2
     assert out["citations"][0]["document"] == TENQ and out["warnings"] == []
     assert [n["title"][:8] for n in out["nodes"]] == ["Item 2. "]
     mdna = out["nodes"][0]

@@ -138,7 +138,10 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
             return []
         if ask.direction == "down" and not _DOWN.search(sentence):
             return []
-        return [(abs(float(m.group(1))), m.group(0)) for m in _PERCENT.finditer(sentence)]
+        return [
+            (_signed(abs(float(m.group(1))), sentence[: m.start()], ask), m.group(0))
+            for m in _PERCENT.finditer(sentence)
+        ]
     stem = re.escape(ask.noun.rstrip("s")[:-1] if len(ask.noun) > 4 else ask.noun)
     # "871 warehouses", "4.2 million shares of common stock"; not "10,000 of our employees"
     pattern = rf"{_NUMBER}\s+(?:(?!of\b)[A-Za-z-]+\s+){{0,3}}?{stem}\w*"
@@ -149,6 +152,16 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
         value = float(m.group(1).replace(",", "")) * _SCALES.get((m.group(2) or "").lower(), 1)
         found.append((value, m.group(0)))
     return found
+
+
+def _signed(value: float, before: str, ask: TextAsk) -> float:
+    """A percentage the sentence says fell ("comparable sales declined 6.2%") is a change of
+    -6.2 — unless the question asks how much it fell, whose answer is the fall itself."""
+    if ask.direction:
+        return value
+    ups = [m.end() for m in _UP.finditer(before)]
+    downs = [m.end() for m in _DOWN.finditer(before)]
+    return -value if downs and max(downs) > max(ups, default=-1) else value
 
 
 def _checks(
