@@ -104,6 +104,7 @@ def test_valid_sql_selects_documents_and_the_answer_is_cited(fake: FakeLLM) -> N
     assert model_said == "Comparable sales fell 6.3%."
     assert stated.startswith("6.2% — ") and stated.endswith(f"[{TENQ}, p. 16]")
     assert out["headline"]["page"] == 16 and out["headline"]["value"] == -6.2
+    assert out["headline"]["period"] == "Q2 FY2024"
     assert out["citations"][0]["document"] == TENQ and out["warnings"] == []
     assert [n["title"][:8] for n in out["nodes"]] == ["Item 2. "]
     mdna = out["nodes"][0]

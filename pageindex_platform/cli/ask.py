@@ -145,7 +145,7 @@ def _print_csv(result: Answer) -> None:
 
 
 def _headline_line(headline: Headline) -> str:
-    checks = ", ".join(c.name for c in headline.checks if c.passed)
+    checks = ", ".join(dict.fromkeys(c.name for c in headline.checks if c.passed))
     return (
         f"{headline.shown} — {headline.label}, {headline.period} "
         f"[{headline.document}, p. {headline.page}] (checked: {checks})"

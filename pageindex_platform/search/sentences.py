@@ -95,7 +95,7 @@ def text_stated(
             "shown": shown,
             "unit": unit,
             "label": _label(sentence),
-            "period": f"fiscal {year}" if year else (document.period_end or ""),
+            "period": _period(document, year),
             "period_start": None,
             "period_end": document.period_end,
             "document": document.name,
@@ -186,6 +186,15 @@ def _checks(
     else:
         checks.append(Check("statement", True, "the company's own figure"))
     return checks
+
+
+def _period(document: DocumentInfo, year: int | None) -> str:
+    """The period a sentence's figure is of: the quarter of a quarter's filing, else the
+    fiscal year asked, else the filing's period end."""
+    if year is None:
+        return str(document.period_end or "")
+    quarter = document.fiscal_period if document.fiscal_period in ("Q1", "Q2", "Q3", "Q4") else ""
+    return f"{quarter} FY{year}".strip() if document.fiscal_year == year else f"FY{year}"
 
 
 def _label(sentence: str) -> str:
