@@ -5,6 +5,8 @@ spelled in one place. Each test names every module, function or import that brea
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -151,3 +153,19 @@ def test_filing_types_are_spelled_only_in_records() -> None:
         if isinstance(node, ast.Constant) and _spells_a_type(node.value)
     ]
     assert not bad, "filing types spelled outside records.DocType:\n" + "\n".join(bad)
+
+
+# --- what a question imports ---------------------------------------------------------------
+
+# Heavy modules a local-mode question never uses: the PDF reader, the model client, the
+# transformer's runtime. Importing the API (what `pi ask` and a script do) leaves them out.
+NOT_FOR_A_QUESTION = ("pymupdf", "openai", "onnxruntime", "tokenizers", "fastapi", "mcp")
+
+
+def test_the_api_imports_nothing_a_question_does_not_use() -> None:
+    probe = (
+        "import sys, pageindex_platform.api, pageindex_platform.cli.ask; "
+        f"print(' '.join(m for m in {NOT_FOR_A_QUESTION!r} if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == [], f"imported by the API: {out.stdout.strip()}"

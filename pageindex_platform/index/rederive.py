@@ -25,7 +25,6 @@ from ..settings import Settings
 from ..shapes import Shape
 from .corrections import save_stated, stated_for
 from .metadata import extract_metadata
-from .refresh import refresh_table_figures
 from .resolve import known_companies, resolved
 from .signals import UNSURE, Source
 
@@ -149,6 +148,8 @@ def _rederive_one(session: Session, name: str, describe: Describer) -> Rederived
     if changed:
         logger.info("%s: metadata derived again: %s", row.name, ", ".join(changed))
     session.flush()  # the table figures are read with the period just derived
+    from .refresh import refresh_table_figures  # the PDF reader's imports: not for a question
+
     figures = refresh_table_figures(session=session, names=[row.name])
     return Rederived(row.name, changed, figures)
 
