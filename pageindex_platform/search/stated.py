@@ -203,9 +203,14 @@ def _computed(
         )
     except MissingInput as exc:
         where = f" in {_labels(book)(exc.year)}" if exc.year else ""
+        formulas = "; ".join(
+            f"{m.name} = {m.formula}"
+            + (" as the question defines it" if m in defined.values() else "")
+            for m in dict.fromkeys([metric, *defined.values()])
+        )
         text = (
             f"{metric.name} is not computed: no figure for {exc.name}{where} was found among "
-            f"{document.name}'s tagged facts or table rows ({metric.name} = {metric.formula})."
+            f"{document.name}'s tagged facts or table rows ({formulas})."
         )
         aside = set_aside(list(book.vetted.values()))
         if aside:
