@@ -102,7 +102,7 @@ def test_valid_sql_selects_documents_and_the_answer_is_cited(fake: FakeLLM) -> N
     # the figure stated after its checks follows the model's words, with its page
     model_said, stated = out["answer"].split("\n\n")[1:]
     assert model_said == "Comparable sales fell 6.3%."
-    assert stated.startswith("6.2% — ") and stated.endswith(f"[{TENQ}, p. 16]")
+    assert stated.split(" — ")[0] in ("6.2%", "(6.2)%") and stated.endswith(f"[{TENQ}, p. 16]")
     assert out["headline"]["page"] == 16 and out["headline"]["value"] == -6.2
     assert out["headline"]["period"] == "Q2 FY2024"
     assert out["citations"][0]["document"] == TENQ and out["warnings"] == []

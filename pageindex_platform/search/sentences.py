@@ -38,7 +38,8 @@ _YEAR = re.compile(r"\b(?:fiscal\s+|fy\s?)?((?:19|20)\d\d)\b", re.IGNORECASE)
 _STOP = frozenset(
     "a an the of in on at for to by and or did does do was were is are has have had how many "
     "what which number total company its their it as from with during end fiscal year quarter "
-    "percent percentage increase decrease change growth grow rise decline compared".split()
+    "percent percentage increase decrease change growth grow rise decline compared over than "
+    "versus vs much prior previous last first second third fourth yoy".split()
 )
 _UP = re.compile(r"\b(?:increas\w*|grew|grow\w*|rose|ris\w*|up|higher|improv\w*)\b", re.I)
 _DOWN = re.compile(r"\b(?:decreas\w*|declin\w*|fell|fall\w*|down|lower|drop\w*)\b", re.I)
@@ -46,7 +47,7 @@ _SEGMENT = re.compile(r"\bsegments?\b", re.IGNORECASE)
 # a sentence of plans or expectations states no figure reported
 _PLAN = re.compile(
     r"\b(?:expects?|expected|plans?|planned|will|anticipates?|intends?|targets?|goal|on track|"
-    r"outlook|guidance|forecast\w*)\b",
+    r"outlook|guidance|forecast\w*|project(?:s|ed|ions?)?)\b",
     re.IGNORECASE,
 )
 _RANGE = re.compile(r"(?:\d\s*(?:to|-|–|and)\s*)$")  # "20 to 30": a range, not a count
@@ -127,7 +128,9 @@ def _found(
             for value, shown in _figures(flat, ask):
                 out.append((score, page.page, flat, value, shown))
     out.sort(key=lambda x: (-x[0], x[1]))
-    return [x for x in out if x[0] >= max(1, len(ask.terms) // 2)]
+    # a sentence names at least half of what is asked ("global comparable sales": two of the
+    # three words), or it speaks of something else
+    return [x for x in out if x[0] >= max(1, (len(ask.terms) + 1) // 2)]
 
 
 def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
@@ -139,7 +142,7 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
         if ask.direction == "down" and not _DOWN.search(sentence):
             return []
         return [
-            (_signed(abs(float(m.group(1))), sentence[: m.start()], ask), m.group(0))
+            (_signed(float(m.group(1)), m.group(0), sentence[: m.start()], ask), m.group(0))
             for m in _PERCENT.finditer(sentence)
         ]
     stem = re.escape(ask.noun.rstrip("s")[:-1] if len(ask.noun) > 4 else ask.noun)
@@ -154,11 +157,15 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
     return found
 
 
-def _signed(value: float, before: str, ask: TextAsk) -> float:
-    """A percentage the sentence says fell ("comparable sales declined 6.2%") is a change of
-    -6.2 — unless the question asks how much it fell, whose answer is the fall itself."""
+def _signed(value: float, shown: str, before: str, ask: TextAsk) -> float:
+    """A percentage the sentence says fell ("comparable sales declined 6.2%", or "(6.2)%" as
+    accounts print a negative) is a change of -6.2 — unless the question asks how much it
+    fell, whose answer is the fall itself."""
+    value = abs(value)
     if ask.direction:
         return value
+    if shown.startswith("(") and ")" in shown:
+        return -value
     ups = [m.end() for m in _UP.finditer(before)]
     downs = [m.end() for m in _DOWN.finditer(before)]
     return -value if downs and max(downs) > max(ups, default=-1) else value
