@@ -15,7 +15,6 @@ from .catalog import (
     Shown,
     Tree,
 )
-from .index.rederive import Rederived, Refreshed
 from .index.report import (
     BatchStarted,
     FileBegun,
@@ -27,6 +26,8 @@ from .index.report import (
     IngestSummary,
     Preparing,
     ProgressEvent,
+    Rederived,
+    Refreshed,
     WorkerStopped,
 )
 from .search.results import (

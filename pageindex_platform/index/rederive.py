@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +21,9 @@ from ..db.tables import Document, Page
 from ..errors import DocumentNotFoundError
 from ..records import DocMetadata, DocType, PageText, TreeNode
 from ..settings import Settings
-from ..shapes import Shape
 from .corrections import save_stated, stated_for
 from .metadata import extract_metadata
+from .report import Rederived
 from .resolve import known_companies, resolved
 from .signals import UNSURE, Source
 
@@ -40,25 +39,6 @@ COMPARED = (
     "title",
     "description",
 )
-
-
-@dataclass(frozen=True)
-class Rederived(Shape):
-    """A document read again from its stored pages: each metadata field that changed, as
-    [before, after], and the figures its statement tables give now."""
-
-    name: str
-    changed: dict[str, list[Any]] = field(default_factory=dict)
-    figures: int = 0
-
-
-@dataclass(frozen=True)
-class Refreshed(Shape):
-    """What `pi docs refresh` did: the documents whose metadata was derived again, and
-    what changed in each."""
-
-    documents: list[Rederived]
-    changed: int
 
 
 Describer = Callable[[str], Any]  # a description → its vector

@@ -222,3 +222,22 @@ class Preparing:
 
 ProgressEvent = BatchStarted | FileBegun | FileDone | WorkerStopped | Preparing
 Progress = Callable[[ProgressEvent], None]
+
+
+@dataclass(frozen=True)
+class Rederived(Shape):
+    """A document read again from its stored pages: each metadata field that changed, as
+    [before, after], and the figures its statement tables give now."""
+
+    name: str
+    changed: dict[str, list[Any]] = field(default_factory=dict)
+    figures: int = 0
+
+
+@dataclass(frozen=True)
+class Refreshed(Shape):
+    """What `pi docs refresh` did: the documents whose metadata was derived again, and
+    what changed in each."""
+
+    documents: list[Rederived]
+    changed: int
