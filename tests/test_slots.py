@@ -85,3 +85,47 @@ def test_slots_are_one_per_core_unless_set(monkeypatch: pytest.MonkeyPatch) -> N
     assert CpuSlots.of(load_settings()).count == cores()
     monkeypatch.setenv("PI_CPU_SLOTS", "3")
     assert CpuSlots.of(load_settings()).count == 3
+
+
+# Counted among the ingests sharing `count` slots in `folder` until killed ("held" once counted).
+_INGESTING = """
+import sys, time
+from pathlib import Path
+from pageindex_platform.index.slots import CpuSlots
+
+with CpuSlots(Path(sys.argv[1]), int(sys.argv[2])).ingesting():
+    print("held", flush=True)
+    time.sleep(60)
+"""
+
+
+@pytest.mark.no_database
+def test_ingests_sharing_the_cores_start_parse_workers_for_their_share_only(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "slots"
+    slots = CpuSlots(folder, 4)
+    with slots.ingesting():
+        assert (slots.ingests(), slots.parse_workers()) == (1, 3)  # alone: all cores but one
+    others = [
+        subprocess.Popen(
+            [sys.executable, "-c", _INGESTING, str(folder), "4"],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=REPO,
+        )
+        for _ in range(3)
+    ]
+    try:
+        for proc in others:
+            assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+        with slots.ingesting():
+            assert (slots.ingests(), slots.parse_workers()) == (4, 0)  # one core each
+            _end(others.pop())  # killed: no longer counted, its lock file removed
+            assert (slots.ingests(), slots.parse_workers()) == (3, 0)
+            assert len(list(folder.glob("ingest-*.lock"))) == 3
+            _end(others.pop())
+            assert (slots.ingests(), slots.parse_workers()) == (2, 1)
+    finally:
+        for proc in others:
+            _end(proc)
