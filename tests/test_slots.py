@@ -87,7 +87,7 @@ def test_slots_are_one_per_core_unless_set(monkeypatch: pytest.MonkeyPatch) -> N
     assert CpuSlots.of(load_settings()).count == 3
 
 
-# Counted among the ingests sharing `count` slots in `folder` until killed ("held" once counted).
+# Holds one of `count` ingest seats in `folder` until killed, saying "held" once it has it.
 _INGESTING = """
 import sys, time
 from pathlib import Path
@@ -100,32 +100,37 @@ with CpuSlots(Path(sys.argv[1]), int(sys.argv[2])).ingesting():
 
 
 @pytest.mark.no_database
-def test_ingests_sharing_the_cores_start_parse_workers_for_their_share_only(
-    tmp_path: Path,
-) -> None:
+def test_ingests_beyond_the_cores_wait_for_a_seat_and_share_the_cores(tmp_path: Path) -> None:
     folder = tmp_path / "slots"
-    slots = CpuSlots(folder, 4)
+    slots = CpuSlots(folder, 2)
     with slots.ingesting():
-        assert (slots.ingests(), slots.parse_workers()) == (1, 3)  # alone: all cores but one
-    others = [
-        subprocess.Popen(
-            [sys.executable, "-c", _INGESTING, str(folder), "4"],
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=REPO,
-        )
-        for _ in range(3)
-    ]
+        assert (slots.ingests(), slots.parse_workers()) == (1, 1)  # alone: all cores but one
+    first = _ingesting(folder)
     try:
-        for proc in others:
-            assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
         with slots.ingesting():
-            assert (slots.ingests(), slots.parse_workers()) == (4, 0)  # one core each
-            _end(others.pop())  # killed: no longer counted, its lock file removed
-            assert (slots.ingests(), slots.parse_workers()) == (3, 0)
-            assert len(list(folder.glob("ingest-*.lock"))) == 3
-            _end(others.pop())
-            assert (slots.ingests(), slots.parse_workers()) == (2, 1)
+            assert (slots.ingests(), slots.parse_workers()) == (2, 0)  # one core each
+            waiting = subprocess.Popen(
+                [sys.executable, "-c", _INGESTING, str(folder), "2"],
+                stdout=subprocess.PIPE,
+                text=True,
+                cwd=REPO,
+            )
+            time.sleep(1.0)
+            assert waiting.poll() is None  # both seats held: it waits
+            _end(first)  # killed: its seat is freed
+            assert waiting.stdout is not None and waiting.stdout.readline().strip() == "held"
+            _end(waiting)
+        assert slots.ingests() == 1
     finally:
-        for proc in others:
-            _end(proc)
+        _end(first)
+
+
+def _ingesting(folder: Path) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _INGESTING, str(folder), "2"],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+    return proc

@@ -73,23 +73,24 @@ def ingest_paths(
     With `chat` (llm mode) the model refines each tree and writes summaries; without it
     everything is deterministic (local mode). The documents go to `db`, the corpus's
     database. With `parallel`, files are parsed by `parse_workers` processes (default: this
-    process's share of the CPU slots, less the one it embeds in, counting the other ingests
-    on this machine: `CpuSlots.parse_workers`) while this one embeds and stores; the
+    process's share of the CPU slots, less the one it embeds in: `CpuSlots.parse_workers`)
+    while this one embeds and stores, holding one of the machine's ingest seats (beyond C
+    processes, a process waits for one: `CpuSlots.ingesting`); the
     models the embedder needs are prepared first, once per user, their progress told as
     `Preparing` events."""
     started = time.perf_counter()
-    slots = CpuSlots.of(db.settings)
-    with slots.ingesting():  # counted among the ingests sharing the cores from the start
-        found = discover(paths, follow_links=follow_links)
-        report = IngestReport(ignored=found.ignored, not_followed=found.not_followed)
-        batch = _Batch(db, Claims(db), report, progress)
-        batch.notify(BatchStarted(len(found.files) + len(found.failures)))
-        for failure in found.failures:
-            batch.finish(failure)
-        plan = _to_build(
-            found.files, batch, force=force, replace=replace, overrides=overrides, embedder=embedder
-        )
-        if plan.build:
+    found = discover(paths, follow_links=follow_links)
+    report = IngestReport(ignored=found.ignored, not_followed=found.not_followed)
+    batch = _Batch(db, Claims(db), report, progress)
+    batch.notify(BatchStarted(len(found.files) + len(found.failures)))
+    for failure in found.failures:
+        batch.finish(failure)
+    plan = _to_build(
+        found.files, batch, force=force, replace=replace, overrides=overrides, embedder=embedder
+    )
+    if plan.build:
+        slots = CpuSlots.of(db.settings)
+        with slots.ingesting():  # one of the machine's ingest seats (waited for)
             if embedder is None:
                 prepare_models(settings=db.settings, progress=batch.preparing)
             options = StoreOptions(
@@ -102,7 +103,7 @@ def ingest_paths(
             )
             workers = (parse_workers or None) if parallel else 0  # None: the slots' share
             _build_all(plan.build, batch, options, workers=workers, force=force)
-        _link_copies(plan.copies, batch)
+    _link_copies(plan.copies, batch)
     batch.report.seconds = time.perf_counter() - started
     return batch.report
 

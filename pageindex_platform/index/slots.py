@@ -8,11 +8,12 @@ A slot is an advisory lock on a file of the user cache (`cpu-slots/N.lock`), rel
 its holder ends, even by `kill -9`. Where the platform has no advisory locks, slots are
 not enforced.
 
-Each ingest process is also counted while it stores (`ingesting`, a held lock file
-`ingest-PID.lock`), so that processes sharing the cores start parse workers for their share of
-them only (`parse_workers`): one process on C cores parses in C - 1 workers while it embeds;
-C or more processes each parse in their own process, and none pays for starting workers the
-cores cannot run.
+An ingest process that has files to build also holds one of C ingest seats while it builds
+them (`ingesting`, a lock file `ingest-N.lock`): a process beyond C waits for a seat instead
+of paying for its own models and workers on cores that are busy, and by then mostly finds its
+files stored. A seated process starts parse workers for its share of the cores only
+(`parse_workers`): alone on C cores it parses in C - 1 workers while it embeds; with C seats
+held, each parses in its own process.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ logger = logging.getLogger(__name__)
 
 _FIRST_WAIT = 0.01  # seconds between tries when every slot is held, doubling up to _LAST_WAIT
 _LAST_WAIT = 0.05
+_SEAT_WAIT = 0.1  # seconds between tries when every ingest seat is held
 
 
 def cores() -> int:
@@ -66,50 +68,52 @@ class CpuSlots:
 
     @contextlib.contextmanager
     def ingesting(self) -> Iterator[None]:
-        """This process counted among the ingests sharing the slots while the block runs."""
-        handle = self._lock(self.folder / f"ingest-{os.getpid()}.lock")
+        """One of C ingest seats held while the block runs, waited for while all are taken:
+        the processes beyond C wait rather than share the cores (and then mostly find their
+        files stored)."""
+        handle, waited = None, 0.0
+        try:
+            while handle is None:
+                handle = next(filter(None, map(self._seat, range(self.count))), None)
+                if handle is None:
+                    if not waited:
+                        logger.info("every ingest seat is taken: waiting for one")
+                    time.sleep(_SEAT_WAIT)
+                    waited += _SEAT_WAIT
+        except (ImportError, OSError) as exc:  # no advisory locks, or a read-only cache
+            logger.info("no ingest seats (%s)", exc)
         try:
             yield
         finally:
             if handle is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(handle.name)
-                handle.close()
+                handle.close()  # closing the file releases its lock
 
     def ingests(self) -> int:
-        """The ingest processes counted now (`ingesting`), this one included; the lock files
-        of ended ones are removed."""
-        own = f"ingest-{os.getpid()}.lock"
-        live = 1
-        for path in self.folder.glob("ingest-*.lock"):
-            if path.name == own:
-                continue
-            if not path.exists():
-                continue  # removed meanwhile: its process ended
-            handle = self._lock(path, create=False)
+        """The ingest seats held now (at least one: this process's)."""
+        held = 0
+        for i in range(self.count):
+            try:
+                handle = self._seat(i, create=False)
+            except (ImportError, OSError):
+                continue  # no such seat yet, or no locks
             if handle is None:
-                live += path.exists()
-                continue
-            with contextlib.suppress(OSError):
-                path.unlink()  # its process ended: the lock was free
-            handle.close()
-        return live
+                held += 1
+            else:
+                handle.close()
+        return max(1, held)
 
     def parse_workers(self) -> int:
         """The parse workers this process starts: its share of the slots, less the one it
-        embeds in (none when the processes counted are as many as the slots)."""
+        embeds in (none when as many processes as slots hold a seat)."""
         return max(0, self.count // self.ingests() - 1)
 
-    def _lock(self, path: Path, create: bool = True) -> IO[bytes] | None:
-        """`path` opened and locked, without waiting; None when another process holds it (or
-        it cannot be locked at all)."""
-        try:
-            import fcntl
+    def _seat(self, i: int, create: bool = True) -> IO[bytes] | None:
+        """Seat `i` taken without waiting; None when another process holds it."""
+        import fcntl
 
+        if create:
             self.folder.mkdir(parents=True, exist_ok=True)
-            handle = open(path, "a+b" if create else "r+b")  # noqa: SIM115
-        except (ImportError, OSError):
-            return None
+        handle = open(self.folder / f"ingest-{i}.lock", "a+b" if create else "rb")  # noqa: SIM115
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
