@@ -48,7 +48,7 @@ def main() -> int:
         for f in files:
             (folder / f.name).symlink_to(f.resolve())
         env = {**os.environ, "PI_HOME": str(home)}
-        subprocess.run([*pi, "db", "status"], env=env, cwd=REPO, capture_output=True, check=True)
+        subprocess.run([*pi, "db", "upgrade"], env=env, cwd=REPO, capture_output=True, check=True)
         load = os.getloadavg()[0]
         started = time.perf_counter()
         procs = [

@@ -85,3 +85,52 @@ def test_slots_are_one_per_core_unless_set(monkeypatch: pytest.MonkeyPatch) -> N
     assert CpuSlots.of(load_settings()).count == cores()
     monkeypatch.setenv("PI_CPU_SLOTS", "3")
     assert CpuSlots.of(load_settings()).count == 3
+
+
+# Holds one of `count` ingest seats in `folder` until killed, saying "held" once it has it.
+_INGESTING = """
+import sys, time
+from pathlib import Path
+from pageindex_platform.index.slots import CpuSlots
+
+with CpuSlots(Path(sys.argv[1]), int(sys.argv[2])).ingesting():
+    print("held", flush=True)
+    time.sleep(60)
+"""
+
+
+@pytest.mark.no_database
+def test_ingests_beyond_the_cores_wait_for_a_seat_and_share_the_cores(tmp_path: Path) -> None:
+    folder = tmp_path / "slots"
+    slots = CpuSlots(folder, 2)
+    with slots.ingesting():
+        assert (slots.ingests(), slots.parse_workers()) == (1, 1)  # alone: all cores but one
+    first = _ingesting(folder)
+    try:
+        with slots.ingesting():
+            assert (slots.ingests(), slots.parse_workers()) == (2, 0)  # one core each
+            waiting = subprocess.Popen(
+                [sys.executable, "-c", _INGESTING, str(folder), "2"],
+                stdout=subprocess.PIPE,
+                text=True,
+                cwd=REPO,
+            )
+            time.sleep(1.0)
+            assert waiting.poll() is None  # both seats held: it waits
+            _end(first)  # killed: its seat is freed
+            assert waiting.stdout is not None and waiting.stdout.readline().strip() == "held"
+            _end(waiting)
+        assert slots.ingests() == 1
+    finally:
+        _end(first)
+
+
+def _ingesting(folder: Path) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _INGESTING, str(folder), "2"],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+    return proc

@@ -111,7 +111,8 @@ def _check_writable(pgdata: Path) -> None:
     file, its logs): say so plainly when that cannot be."""
     try:
         pgdata.parent.mkdir(parents=True, exist_ok=True)
-        probe = (pgdata if pgdata.is_dir() else pgdata.parent) / ".pi-write-probe"
+        # one probe per process: two commands starting together must not remove each other's
+        probe = (pgdata if pgdata.is_dir() else pgdata.parent) / f".pi-write-probe-{os.getpid()}"
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:

@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..db import queries
 from ..db.engine import Database, connection_lost, database_gone, disk_full
-from ..embeddings import Embedder, get_embedder, prepare_models
+from ..embeddings import Embedder, prepare_models
 from ..errors import InputError
 from ..llm import StructuredChat
 from .build import BuildOptions, document_name
@@ -72,8 +72,10 @@ def ingest_paths(
     same name (the file stem) is refused unless `replace` — nothing stored is lost unasked.
     With `chat` (llm mode) the model refines each tree and writes summaries; without it
     everything is deterministic (local mode). The documents go to `db`, the corpus's
-    database. With `parallel`, files are parsed by `parse_workers` processes (default: one
-    per CPU slot but the one this process embeds in) while this one embeds and stores; the
+    database. With `parallel`, files are parsed by `parse_workers` processes (default: this
+    process's share of the CPU slots, less the one it embeds in: `CpuSlots.parse_workers`)
+    while this one embeds and stores, holding one of the machine's ingest seats (beyond C
+    processes, a process waits for one: `CpuSlots.ingesting`); the
     models the embedder needs are prepared first, once per user, their progress told as
     `Preparing` events."""
     started = time.perf_counter()
@@ -87,20 +89,20 @@ def ingest_paths(
         found.files, batch, force=force, replace=replace, overrides=overrides, embedder=embedder
     )
     if plan.build:
-        if embedder is None:
-            prepare_models(settings=db.settings, progress=batch.preparing)
         slots = CpuSlots.of(db.settings)
-        options = StoreOptions(
-            db=db,
-            embedder=embedder or get_embedder(settings=db.settings),
-            overrides=overrides or {},
-            chat=chat,
-            build=BuildOptions.from_settings(db.settings),
-            slots=slots,
-        )
-        # the parse workers and this process (embedding) hold one CPU slot each
-        workers = (parse_workers or max(1, slots.count - 1)) if parallel else 0
-        _build_all(plan.build, batch, options, workers=workers, force=force)
+        with slots.ingesting():  # one of the machine's ingest seats (waited for)
+            if embedder is None:
+                prepare_models(settings=db.settings, progress=batch.preparing)
+            options = StoreOptions(
+                db=db,
+                embedder=embedder,
+                overrides=overrides or {},
+                chat=chat,
+                build=BuildOptions.from_settings(db.settings),
+                slots=slots,
+            )
+            workers = (parse_workers or None) if parallel else 0  # None: the slots' share
+            _build_all(plan.build, batch, options, workers=workers, force=force)
     _link_copies(plan.copies, batch)
     batch.report.seconds = time.perf_counter() - started
     return batch.report
@@ -215,7 +217,12 @@ def _other_source(path: Path, stored_sha: str, stored_source: str, sha: str | No
 
 
 def _build_all(
-    paths: Sequence[Path], batch: _Batch, options: StoreOptions, *, workers: int, force: bool
+    paths: Sequence[Path],
+    batch: _Batch,
+    options: StoreOptions,
+    *,
+    workers: int | None,
+    force: bool,
 ) -> None:
     """Prepare, embed and store each file, in order: a document is stored by a writer thread
     while this one embeds the next (the database's work and the embedding overlap); the

@@ -56,17 +56,30 @@ def prepared_stream(
     claims: Claims,
     *,
     slots: CpuSlots,
-    workers: int,
+    workers: int | None,
     force: bool = False,
 ) -> Iterator[Outcome]:
-    """Each file's outcome, in order, each claimed first; with several files and `workers`
-    (≥ 1), they are prepared by that many worker processes while the caller embeds and
-    stores; with `workers` 0 or one file, in this process."""
-    if workers >= 1 and len(paths) >= 2:
-        yield from _in_workers(paths, options, claims, force, slots, min(workers, len(paths)))
+    """Each file's outcome, in order, each claimed first; with several files, they are
+    prepared by `workers` worker processes (None: this process's share of the CPU slots,
+    `CpuSlots.parse_workers`), started once a first file is claimed, while the caller embeds
+    and stores; with `workers` 0, no share, or one file, in this process."""
+    if workers != 0 and len(paths) >= 2:
+        yield from _in_workers(paths, options, claims, force, slots, workers)
         return
+    yield from _one_by_one(paths, options, claims, force, slots)
+
+
+def _one_by_one(
+    paths: Sequence[Path],
+    options: BuildOptions,
+    claims: Claims,
+    force: bool,
+    slots: CpuSlots,
+    claimed: Path | None = None,
+) -> Iterator[Outcome]:
+    """Each file claimed (`claimed`: already), then prepared in this process."""
     for path in paths:
-        claim = claims.take(path, force)
+        claim = Claim.OURS if path == claimed else claims.take(path, force)
         if claim is not Claim.OURS:
             yield NotOurs(path, claim)
             continue
@@ -139,35 +152,45 @@ def _in_workers(
     claims: Claims,
     force: bool,
     slots: CpuSlots,
-    size: int,
+    workers: int | None,
 ) -> Iterator[Outcome]:
     """The files prepared by the pool's workers, and by this process while the next file in
-    order is not ready (the workers starting, or a long file): no core waits idle."""
-    pool = _Pool(size, slots)
+    order is not ready (the workers starting, or a long file): no core waits idle. The pool
+    starts with the first file claimed: a process whose files are all other workers' starts
+    none."""
+    pool: _Pool | None = None
     try:
         pending: list[tuple[int, Path, float]] = []
         waiting = list(paths)
         while waiting or pending:
             # each worker has one file in hand and one queued; this process takes the next
             # file itself while the one it must hand on next is not ready
-            here = bool(pending) and not pool.ready(pending[0][0])
-            while waiting and (here or pool.busy() < 2):
+            here = bool(pending) and pool is not None and not pool.ready(pending[0][0])
+            while waiting and (here or pool is None or pool.busy() < 2):
                 path = waiting.pop(0)
                 claim = claims.take(path, force)
                 if claim is not Claim.OURS:
                     yield NotOurs(path, claim)
                     continue
+                if pool is None:
+                    size = slots.parse_workers() if workers is None else workers
+                    if size <= 0:  # no share of the cores to parse in: all in this process
+                        rest = [path, *waiting]
+                        yield from _one_by_one(rest, options, claims, force, slots, path)
+                        return
+                    pool = _Pool(min(size, len(waiting) + 1), slots)
                 job = len(paths) - len(waiting)
                 pending.append((job, path, time.perf_counter()))
                 if here:
                     pool.done[job] = _prepare_here(job, path, options, slots)
                     break
                 pool.submit(job, path, options)
-            if pending and (not waiting or pool.ready(pending[0][0])):
+            if pending and pool is not None and (not waiting or pool.ready(pending[0][0])):
                 job, path, submitted = pending.pop(0)
                 yield _outcome(path, pool.wait_for(job), submitted)
     finally:
-        pool.close()
+        if pool is not None:
+            pool.close()
 
 
 def _prepare_here(job: int, path: Path, options: BuildOptions, slots: CpuSlots) -> Done:

@@ -7,6 +7,13 @@ about the time of C, instead of thrashing the cores between them.
 A slot is an advisory lock on a file of the user cache (`cpu-slots/N.lock`), released when
 its holder ends, even by `kill -9`. Where the platform has no advisory locks, slots are
 not enforced.
+
+An ingest process that has files to build also holds one of C ingest seats while it builds
+them (`ingesting`, a lock file `ingest-N.lock`): a process beyond C waits for a seat instead
+of paying for its own models and workers on cores that are busy, and by then mostly finds its
+files stored. A seated process starts parse workers for its share of the cores only
+(`parse_workers`): alone on C cores it parses in C - 1 workers while it embeds; with C seats
+held, each parses in its own process.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ logger = logging.getLogger(__name__)
 
 _FIRST_WAIT = 0.01  # seconds between tries when every slot is held, doubling up to _LAST_WAIT
 _LAST_WAIT = 0.05
+_SEAT_WAIT = 0.1  # seconds between tries when every ingest seat is held
 
 
 def cores() -> int:
@@ -57,6 +65,61 @@ class CpuSlots:
         finally:
             if handle is not None:
                 handle.close()  # closing the file releases its lock
+
+    @contextlib.contextmanager
+    def ingesting(self) -> Iterator[None]:
+        """One of C ingest seats held while the block runs, waited for while all are taken:
+        the processes beyond C wait rather than share the cores (and then mostly find their
+        files stored)."""
+        handle, waited = None, 0.0
+        try:
+            while handle is None:
+                handle = next(filter(None, map(self._seat, range(self.count))), None)
+                if handle is None:
+                    if not waited:
+                        logger.info("every ingest seat is taken: waiting for one")
+                    time.sleep(_SEAT_WAIT)
+                    waited += _SEAT_WAIT
+        except (ImportError, OSError) as exc:  # no advisory locks, or a read-only cache
+            logger.info("no ingest seats (%s)", exc)
+        try:
+            yield
+        finally:
+            if handle is not None:
+                handle.close()  # closing the file releases its lock
+
+    def ingests(self) -> int:
+        """The ingest seats held now (at least one: this process's)."""
+        held = 0
+        for i in range(self.count):
+            try:
+                handle = self._seat(i, create=False)
+            except (ImportError, OSError):
+                continue  # no such seat yet, or no locks
+            if handle is None:
+                held += 1
+            else:
+                handle.close()
+        return max(1, held)
+
+    def parse_workers(self) -> int:
+        """The parse workers this process starts: its share of the slots, less the one it
+        embeds in (none when as many processes as slots hold a seat)."""
+        return max(0, self.count // self.ingests() - 1)
+
+    def _seat(self, i: int, create: bool = True) -> IO[bytes] | None:
+        """Seat `i` taken without waiting; None when another process holds it."""
+        import fcntl
+
+        if create:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        handle = open(self.folder / f"ingest-{i}.lock", "a+b" if create else "rb")  # noqa: SIM115
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            return None
+        return handle
 
     def _take(self) -> IO[bytes] | None:
         try:

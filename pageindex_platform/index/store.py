@@ -8,6 +8,7 @@ import logging
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -53,11 +54,17 @@ class StoreOptions:
     mode (None: local) and its tree options."""
 
     db: Database
-    embedder: Embedder
+    embedder: Embedder | None  # None: the settings' one, loaded when first needed
     overrides: dict[str, dict[str, Any]]
     chat: StructuredChat | None
     build: BuildOptions
     slots: CpuSlots  # the machine's CPU slots: embedding holds one
+
+    @cached_property
+    def chunk_embedder(self) -> Embedder:
+        """The embedder of the chunks, loaded when the first document is embedded: a process
+        whose files all turn out to be other workers' never loads it."""
+        return self.embedder or get_embedder(settings=self.db.settings)
 
 
 @dataclass
@@ -82,7 +89,7 @@ def embed_document(doc: PreparedDocument, options: StoreOptions) -> Embedded:
         stages["llm"] = time.perf_counter() - started
     _resolve(doc, options)
     t0 = time.perf_counter()
-    embedder = options.embedder
+    embedder = options.chunk_embedder
     with options.slots.held():
         described = description_embedder(embedder, options.db.settings).embed(
             [doc.metadata.description or doc.name]
@@ -102,7 +109,7 @@ def store_embedded(embedded: Embedded, options: StoreOptions) -> FileResult:
             session=session,
             doc=doc,
             vectors=embedded.vectors,
-            embedder_name=options.embedder.name,
+            embedder_name=options.chunk_embedder.name,
             usage=embedded.usage,
         )
         if row:  # the `--metadata` row kept with the document, in its transaction
