@@ -6,7 +6,9 @@ README's question, and the embedded server's `shared_buffers`.
     python bench/first_minute.py [--runs 5] [--folder examples/filings]
 
 Prints each wall time and the 1-minute load average beside them: compare runs only at a
-similar load.
+similar load. The processes may write their bytecode caches (PYTHONDONTWRITEBYTECODE is
+dropped from their environment), as an installed package has them: pip compiles them at
+install, and without them each process compiles every module it imports again.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ def main() -> int:
     pi = _pi()
     with tempfile.TemporaryDirectory(prefix="pi-first-minute-") as home:
         env = {**os.environ, "PI_HOME": home}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         print(f"load average (1 min): {os.getloadavg()[0]:.2f}")
         seconds, _ = _timed([*pi, "ingest", str(args.folder)], env)
         print(f"first ingest of {args.folder.name} in a new home: {seconds:.2f} s")
