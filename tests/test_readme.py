@@ -63,13 +63,16 @@ def test_the_python_example_runs_as_a_plain_script(tmp_path: Path) -> None:
     script = tmp_path / "example.py"
     script.write_text(_block("python"))
     assert "__main__" not in script.read_text()
-    done = subprocess.run(
-        [sys.executable, str(script)],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    try:
+        done = subprocess.run(
+            [sys.executable, str(script)],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+    finally:
+        stop_embedded(tmp_path / "corpus-home" / "pgdata")  # the script leaves it running
     assert done.returncode == 0, done.stderr
     assert "(6.2)% BESTBUY_2024Q2_10Q 16" in done.stdout and "16.1%" in done.stdout
     assert "BESTBUY_2024Q2_10Q 2024" in done.stdout
