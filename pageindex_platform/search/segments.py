@@ -30,6 +30,14 @@ _NOT_A_PART = frozenset(
 )
 
 
+# words that may stand before a line item's name in a table's heading without making it a
+# part's ("Total revenues", "Consolidated Net Sales", "Segment operating income")
+_GENERAL = frozenset(
+    "total net gross operating consolidated segment segments reportable our the of and by "
+    "company's annual quarterly selected".split()
+)
+
+
 @dataclass(frozen=True)
 class Part:
     """A part of the company a question asks a line item of: a segment it names ("the
@@ -148,10 +156,27 @@ def _segment_figure(
     for figure in figures:
         # the row's own table names the line item (not a table of sales beside it)
         context = table_context(figure, pages.get(figure.page, ""))
+        if _of_a_part(context, item, segment, items):
+            continue  # "Fios revenues for our two reportable segments": a part's revenue
         if any(i is item for i, _, _ in items_in(context, [item])):
             grouped = _grouped(figure, figures, pages.get(figure.page, ""), item, items)
             return (grouped, []) if grouped is not None else (figure, figures)
     return None, figures
+
+
+def _of_a_part(context: str, item: LineItem, segment: str, items: Sequence[LineItem]) -> bool:
+    """Whether the table's own words name the line item of a part by a proper name ("Fios
+    revenues") that is neither the segment asked nor a word of a line item (side-by-side
+    headings: "Net Sales Operating Income"): its rows give that part's figure per segment,
+    not the segment's."""
+    names = "|".join(re.escape(n.removesuffix(" *")) for n in sorted(item.names, key=len)[::-1])
+    own = {w.lower() for w in segment.split()}
+    own |= {w for i in items for n in i.names for w in n.lower().split()}
+    for m in re.finditer(rf"\b([A-Z][\w&'’-]*)[ \t]+(?:{names})\b", context, re.IGNORECASE):
+        word = m.group(1)
+        if word[0].isupper() and word.lower() not in own and word.lower() not in _GENERAL:
+            return True
+    return False
 
 
 def _grouped(
