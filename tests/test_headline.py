@@ -154,6 +154,32 @@ def test_a_segment_row_of_side_by_side_tables_is_read_under_its_own_heading(
     assert whole["headline"]["value"] == 4_000e6
 
 
+# a table of one brand's revenues by segment, before the segment note
+BRAND = """
+# Note 8. Brand revenues
+
+The following table provides Trailhead revenues for our two reportable segments:
+(In millions)
+2023 2022
+Outdoor 640 600
+Indoor 90 80
+"""
+
+
+def test_a_table_of_a_part_s_revenue_by_segment_is_not_the_segment_s(tmp_path: Path) -> None:
+    ingest_files(
+        tmp_path / "brand",
+        {
+            "widget-10k-2023.md": annual_filing(
+                2023, BRAND + STATEMENTS + AFFILIATES, name="WIDGET WORKS INC.", symbol="WDGT"
+            )
+        },
+    )
+    out = run_json("ask", "What were Widget Works' Outdoor segment net sales in 2023?")
+    assert out["headline"]["value"] == 1_800e6  # the segment note's, not Trailhead's 640
+    assert out["headline"]["label"] == "Outdoor segment revenue"
+
+
 def test_a_row_of_a_table_about_equity_affiliates_is_not_the_company(widget: None) -> None:
     out = run_json("ask", "Widget Works FY2023 research and development expense")
     assert out["headline"] is None
