@@ -288,6 +288,35 @@ def test_a_count_and_a_percentage_are_read_from_the_sentence_that_states_them(
     assert "a plan or an expectation" in _reasons(plan)[30]
 
 
+# sentences with a percentage about something else than what is asked
+ELSEWHERE = """# Item 7. Management's Discussion and Analysis
+
+Based on long-term economic growth projections of 2.6% in average annual gross domestic
+product, we project demand for about 4,000 new widgets over the next 20 years.
+
+In the second quarter, with sales up in every market, diluted earnings per share was $3.17,
+an increase of 24%.
+"""
+
+
+def test_a_percentage_is_read_only_from_a_sentence_about_what_is_asked(tmp_path: Path) -> None:
+    ingest_files(
+        tmp_path / "elsewhere",
+        {
+            "widget-10k-2023.md": annual_filing(
+                2023, ELSEWHERE, name="WIDGET WORKS INC.", symbol="WDGT"
+            )
+        },
+    )
+    asked = "By what percentage did Widget Works' total revenues grow year over year in 2023?"
+    growth = run_json("ask", asked)
+    stated = growth["headline"]["value"] if growth["headline"] else None
+    assert stated != 2.6  # a projection is not a figure reported
+    asked = "By how much did Widget Works' global comparable sales increase in the second quarter?"
+    comparable = run_json("ask", asked)
+    assert comparable["headline"] is None or comparable["headline"]["value"] != 24
+
+
 def test_a_comparison_states_each_named_company(widget: None, tmp_path: Path) -> None:
     other = STATEMENTS.replace("600 500 400", "900 800 700")
     ingest_files(
