@@ -6,7 +6,7 @@ the segment's."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from sqlalchemy.orm import Session
@@ -153,10 +153,11 @@ def _segment_figure(
     name = book.document.name
     pages = {p.page: p.text for p in queries.page_texts(session, [(name, r.page) for r in rows])}
     figures = [Figure.of(name, row) for row in sorted(rows, key=lambda r: r.page)]
+    of_a_part = _part_heading(item, segment, items)
     for figure in figures:
         # the row's own table names the line item (not a table of sales beside it)
         context = table_context(figure, pages.get(figure.page, ""))
-        if _of_a_part(context, item, segment, items):
+        if of_a_part(context):
             continue  # "Fios revenues for our two reportable segments": a part's revenue
         if any(i is item for i, _, _ in items_in(context, [item])):
             grouped = _grouped(figure, figures, pages.get(figure.page, ""), item, items)
@@ -164,19 +165,16 @@ def _segment_figure(
     return None, figures
 
 
-def _of_a_part(context: str, item: LineItem, segment: str, items: Sequence[LineItem]) -> bool:
-    """Whether the table's own words name the line item of a part by a proper name ("Fios
+def _part_heading(item: LineItem, segment: str, items: Sequence[LineItem]) -> Callable[[str], bool]:
+    """Whether a table's own words name the line item of a part by a proper name ("Fios
     revenues") that is neither the segment asked nor a word of a line item (side-by-side
     headings: "Net Sales Operating Income"): its rows give that part's figure per segment,
     not the segment's."""
     names = "|".join(re.escape(n.removesuffix(" *")) for n in sorted(item.names, key=len)[::-1])
-    own = {w.lower() for w in segment.split()}
-    own |= {w for i in items for n in i.names for w in n.lower().split()}
-    for m in re.finditer(rf"\b([A-Z][\w&'’-]*)[ \t]+(?:{names})\b", context, re.IGNORECASE):
-        word = m.group(1)
-        if word[0].isupper() and word.lower() not in own and word.lower() not in _GENERAL:
-            return True
-    return False
+    heading = re.compile(rf"\b([A-Z][\w&'’-]*)[ \t]+(?i:{names})\b")
+    known = {w for i in items for n in i.names for w in n.lower().split()}
+    known |= {w.lower() for w in segment.split()} | _GENERAL
+    return lambda context: any(m[1].lower() not in known for m in heading.finditer(context))
 
 
 def _grouped(
