@@ -158,9 +158,11 @@ def _echo_headline(result: Answer) -> None:
     if result.headline is not None:
         typer.echo(f"\nStated: {_headline_line(result.headline)}")
         return
+    if result.compared:
+        typer.echo("")
     for each in result.compared:
         said = _headline_line(each.headline) if each.headline else f"not sure — {each.why}"
-        typer.echo(f"{'' if each is not result.compared[0] else chr(10)}{each.company}: {said}")
+        typer.echo(f"{each.company}: {said}")
     if result.compared or not result.candidates:
         return
     typer.echo("\nNot sure: no figure passed every check. Candidates set aside:")
