@@ -19,14 +19,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date
 
 from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo, FactInfo
-from ..periods import PeriodAsk, months_between
-from .figures import Figure, FigureBook, LineItem, items_in
+from ..periods import PeriodAsk
+from .figures import Figure, FigureBook, LineItem, items_in, months_of
 from .printed import dated_columns, printed_forms, row_line, table_context
 from .results import Check
 from .statements import Statement
@@ -164,7 +163,7 @@ class CheckedBook(FigureBook):
     def duration_check(self, figure: Figure, year: int | None) -> Check:
         if figure.period_start is None:
             return Check("duration", True, f"a figure at a date ({figure.period})")
-        months = _months(figure)
+        months = months_of(figure)
         span = self.span(year)
         wanted = span.months if span is not None else self.ask.months
         if not wanted and self.ask.quarter is not None:
@@ -336,10 +335,3 @@ def _differences(chosen: Figure, figures: list[Figure]) -> list[str]:
                 f"from the {chosen.source} figure stated ({chosen.shown})"
             )
     return said[:2]
-
-
-def _months(figure: Figure) -> int:
-    assert figure.period_start is not None
-    return months_between(
-        date.fromisoformat(figure.period_start), date.fromisoformat(figure.period_end)
-    )

@@ -300,7 +300,7 @@ class FigureBook:
         if held or self.ask.end is not None or span.months not in (0, 12) or span.quarter != 4:
             return held
         assert span.fiscal_year is not None
-        return [f for f in facts if self.of_year(f, span.fiscal_year) and _months(f) in (0, 12)]
+        return [f for f in facts if self.of_year(f, span.fiscal_year) and months_of(f) in (0, 12)]
 
     def _ranking(
         self, item: LineItem, span: Span | None
@@ -330,14 +330,14 @@ class FigureBook:
             if f.period_start is None:
                 apart = 0
             else:
-                apart = abs(_months(f) - months) if months else 12 - min(_months(f), 12)
+                apart = abs(months_of(f) - months) if months else 12 - min(months_of(f), 12)
             return (where, apart, f.source != "tagged", order(f), f.page)
 
         return rank
 
 
-def _months(fact: FactInfo) -> int:
-    """The months a fact's period spans (0: a balance)."""
+def months_of(fact: FactInfo | Figure) -> int:
+    """The months a fact's or figure's period spans (0: a balance)."""
     if fact.period_start is None:
         return 0
     return months_between(
