@@ -45,9 +45,6 @@ class Stated:
         return list(dict.fromkeys([*first, *((f.document, f.page) for f in self.figures)]))
 
 
-_PART_OF_REVENUE = ("gross profit", "operating income", "net income", "cost of sales")
-
-
 def _shown(figure: Figure) -> dict[str, object]:
     return {
         "value": figure.value,
@@ -119,9 +116,9 @@ def _bounds(working: Working) -> Check:
         if working.value > 100:
             return Check("sign", False, f"a margin of {working.shown} is above 100%")
         parts = {n: f.value for n, _, f in working.inputs}
-        for part in _PART_OF_REVENUE[:1]:
-            if part in parts and "revenue" in parts and parts[part] > parts["revenue"]:
-                return Check("sign", False, f"{part} is larger than revenue")
+        gross, revenue = parts.get("gross profit"), parts.get("revenue")
+        if gross is not None and revenue is not None and gross > revenue:
+            return Check("sign", False, "gross profit is larger than revenue")
     return Check("sign", True, "within the bounds a metric of its kind has")
 
 
@@ -194,9 +191,14 @@ def in_unit(stated: Stated, question: str, places: int | None) -> None:
     stated.text = f"{shown} ({headline.shown}) — {stated.text.split(' — ', 1)[-1]}"
 
 
+def as_candidate(headline: Headline, reason: str) -> Candidate:
+    """A headline as a candidate set aside for `reason`."""
+    fields = {k: v for k, v in vars(headline).items() if k not in ("kind", "notes")}
+    return Candidate(**{**fields, "set_aside": reason})
+
+
 def demote(stated: Stated, reason: str) -> None:
     """The headline made a candidate set aside for `reason`."""
     if stated.headline is not None:
-        fields = {k: v for k, v in vars(stated.headline).items() if k not in ("kind", "notes")}
-        stated.candidates.insert(0, Candidate(**{**fields, "set_aside": reason}))
+        stated.candidates.insert(0, as_candidate(stated.headline, reason))
         stated.headline = None

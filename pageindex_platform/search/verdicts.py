@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from ..db.queries import DocumentInfo
 from ..periods import PeriodAsk
 from .document_search import Found
-from .headline import Stated
+from .headline import Stated, as_candidate
 from .query import Query
 from .results import Candidate, Check, ComparedFigure, Headline
 from .stated import state
@@ -110,7 +110,4 @@ def _same(a: float, b: float) -> bool:
 
 
 def _disputed(headline: Headline, other: str) -> Candidate:
-    fields = {k: v for k, v in vars(headline).items() if k not in ("kind", "notes")}
-    return Candidate(
-        **{**fields, "set_aside": f"disagrees with {other}, which claims the same filing"}
-    )
+    return as_candidate(headline, f"disagrees with {other}, which claims the same filing")
