@@ -85,14 +85,17 @@ def gather(
     return Evidence([*shown, *others[: max(0, max_citations - len(shown))]], stated)
 
 
-def missing_notice(constraints: Constraints, documents: Sequence[DocumentInfo]) -> str | None:
+def missing_notice(
+    constraints: Constraints, documents: Sequence[DocumentInfo]
+) -> tuple[str | None, bool]:
     """How a symbol alone was read, and what the question asked for that no selected filing
     is — a company it compares, its filing type, quarter or fiscal year — said first ("No
     Apple Inc. filing for Q3 fiscal 2023 is stored; nearest: ..."), or None when the selected
     filings (best first) are what was asked for. A question over every company is said to be
-    answered from one filing."""
+    answered from one filing. Second: whether the period asked is not stored, so that the
+    nearest filing answers."""
     if constraints.not_stored:
-        return not_stored_notice(constraints)
+        return not_stored_notice(constraints), False
     said = [*constraints.notes] + [
         f"No filing of {name} is stored: the comparison covers the stored companies only."
         for name in constraints.unknown
@@ -104,7 +107,7 @@ def missing_notice(constraints: Constraints, documents: Sequence[DocumentInfo]) 
             "a ranking of the stored companies."
         )
     period = _period_notice(constraints, documents)
-    return " ".join([*said, period] if period else said) or None
+    return " ".join([*said, period] if period else said) or None, period is not None
 
 
 def not_stored_notice(constraints: Constraints) -> str:

@@ -83,9 +83,8 @@ def ask(
         search=search, decision=decision, constraints=constraints, limit=max_documents
     )
     selected, claimed = with_rivals(session=session, selected=selected)
-    notice = " ".join(
-        n for n in (missing_notice(constraints, [d for d, _ in selected.documents]), claimed) if n
-    )
+    missing, nearest = missing_notice(constraints, [d for d, _ in selected.documents])
+    notice = " ".join(n for n in (missing, claimed) if n)
     if notice:
         trace.warn(notice)
     found = [
@@ -100,6 +99,8 @@ def ask(
     written = steps.write_answer(query, evidence.citations, evidence.stated.text, pages, trace)
     trace.lap("answer")
     readings = _readings(constraints, evidence.stated, [d for d, _ in selected.documents])
+    if nearest:  # a figure of the nearest filing is not the one asked
+        demote(evidence.stated, "the period asked is not stored; this is the nearest filing's")
     answer = _answer(
         query, steps.mode, decision, found, written, evidence.stated, notice, readings, trace
     )
@@ -188,8 +189,6 @@ def _answer(
     figures and working stated, and the lines it stands on (each stated figure's row, then
     the lines extracted from the cited pages)."""
     trace.finish()
-    if "is stored; nearest:" in notice:  # a figure of the nearest filing is not the one asked
-        demote(stated, "the period asked is not stored; this is the nearest filing's")
     figures = [f.stated() for f in stated.figures]
     rows = [
         EvidenceLine(f.document, f.page, f"{f.label}: {f.shown.lstrip('$-')}", "figure")
