@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from datetime import date
 
 from ..db.queries import DocumentInfo
-from ..periods import months_between
 from ..periods.fiscal import fiscal_of
 from ..periods.series import SeriesPeriod
-from .figures import Figure
+from .figures import Figure, months_of
 
 PRINTED = "printed"  # the value's digits are printed on the page it cites
 DURATION = "duration"  # the figure spans the months asked (or is a balance at the end asked)
@@ -76,10 +75,7 @@ def duration(
         return True if balance else None
     if balance:
         return False
-    months = months_between(
-        date.fromisoformat(figure.period_start), date.fromisoformat(figure.period_end)
-    )
-    return months == at.span_months
+    return months_of(figure) == at.span_months
 
 
 def fiscal_year(
