@@ -69,10 +69,6 @@ _RANGE = re.compile(
     r"(?:FY\s?(?P<c>\d{4}|\d{2})|(?P<d>(?:19|20)\d\d))\b",
     re.IGNORECASE,
 )
-# the year written after a span: "(the first half) of fiscal 2025", "(H1) FY25"
-_YEAR_AFTER = re.compile(
-    r"\s*(?:of\s+)?(?:(?:the\s+)?fiscal\s+(?:year\s+)?|FY\s?'?)?(?:\d{4}|\d{2})\b", re.IGNORECASE
-)
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10}
 _LAST_YEARS = re.compile(
     r"\b(?:last|past|latest|most\s+recent|previous)\s+(?P<n>two|three|four|five|six|seven|ten|"
