@@ -51,16 +51,26 @@ class Resolved:
     unknown: list[str] = field(default_factory=list)
 
 
+def common_in(session: Session) -> Callable[[str], bool]:
+    """Whether a phrase is words most filings use (`queries.common_words`), each phrase
+    asked of the database once per session: resolving a question asks some several times."""
+    known: dict[str, bool] = session.info.setdefault("common_words", {})
+
+    def common(phrase: str) -> bool:
+        if phrase not in known:
+            known[phrase] = queries.common_words(session, phrase)
+        return known[phrase]
+
+    return common
+
+
 def resolve_companies(
     question: str, *, session: Session, aliases: Sequence[frozenset[str]] = ()
 ) -> Resolved:
     """The companies `question` names (see the module); `aliases`: the user's groups of
     names for one company (aliases.txt)."""
     stored = queries.company_names(session)
-
-    def common(phrase: str) -> bool:
-        return queries.common_words(session, phrase)
-
+    common = common_in(session)
     found, notes, readings = link(question, stored, aliases, common)
     if found:
         companies = sorted(with_other_names(found, stored))

@@ -16,7 +16,7 @@ from ..db.queries import CompanyNames
 from ..periods import PeriodAsk, PeriodKind, parse_period
 from ..periods.dates import parse_dates
 from ..periods.grammar import quarter_labels
-from .companies import link, resolve_companies
+from .companies import common_in, link, resolve_companies
 from .entities import entity_groups
 
 _DOC_TYPES = (
@@ -120,10 +120,7 @@ def _compared_unknown(
 ) -> list[str]:
     """Names the question compares that name no stored company and are not words most
     filings use ("GAAP", "Q2", "FY2023")."""
-
-    def common(phrase: str) -> bool:
-        return queries.common_words(session, phrase)
-
+    common = common_in(session)
     return [
         n
         for n in _compared_names(question)
