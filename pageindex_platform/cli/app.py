@@ -73,12 +73,13 @@ def app_for(name: str | None) -> typer.Typer:
     """The application with the command or group `name` alone (every one for None or a name
     that is none of them)."""
     app = _new_app()
+    every = name not in COMMANDS | GROUPS
     for command, (module, function, short_help) in COMMANDS.items():
-        if name in (None, command) or name not in COMMANDS | GROUPS:
+        if every or name == command:
             found = getattr(importlib.import_module(module, __package__), function)
             app.command(name=command, short_help=short_help)(found)
     for group, module in GROUPS.items():
-        if name in (None, group) or name not in COMMANDS | GROUPS:
+        if every or name == group:
             app.add_typer(importlib.import_module(module, __package__).app, name=group)
     return app
 
