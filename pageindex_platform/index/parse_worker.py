@@ -36,9 +36,6 @@ PR_SET_PDEATHSIG = 1
 _HEADER = struct.Struct("<Q")
 
 
-# what `import pymupdf` loads besides the PDF library, when installed: a layout analyser and
-# a Markdown converter (with onnxruntime and a model), most of its import time; text is
-# extracted the same without them
 @dataclass(frozen=True)
 class Setup:
     """What a worker is told first: the records the parent shows, and the CPU slots."""
