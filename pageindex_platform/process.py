@@ -1,16 +1,30 @@
-"""What a process of our own (the `pi` command, an ingest's worker) sets up before it works:
-PyMuPDF imported without its optional extras — a layout analyser and a Markdown converter,
-which take most of its import time and which nothing here uses. A library caller's process
-is left as it is."""
+"""PyMuPDF imported without its optional extras — a layout analyser (which opens three ONNX
+models) and a Markdown converter — which take most of its import time and which nothing here
+uses. Every process that reads a PDF (the `pi` command, an ingest's workers, a library
+caller's process) imports it through `import_pymupdf`; a caller that imports the extras
+itself afterwards still can."""
 
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 PYMUPDF_EXTRAS = ("pymupdf.layout", "pymupdf4llm")
 
 
-def without_pymupdf_extras() -> None:
-    """PyMuPDF imported, when it is, without its optional extras (they import as missing)."""
-    for name in PYMUPDF_EXTRAS:
-        sys.modules.setdefault(name, None)  # type: ignore[arg-type]
+def import_pymupdf() -> Any:
+    """The `pymupdf` module: imported here, when nothing imported it before, with its extras
+    marked missing for the time of the import alone."""
+    loaded = sys.modules.get("pymupdf")
+    if loaded is not None:
+        return loaded
+    blocked = [name for name in PYMUPDF_EXTRAS if name not in sys.modules]
+    for name in blocked:
+        sys.modules[name] = None  # type: ignore[assignment]  # imports as missing
+    try:
+        import pymupdf
+    finally:
+        for name in blocked:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
+    return pymupdf

@@ -28,6 +28,7 @@ from typing import IO, Any, TypeVar
 
 from .catalog import Page
 from .errors import UnreadableFileError
+from .process import import_pymupdf
 from .shapes import Shape
 
 logger = logging.getLogger(__name__)
@@ -144,7 +145,7 @@ def scale(width: float, height: float) -> float:
 
 def _measure(data: bytes, number: int, lines: Sequence[str]) -> tuple[Any, Any, list[Box]]:
     """The page's rectangle (PDF points), its image's rectangle (pixels), and the boxes."""
-    import pymupdf
+    pymupdf = import_pymupdf()
 
     with pymupdf.open(stream=data, filetype="pdf") as pdf:
         sheet = pdf[number - 1]
@@ -152,7 +153,7 @@ def _measure(data: bytes, number: int, lines: Sequence[str]) -> tuple[Any, Any, 
 
 
 def _render(data: bytes, number: int) -> bytes:
-    import pymupdf
+    pymupdf = import_pymupdf()
 
     with pymupdf.open(stream=data, filetype="pdf") as pdf:
         sheet = pdf[number - 1]
@@ -163,7 +164,7 @@ def _render(data: bytes, number: int) -> bytes:
 def _matrix(sheet: Any) -> Any:
     """The scale of a page's image: ZOOM, less for a page that would pass MAX_PIXELS (its
     pixels counted as PyMuPDF rounds them)."""
-    import pymupdf
+    pymupdf = import_pymupdf()
 
     zoom = scale(sheet.rect.width, sheet.rect.height)
     while True:
@@ -280,7 +281,7 @@ def boxes(sheet: Any, lines: Sequence[str]) -> list[Box]:
 
 
 def _rotated(box: Box, matrix: Any) -> Box:
-    import pymupdf
+    pymupdf = import_pymupdf()
 
     r = pymupdf.Rect(box.x0, box.y0, box.x1, box.y1) * matrix
     return Box(r.x0, r.y0, r.x1, r.y1)

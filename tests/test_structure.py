@@ -169,3 +169,15 @@ def test_the_api_imports_nothing_a_question_does_not_use() -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.split() == [], f"imported by the API: {out.stdout.strip()}"
+
+
+def test_reading_a_pdf_leaves_pymupdfs_extras_out_yet_importable_by_the_caller() -> None:
+    # the layout analyser opens three ONNX models when imported: a library caller's first
+    # ingest paid about half a second for them
+    probe = (
+        "import sys; from pageindex_platform.index import pdf; "
+        "print('layout' if 'pymupdf.layout' in sys.modules else 'without'); "
+        "import pymupdf4llm; print('importable')"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["without", "importable"]

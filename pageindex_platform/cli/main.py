@@ -14,10 +14,8 @@ def main() -> None:
     if sys.argv[1:] == ["--version"]:
         print(version_line())
         return
-    from ..process import without_pymupdf_extras
     from .app import app_for
 
-    without_pymupdf_extras()
     # the command named (the first word that is no option: `pi -v ask ...`), alone imported
     named = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), None)
     app_for(named)()

@@ -28,8 +28,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from ..process import without_pymupdf_extras
-
 logger = logging.getLogger(__name__)
 
 PR_SET_PDEATHSIG = 1
@@ -158,7 +156,6 @@ def _serve() -> None:
     stdout (which nothing else may write to: prints go to stderr)."""
     jobs, answers = sys.stdin.buffer, own_stdout()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the ingest, which ends us
-    without_pymupdf_extras()
     _die_with_parent(os.getppid())
     setup: Setup | None = receive(jobs)
     if setup is None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pymupdf
-
 from ..errors import (
     CorruptPdfError,
     EmptyFileError,
@@ -15,9 +13,11 @@ from ..errors import (
     NoTextLayerError,
     UnreadableFileError,
 )
+from ..process import import_pymupdf
 from ..records import PageText
 from .layout import PageLayout, rows_from_dict
 
+pymupdf = import_pymupdf()
 pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
 
