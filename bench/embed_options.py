@@ -153,10 +153,11 @@ def main() -> int:
         help="re-embed this database's chunks with int8 (a copy!)",
     )
     args = parser.parse_args()
-    from pageindex_platform.embeddings.onnx import OnnxMiniLM, export, onnx_path
+    from pageindex_platform.embeddings import model_place
+    from pageindex_platform.embeddings.onnx import ONNX_NAME, OnnxMiniLM, export
     from pageindex_platform.settings import get_settings
 
-    fp32 = onnx_path(get_settings().home)
+    fp32 = model_place(get_settings(), ONNX_NAME)
     if not fp32.exists():
         export(fp32)
     int8 = fp32.with_name("all-MiniLM-L6-v2-int8.onnx")

@@ -98,15 +98,16 @@ def main() -> int:
 
     from model2vec import StaticModel
 
+    from pageindex_platform.embeddings import model_place
     from pageindex_platform.embeddings.static import (
         MAP_PATH,
+        TABLE_NAME,
         distill_static,
         table_means,
-        table_path,
     )
     from pageindex_platform.settings import get_settings
 
-    path = table_path(get_settings().home)
+    path = model_place(get_settings(), TABLE_NAME)
     if not (path / "model.safetensors").exists():
         distill_static(path, rotate=False)
     table: Any = StaticModel.from_pretrained(str(path), normalize=True)

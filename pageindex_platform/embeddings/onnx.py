@@ -35,11 +35,6 @@ ONNX_NAME = "all-MiniLM-L6-v2.onnx"
 ONNX_WHAT = "question model"  # what a progress display calls it
 
 
-def onnx_path(home: Path) -> Path:
-    """Where a home made before the user cache kept the export."""
-    return home / "models" / ONNX_NAME
-
-
 def export(target: Path) -> None:
     """Export the transformer to ONNX and verify it against sentence-transformers."""
     import warnings

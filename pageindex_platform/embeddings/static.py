@@ -45,16 +45,6 @@ TABLE_WHAT = "token table"  # what a progress display calls it
 TABLE_STEPS = 100  # its progress is told in percent of the vocabulary
 
 
-def static_path(home: Path) -> Path:
-    """Where a home made before the user cache kept StaticMiniLM's table."""
-    return home / "models" / STATIC_NAME
-
-
-def table_path(home: Path) -> Path:
-    """Where a home made before the user cache kept FastMiniLM's table."""
-    return home / "models" / TABLE_NAME
-
-
 def distill_static(
     target: Path, *, rotate: bool = True, progress: PrepareProgress | None = None
 ) -> None:
