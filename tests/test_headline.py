@@ -154,6 +154,30 @@ def test_a_segment_row_of_side_by_side_tables_is_read_under_its_own_heading(
     assert whole["headline"]["value"] == 4_000e6
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What were net sales of Widget Works' Marine Group in 2023?",
+        "What was total revenue of Widget Works' South America SBU in 2023?",
+        "What were the net sales of Widget Works' marine and aviation business in 2023?",
+        "What were Widget Works' Marine net sales in 2023?",
+    ],
+)
+def test_a_part_of_the_company_not_found_never_gets_the_whole_company_s_figure(
+    widget: None, question: str
+) -> None:
+    out = run_json("ask", question)
+    assert out["headline"] is None
+    assert "the whole company's figure" in _reasons(out)[4_000e6]
+
+
+def test_a_part_named_by_a_group_or_a_business_is_read_as_a_segment(widget: None) -> None:
+    group = run_json("ask", "What was the operating income of Widget Works' Outdoor Group in 2023?")
+    assert group["headline"]["value"] == 350e6 and group["headline"]["kind"] == "segment"
+    owned = run_json("ask", "What were the net sales of Widget Works' outdoor business in 2023?")
+    assert owned["headline"]["value"] == 1_800e6
+
+
 # a table of one brand's revenues by segment, before the segment note
 BRAND = """
 # Note 8. Brand revenues

@@ -1,7 +1,8 @@
-"""A segment's figure, as a question that names a segment asks it: the row labelled as the
-segment in a table of the line item, checked as any figure is and named as the segment's;
-where none is found, the whole company's figure is a candidate set aside — never stated as
-the segment's."""
+"""A segment's figure, as a question that names a part of the company asks it (a segment,
+division, group, SBU or business, or a sub-row such as "Services net sales"): the row
+labelled as the part in a table of the line item, checked as any figure is and named as the
+part's; where none is found, the whole company's figure is a candidate set aside — never
+stated as the part's."""
 
 from __future__ import annotations
 
@@ -18,10 +19,20 @@ from .figures import Figure, LineItem, items_in
 from .headline import Stated, candidate, figure_headline, not_sure
 from .printed import printed_forms, row_line, table_context
 
-_SEGMENT = re.compile(
-    r"((?:[A-Z0-9][\w&'’.-]*\s+){1,4})(?:reportable\s+)?(?:segment|division|business unit)",
+# the nouns a filing names a part of the company by: "the Domestic segment", "the Data Center
+# Group", "the South America SBU" (strategic business unit), "our hardware business"
+_PART_NOUN = (
+    r"(?:reportable\s+)?(?i:segment|division|(?:strategic\s+)?business\s+unit|operating\s+unit"
+    r"|SBU|business)|Group"
 )
-_SEGMENT_WORD = re.compile(r"\b(?:segments?|divisions?|business units?)\b", re.IGNORECASE)
+_SEGMENT = re.compile(rf"((?:[A-Z0-9][\w&'’.-]*\s+(?:(?:and|&)\s+)?){{1,4}})(?:{_PART_NOUN})\b")
+_SEGMENT_WORD = re.compile(
+    r"\b(?:segments?|divisions?|(?:strategic )?business units?|SBUs?)\b", re.IGNORECASE
+)
+# a part named in lower case after its owner: "Oracle's cloud and license business"
+_OWNED_PART = re.compile(
+    rf"[\w&.-]+['’]s?\s+((?:[a-z][\w&'’-]*\s+){{1,4}})(?:{_PART_NOUN})\b(?!['’])"
+)
 # capitalised words of a question that name no part of a company
 _NOT_A_PART = frozenset(
     "what how which who did does do was were is are compare find give tell show report the "
@@ -55,8 +66,12 @@ class Part:
 def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | None:
     """The segment or sub-row a question asks `item` of, if any."""
     segment = _SEGMENT.search(question)
-    if segment or _SEGMENT_WORD.search(question):
-        return Part(_part_name(segment.group(1), document) if segment else "", True)
+    named = _part_name(segment.group(1), document) if segment else ""
+    owned = _OWNED_PART.search(question)
+    if not named and owned:
+        named = _owned_name(owned.group(1), item)
+    if named or _SEGMENT_WORD.search(question):  # "Group", "business": only with a name
+        return Part(named, True)
     for name in sorted(item.names, key=len, reverse=True):
         words = r"\s+".join(re.escape(w) for w in name.removesuffix(" *").split())
         before = re.search(rf"((?:[A-Z0-9][\w&'’.-]*\s+){{1,5}}){words}\b", question, re.I)
@@ -77,8 +92,11 @@ def _part_name(words: str, document: DocumentInfo) -> str:
     if owner:  # "MGM Resorts' Las Vegas Strip Resorts": the words after the owner's name
         said = said[owner[-1] + 1 :]
     kept: list[str] = []
-    for word in reversed(said):
+    for at, word in reversed(list(enumerate(said))):
         bare = re.sub(r"['’]s?$", "", word).strip(".,").lower()
+        if bare in ("and", "&") and kept and at > 0 and said[at - 1][:1].isupper():
+            kept.insert(0, word)  # "Data Center and AI": one part's name
+            continue
         if (
             re.search(r"\d", word)
             or (bare in company and not owner)  # after the owner's name: the part's own words
@@ -87,7 +105,19 @@ def _part_name(words: str, document: DocumentInfo) -> str:
         ):
             break
         kept.insert(0, re.sub(r"['’]s$", "", word))
-    return " ".join(kept[-4:])
+    while kept and kept[0].lower() in ("and", "&"):
+        kept.pop(0)
+    return " ".join(kept[-5:])
+
+
+def _owned_name(words: str, item: LineItem) -> str:
+    """A lower-case part's name ("cloud and license"): the words before the part noun that
+    are no word of the line item's names nor a question's."""
+    item_words = {w for n in item.names for w in n.lower().split()}
+    said = [w for w in words.split() if w.lower() not in item_words | _NOT_A_PART - {"and"}]
+    while said and said[0].lower() == "and":
+        said.pop(0)
+    return " ".join(said)
 
 
 def segment_stated(

@@ -288,7 +288,7 @@ def _line_item(
     span = book.span(year)
     when = f" for {span.label}" if span is not None else f" for FY{year}" if year else ""
     part = part_asked(question, item, document)
-    if part is not None and (part.segment or book.rows(part.name, year)):  # a row of that name
+    if part is not None:  # its row, or the whole company's figure set aside: never stated
         return segment_stated(
             session=session,
             book=book,
