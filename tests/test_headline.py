@@ -36,6 +36,9 @@ As of December 31, 2023, we operated 871 warehouses, up from 838 a year earlier.
 memberships increased 7.6% in 2023. Our Outdoor segment sales increased 12.5% in 2023. We
 expect to open 30 new warehouses in 2024.
 
+As of December 31, 2023, we employed approximately 9,000 full-time and approximately 2,000
+part-time employees, including approximately 1,500 in research and development.
+
 Increase (decrease) from the prior year
 (In millions)
 2023 2022
@@ -300,7 +303,12 @@ def test_a_count_and_a_percentage_are_read_from_the_sentence_that_states_them(
     assert "we operated 871 warehouses" in headline["label"]
     page = run_json("docs", "page", "widget-10k-2023", str(headline["page"]))["text"]
     assert "871 warehouses" in page
-    assert {"page", "period", "kind", "statement"} <= set(_passed(headline))
+    assert {"page", "period", "kind", "statement", "label"} <= set(_passed(headline))
+    asked = "How many part-time employees did Widget Works have at the end of 2023?"
+    assert run_json("ask", asked)["headline"]["value"] == 2_000  # not the full-time 9,000
+    asked = "How many of Widget Works' employees were in research and development in 2023?"
+    engineers = run_json("ask", asked)
+    assert engineers["headline"] is None or engineers["headline"]["value"] == 1_500
     asked = "By what percent did Widget Works' paid memberships increase in 2023?"
     percent = run_json("ask", asked)
     assert percent["headline"]["value"] == 7.6 and percent["headline"]["unit"] == "%"

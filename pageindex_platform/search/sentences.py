@@ -19,10 +19,21 @@ from .results import Candidate, Check, Headline
 from .terms import phrase_words
 
 _COUNT = re.compile(
-    r"\bhow many\s+(?P<a>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)|\b(?:total\s+)?number of\s+"
-    r"(?P<b>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)",
+    r"\bhow many\s+(?:of\s+(?:the\s+)?(?:[\w&.-]+['’]s?\s+)?)?"
+    r"(?P<a>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})"
+    r"|\b(?:total\s+)?number of\s+(?P<b>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})",
     re.IGNORECASE,
 )
+# words that end the noun phrase counted ("how many permanent part-time employees did ...")
+_PHRASE_END = frozenset(
+    "did does do were was are is had has have in at of as for will would could can there on "
+    "by during from and or the a an that which who".split()
+)
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december".split()
+)
+# a figure in a sentence: a number not part of a date ("May 31, 2023") nor a year
+_ANY_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?")
 _PERCENT_ASKED = re.compile(
     r"\bby (?:what|how much) (?:percent|percentage|%)|\bwhat (?:was |is )?(?:the )?"
     r"percent(?:age)?(?: point)? (?:increase|decrease|change|growth|decline|rise)|"
@@ -75,7 +86,9 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     terms = tuple(w for w in words if w not in company_words and not re.match(r"^(fy|q)\d", w))
     noun = ""
     if count:
-        noun = phrase_words(count.group("a") or count.group("b") or "").split()[0]
+        phrase = phrase_words(count.group("a") or count.group("b") or "").split()
+        cut = next((i for i, w in enumerate(phrase) if w in _PHRASE_END), len(phrase))
+        noun = (phrase[:cut] or phrase)[-1]  # the head: "permanent part-time employees"
     direction = "up" if _UP.search(question) else "down" if _DOWN.search(question) else ""
     return TextAsk(bool(percent) and not count, noun, terms, direction)
 
@@ -89,6 +102,8 @@ def text_stated(
     aside: list[Candidate] = []
     for _, page, sentence, value, shown in found[:8]:
         checks = _checks(sentence, document, year, segment_asked, page)
+        if not ask.percent:
+            checks.append(_attached(sentence, shown, ask))
         failed = next((c for c in checks if not c.passed), None)
         unit = "%" if ask.percent else ask.noun
         fields = {
@@ -193,6 +208,39 @@ def _checks(
     else:
         checks.append(Check("statement", True, "the company's own figure"))
     return checks
+
+
+def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
+    """Whether the words of the question the sentence holds go with this figure: in "328,000
+    full-time and 201,000 part-time employees", "part-time" goes with 201,000, and in
+    "136,000 employees, 38,000 in research and development", "research" with 38,000 — each
+    word with the figure nearest to it."""
+    at = sentence.find(shown)
+    ours = (at, at + len(shown))
+    figures = [
+        m.span()
+        for m in _ANY_NUMBER.finditer(sentence)
+        if not re.fullmatch(r"(?:19|20)\d\d", m.group(0))
+        and (sentence[: m.start()].split() or [""])[-1].lower() not in _MONTHS
+    ]
+    for term in ask.terms:
+        if len(term) < 3 or term in _MONTHS or not figures:
+            continue
+        spots = [m.span() for m in re.finditer(rf"\b{re.escape(term)}", sentence, re.IGNORECASE)]
+        nearest = [_nearest(figures, spot) for spot in spots]
+        if spots and not any(ours[0] <= f[0] < ours[1] for f in nearest):
+            return Check("label", False, f"the sentence gives {term!r} another figure")
+    return Check("label", True, "the question's words in the sentence go with this figure")
+
+
+def _nearest(figures: list[tuple[int, int]], spot: tuple[int, int]) -> tuple[int, int]:
+    """The figure nearest a word; of two as near, the one before it ("871 warehouses")."""
+    return min(figures, key=lambda figure: (_gap(figure, spot), figure[0] > spot[0]))
+
+
+def _gap(figure: tuple[int, int], spot: tuple[int, int]) -> int:
+    """Characters between a figure and a word of the sentence."""
+    return spot[0] - figure[1] if spot[0] >= figure[1] else max(0, figure[0] - spot[1])
 
 
 def _period(document: DocumentInfo, year: int | None) -> str:

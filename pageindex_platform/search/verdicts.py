@@ -5,6 +5,7 @@ company's figure from its own filing, or says why it has none."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -84,7 +85,7 @@ def compared(
             continue
         said = state(
             session=session,
-            question=query.question,
+            question=_without_others(query.question, document, found),
             catalogue=query.catalogue,
             document=document,
             period=period,
@@ -103,6 +104,26 @@ def compared(
         lines.append(f"{company}: no figure stated — {why}")
     out.text = "\n".join(lines)
     return out
+
+
+def _without_others(question: str, document: DocumentInfo, found: Sequence[Found]) -> str:
+    """The question as one company's filing reads it: the capitalised words of the other
+    companies' names left out, so that "Compare Widget Works and Gadget Corp operating
+    income" asks Widget Works' own figure, not a part named "Gadget Corp"."""
+    names = {
+        n
+        for d in found
+        if d.document.company != document.company
+        for n in (d.document.company or "", *d.document.company_aliases)
+    }
+    others = {w.lower() for n in names for w in re.findall(r"[A-Za-z0-9]{2,}", n)}
+    others -= {w.lower() for w in re.findall(r"[A-Za-z0-9]{2,}", document.company or "")}
+    kept = [
+        w
+        for w in question.split()
+        if not (w[:1].isupper() and re.sub(r"['’]s?$|[^\w]", "", w).lower() in others)
+    ]
+    return " ".join(kept)
 
 
 def _same(a: float, b: float) -> bool:
