@@ -37,7 +37,8 @@ memberships increased 7.6% in 2023. Our Outdoor segment sales increased 12.5% in
 expect to open 30 new warehouses in 2024.
 
 As of December 31, 2023, we employed approximately 9,000 full-time and approximately 2,000
-part-time employees, including approximately 1,500 in research and development.
+part-time employees, including approximately 1,500 in research and development. Our board
+approved a $500 million share repurchase authorization in 2023.
 
 Increase (decrease) from the prior year
 (In millions)
@@ -306,6 +307,10 @@ def test_a_count_and_a_percentage_are_read_from_the_sentence_that_states_them(
     assert {"page", "period", "kind", "statement", "label"} <= set(_passed(headline))
     asked = "How many part-time employees did Widget Works have at the end of 2023?"
     assert run_json("ask", asked)["headline"]["value"] == 2_000  # not the full-time 9,000
+    asked = "How many full-time employees did Widget Works have at the end of 2023?"
+    assert run_json("ask", asked)["headline"]["value"] == 9_000
+    shares = run_json("ask", "How many shares did Widget Works repurchase in 2023?")
+    assert shares["headline"] is None  # "$500 million share repurchase": money, not shares
     asked = "How many of Widget Works' employees were in research and development in 2023?"
     engineers = run_json("ask", asked)
     assert engineers["headline"] is None or engineers["headline"]["value"] == 1_500

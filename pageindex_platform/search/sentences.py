@@ -74,6 +74,7 @@ class TextAsk:
     noun: str
     terms: tuple[str, ...]
     direction: str  # "up", "down" or ""
+    qualifier: str = ""  # the counted phrase's first word: "full-time" of "full-time employees"
 
 
 def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
@@ -84,13 +85,15 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
         return None
     words = [w for w in phrase_words(question).split() if w not in _STOP and not w.isdigit()]
     terms = tuple(w for w in words if w not in company_words and not re.match(r"^(fy|q)\d", w))
-    noun = ""
+    noun = qualifier = ""
     if count:
         phrase = phrase_words(count.group("a") or count.group("b") or "").split()
         cut = next((i for i, w in enumerate(phrase) if w in _PHRASE_END), len(phrase))
-        noun = (phrase[:cut] or phrase)[-1]  # the head: "permanent part-time employees"
+        said = phrase[:cut] or phrase
+        noun = said[-1]  # the head: "permanent part-time employees"
+        qualifier = said[0] if len(said) > 1 else ""
     direction = "up" if _UP.search(question) else "down" if _DOWN.search(question) else ""
-    return TextAsk(bool(percent) and not count, noun, terms, direction)
+    return TextAsk(bool(percent) and not count, noun, terms, direction, qualifier)
 
 
 def text_stated(
@@ -160,16 +163,24 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
             (_signed(float(m.group(1)), m.group(0), sentence[: m.start()], ask), m.group(0))
             for m in _PERCENT.finditer(sentence)
         ]
-    stem = re.escape(ask.noun.rstrip("s")[:-1] if len(ask.noun) > 4 else ask.noun)
-    # "871 warehouses", "4.2 million shares of common stock"; not "10,000 of our employees"
-    pattern = rf"{_NUMBER}\s+(?:(?!of\b)[A-Za-z-]+\s+){{0,3}}?{stem}\w*"
-    found = []
-    for m in re.finditer(pattern, sentence, re.IGNORECASE):
-        if re.match(r"(?:19|20)\d\d$", m.group(1)) or _RANGE.search(sentence[: m.start()]):
-            continue  # a year or a range's end, not a count
-        value = float(m.group(1).replace(",", "")) * _SCALES.get((m.group(2) or "").lower(), 1)
-        found.append((value, m.group(0)))
-    return found
+    # "871 warehouses", "4.2 million shares of common stock"; not "10,000 of our employees";
+    # "46,000 full-time and 18,000 part-time employees": the first by its qualifier
+    found: dict[int, tuple[float, str]] = {}
+    for noun in filter(None, (ask.noun, ask.qualifier)):
+        pattern = rf"{_NUMBER}\s+(?:(?!of\b)[A-Za-z-]+\s+){{0,3}}?{_stem(noun)}\w*"
+        for m in re.finditer(pattern, sentence, re.IGNORECASE):
+            before = sentence[: m.start()]
+            if re.match(r"(?:19|20)\d\d$", m.group(1)) or _RANGE.search(before):
+                continue  # a year or a range's end, not a count
+            if before.rstrip().endswith(("$", "€", "£")):
+                continue  # "$2.0 billion share repurchase program": money, not a count
+            scale = _SCALES.get((m.group(2) or "").lower(), 1)
+            found.setdefault(m.start(), (float(m.group(1).replace(",", "")) * scale, m.group(0)))
+    return [found[at] for at in sorted(found)]
+
+
+def _stem(noun: str) -> str:
+    return re.escape(noun.rstrip("s")[:-1] if len(noun) > 4 else noun)
 
 
 def _signed(value: float, shown: str, before: str, ask: TextAsk) -> float:
@@ -211,36 +222,37 @@ def _checks(
 
 
 def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
-    """Whether the words of the question the sentence holds go with this figure: in "328,000
-    full-time and 201,000 part-time employees", "part-time" goes with 201,000, and in
-    "136,000 employees, 38,000 in research and development", "research" with 38,000 — each
-    word with the figure nearest to it."""
+    """Whether the question's words the sentence holds go with this figure: a word goes with
+    the figure before it in the sentence (the first one when none is before it), and what
+    follows a shared noun goes with each figure of the phrase ("46,000 full-time and 18,000
+    part-time employees domestically"). In "328,000 full-time and 201,000 part-time
+    employees", "part-time" goes with 201,000; in "136,000 employees, including 38,000 in
+    research and development", "research" with 38,000."""
     at = sentence.find(shown)
-    ours = (at, at + len(shown))
     figures = [
-        m.span()
+        m.start()
         for m in _ANY_NUMBER.finditer(sentence)
         if not re.fullmatch(r"(?:19|20)\d\d", m.group(0))
         and (sentence[: m.start()].split() or [""])[-1].lower() not in _MONTHS
     ]
+    if at < 0 or at not in figures:
+        return Check("label", True, "the sentence gives one figure of the kind asked")
+    head = re.search(rf"\b{_stem(ask.noun)}\w*", sentence[at:], re.IGNORECASE)
+    shared = head is not None and bool(
+        re.search(r"\b(?:and|or)\b", sentence[at : at + head.start()])
+    )
+    shared_from = at + head.end() if head is not None and shared else len(sentence) + 1
     for term in ask.terms:
-        if len(term) < 3 or term in _MONTHS or not figures:
+        if len(term) < 3 or term in _MONTHS or term == ask.noun:
             continue
-        spots = [m.span() for m in re.finditer(rf"\b{re.escape(term)}", sentence, re.IGNORECASE)]
-        nearest = [_nearest(figures, spot) for spot in spots]
-        if spots and not any(ours[0] <= f[0] < ours[1] for f in nearest):
+        spots = [m.start() for m in re.finditer(rf"\b{re.escape(term)}", sentence, re.I)]
+        owners = [max((f for f in figures if f < spot), default=figures[0]) for spot in spots]
+        if spots and not any(
+            owner == at or (spot >= shared_from and at <= owner < shared_from)
+            for spot, owner in zip(spots, owners, strict=True)
+        ):
             return Check("label", False, f"the sentence gives {term!r} another figure")
     return Check("label", True, "the question's words in the sentence go with this figure")
-
-
-def _nearest(figures: list[tuple[int, int]], spot: tuple[int, int]) -> tuple[int, int]:
-    """The figure nearest a word; of two as near, the one before it ("871 warehouses")."""
-    return min(figures, key=lambda figure: (_gap(figure, spot), figure[0] > spot[0]))
-
-
-def _gap(figure: tuple[int, int], spot: tuple[int, int]) -> int:
-    """Characters between a figure and a word of the sentence."""
-    return spot[0] - figure[1] if spot[0] >= figure[1] else max(0, figure[0] - spot[1])
 
 
 def _period(document: DocumentInfo, year: int | None) -> str:
