@@ -7,24 +7,27 @@ itself afterwards still can."""
 from __future__ import annotations
 
 import sys
+import threading
 from typing import Any
 
 PYMUPDF_EXTRAS = ("pymupdf.layout", "pymupdf4llm")
+_IMPORTING = threading.Lock()
 
 
 def import_pymupdf() -> Any:
-    """The `pymupdf` module: imported here, when nothing imported it before, with its extras
-    marked missing for the time of the import alone."""
-    loaded = sys.modules.get("pymupdf")
-    if loaded is not None:
-        return loaded
-    blocked = [name for name in PYMUPDF_EXTRAS if name not in sys.modules]
-    for name in blocked:
-        sys.modules[name] = None  # type: ignore[assignment]  # imports as missing
-    try:
-        import pymupdf
-    finally:
-        for name in blocked:
-            if name in sys.modules and sys.modules[name] is None:
-                del sys.modules[name]
+    """The `pymupdf` module, fully imported: imported here, when nothing imported it before,
+    with its extras marked missing for the time of the import alone. Threads (the web door
+    renders pages in a pool) wait for the one importing."""
+    with _IMPORTING:
+        if "pymupdf" not in sys.modules:
+            blocked = [name for name in PYMUPDF_EXTRAS if name not in sys.modules]
+            for name in blocked:
+                sys.modules[name] = None  # type: ignore[assignment]  # imports as missing
+            try:
+                import pymupdf
+            finally:
+                for name in blocked:
+                    if name in sys.modules and sys.modules[name] is None:
+                        del sys.modules[name]
+        import pymupdf  # the import system's lock: a module another thread imports is whole
     return pymupdf

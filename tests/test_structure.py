@@ -181,3 +181,18 @@ def test_reading_a_pdf_leaves_pymupdfs_extras_out_yet_importable_by_the_caller()
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["without", "importable"]
+
+
+def test_threads_reading_pdfs_at_once_each_get_the_whole_pdf_reader() -> None:
+    # the web door renders page images in a pool: a thread must never see a half-imported one
+    probe = (
+        "from concurrent.futures import ThreadPoolExecutor\n"
+        "from pageindex_platform.process import import_pymupdf\n"
+        "def whole(_):\n"
+        "    m = import_pymupdf()\n"
+        "    return hasattr(m, 'Matrix') and hasattr(m, 'open')\n"
+        "with ThreadPoolExecutor(16) as pool:\n"
+        "    print(sum(pool.map(whole, range(16))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["16"], out.stderr[-500:]
