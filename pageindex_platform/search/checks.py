@@ -104,11 +104,8 @@ class CheckedBook(FigureBook):
         session: Session,
         document: DocumentInfo,
         ask: PeriodAsk | None = None,
-        *,
-        segment_asked: bool = False,
     ) -> None:
         super().__init__(session, document, ask)
-        self.segment_asked = segment_asked
         # line items the question asks from one statement ("D&A from the cash flow statement")
         self.required: dict[str, Statement] = {}
         self.vetted: dict[tuple[str, int | None], Vetted] = {}
@@ -147,14 +144,21 @@ class CheckedBook(FigureBook):
         return vetted
 
     def check(
-        self, item: LineItem, figure: Figure, year: int | None, peers: Sequence[Figure] = ()
+        self,
+        item: LineItem,
+        figure: Figure,
+        year: int | None,
+        peers: Sequence[Figure] = (),
+        *,
+        part: bool = False,
     ) -> list[Check]:
-        """Every check of one candidate, in order."""
+        """Every check of one candidate, in order; `part`: the question asks a part of the
+        company (a segment's row may then be in a table about segments)."""
         text = self.page_text(figure.page)
         return [
             kind_check(item, figure, text),
             self.duration_check(figure, year),
-            self.statement_check(figure, text, self.required.get(item.name)),
+            self.statement_check(figure, text, self.required.get(item.name), part=part),
             sign_check(item, figure),
             page_check(figure, text),
             column_check(figure, peers, text),
@@ -178,7 +182,7 @@ class CheckedBook(FigureBook):
         return Check("duration", True, f"{months} months, as asked")
 
     def statement_check(
-        self, figure: Figure, text: str, required: Statement | None = None
+        self, figure: Figure, text: str, required: Statement | None = None, *, part: bool = False
     ) -> Check:
         kind = self.statement_pages.get(figure.page)
         if required is not None and kind != required:
@@ -198,7 +202,7 @@ class CheckedBook(FigureBook):
         context = table_context(figure, text)
         about = _NOT_CONSOLIDATED.search(context)
         other = self._another_entity(context)
-        if (about or other) and not self.segment_asked:
+        if (about or other) and not part:
             what = about.group(0).lower() if about else f"{other}'s figures"
             return Check(
                 "statement",

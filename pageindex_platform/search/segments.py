@@ -137,12 +137,10 @@ def segment_stated(
     found, peers = _segment_figure(session, book, item, name, year, items) if name else (None, [])
     label = f"{part.said} {item.name}"
     if found is not None:
-        book.segment_asked = True
-        checks = book.check(item, found, year, peers)
+        checks = book.check(item, found, year, peers, part=True)
         if not peers:  # side-by-side tables: the column under the item's own heading
             said = f"the column under the heading that names {item.name}"
             checks = [replace(c, detail=said) if c.name == "column" else c for c in checks]
-        book.segment_asked = False
         failed = next((c for c in checks if not c.passed), None)
         if failed is None:
             text = (
