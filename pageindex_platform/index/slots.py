@@ -109,21 +109,13 @@ class CpuSlots:
 
     def _seat(self, i: int, create: bool = True) -> IO[bytes] | None:
         """Seat `i` taken without waiting; None when another process holds it."""
-        import fcntl
-
         if create:
             self.folder.mkdir(parents=True, exist_ok=True)
-        handle = open(self.folder / f"ingest-{i}.lock", "a+b" if create else "rb")  # noqa: SIM115
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            return None
-        return handle
+        return _locked(self.folder / f"ingest-{i}.lock", create=create)
 
     def _take(self) -> IO[bytes] | None:
         try:
-            import fcntl
+            import fcntl  # noqa: F401 - advisory locks exist here
         except ImportError:  # pragma: no cover - Windows
             return None
         try:
@@ -135,11 +127,8 @@ class CpuSlots:
         while True:
             first = random.randrange(self.count)
             for i in range(self.count):
-                handle = open(self.folder / f"{(first + i) % self.count}.lock", "a+b")  # noqa: SIM115
-                try:
-                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except OSError:
-                    handle.close()
+                handle = _locked(self.folder / f"{(first + i) % self.count}.lock")
+                if handle is None:
                     continue
                 if waited:
                     logger.debug("waited %.2f s for a CPU slot", waited)
@@ -147,3 +136,17 @@ class CpuSlots:
             time.sleep(wait)
             waited += wait
             wait = min(wait * 2, _LAST_WAIT)
+
+
+def _locked(path: Path, *, create: bool = True) -> IO[bytes] | None:
+    """`path` opened and locked for this process without waiting (released when closed, or
+    when the process ends); None when another process holds it."""
+    import fcntl
+
+    handle = open(path, "a+b" if create else "rb")  # noqa: SIM115 - held open as the lock
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return None
+    return handle
