@@ -69,20 +69,23 @@ def receive(stream: IO[bytes]) -> Any:
     return pickle.loads(data)
 
 
+def start_module(module: str) -> subprocess.Popen[bytes]:
+    """A process running `module` of this library (`python -m`, so the caller's script is
+    never imported again), talked to through its stdin and stdout."""
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[2])  # this library, whatever sys.path was
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    return subprocess.Popen(
+        [sys.executable, "-P", "-m", module], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env
+    )
+
+
 class Worker:
     """One worker process and the thread that reads its answers into `answers`."""
 
     def __init__(self, setup: Setup, answers: queue.Queue[tuple[Worker, Done | None]]) -> None:
         self.jobs: list[int] = []  # sent, not answered, in order
-        env = dict(os.environ)
-        root = str(Path(__file__).resolve().parents[2])  # this library, whatever sys.path was
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-        self.process = subprocess.Popen(
-            [sys.executable, "-P", "-m", __name__],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env=env,
-        )
+        self.process = start_module(__name__)
         assert self.process.stdin is not None and self.process.stdout is not None
         self._input: IO[bytes] = self.process.stdin
         self.alive = True

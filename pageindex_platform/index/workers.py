@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import queue
 import signal
 import subprocess
@@ -28,7 +27,7 @@ from ..embeddings.cache import PrepareProgress
 from ..logs import log_to_stderr, shown_level
 from ..settings import Settings
 from .discover import discover
-from .parse_worker import own_stdout, receive, send
+from .parse_worker import own_stdout, receive, send, start_module
 from .pipeline import ingest_paths
 from .report import (
     BatchStarted,
@@ -186,15 +185,7 @@ def _preparing(progress: Progress) -> PrepareProgress:
 
 def _start(job: _Job, events: queue.Queue[object]) -> subprocess.Popen[bytes]:
     """A worker process, started as this module, and the thread that reads its events."""
-    env = dict(os.environ)
-    root = str(Path(__file__).resolve().parents[2])  # this library, whatever sys.path was
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-    proc = subprocess.Popen(
-        [sys.executable, "-P", "-m", __name__],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        env=env,
-    )
+    proc = start_module(__name__)
     assert proc.stdin is not None and proc.stdout is not None
     with proc.stdin:
         send(proc.stdin, job)
