@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from pageindex_platform.db.tables import QueryLog
+from pageindex_platform.index.company import trading_symbols
 from pageindex_platform.periods.grammar import quarter_labels as parse_periods
 from pageindex_platform.periods.grammar import years_written as parse_years
 from pageindex_platform.search.constraints import parse_doc_types
@@ -337,3 +338,16 @@ def test_question_naming_no_company_about_a_vote_prefers_the_8k(tmp_path: Path) 
     out = run_json("ask", "How did shareholders vote on the proposals at the annual meeting?")
     assert out["route"] == "semantic"
     assert out["documents"][0]["name"] == "event"
+
+
+@pytest.mark.no_database
+def test_a_preferred_series_symbol_is_not_read_as_the_company_s_own() -> None:
+    # "PCG-PA": PCG's 6% preferred stock; "PA" alone would make "PE ratio" name the company
+    cover = [
+        "Title of each class Trading Symbol(s) Name of each exchange on which registered",
+        "Common stock, no par value PCG The New York Stock Exchange",
+        "First preferred stock, cumulative, par value $25 per share, 5% series A",
+        "redeemable PCG-PE NYSE American LLC",
+        "nonredeemable PCG-PA NYSE American LLC",
+    ]
+    assert trading_symbols(cover) == ["PCG"]

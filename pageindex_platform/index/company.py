@@ -18,8 +18,9 @@ _TICKER = re.compile(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|ASX)\s*:\s*([A-Z.]{
 # is a row (or a cell) of capitals next to the name of its exchange.
 _SYMBOL_HEADER = re.compile(r"trading\s+symbol", re.IGNORECASE)
 _EXCHANGE = re.compile(r"exchange|nasdaq|nyse|market", re.IGNORECASE)
+# (not the series letters of a preferred stock's symbol: "PA" of "PCG-PA")
 _SYMBOL_INLINE = re.compile(
-    rf"(?<![\w$.,])({SYMBOL.pattern})\s+(?:The\s+)?(?:New York Stock Exchange|NYSE|Nasdaq|"
+    rf"(?<![\w$.,/-])({SYMBOL.pattern})\s+(?:The\s+)?(?:New York Stock Exchange|NYSE|Nasdaq|"
     r"NASDAQ)"
 )
 _NOT_SYMBOLS = {"NYSE", "NASDAQ", "LLC", "INC", "THE", "NONE", "N", "A", "I", "II"}
