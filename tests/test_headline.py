@@ -38,7 +38,10 @@ expect to open 30 new warehouses in 2024.
 
 As of December 31, 2023, we employed approximately 9,000 full-time and approximately 2,000
 part-time employees, including approximately 1,500 in research and development. Our board
-approved a $500 million share repurchase authorization in 2023.
+approved a $500 million share repurchase authorization in 2023. At December 31, 2023, 95
+million shares of common stock were outstanding. We had 140 stores at the end of 2023
+throughout our Outdoor and Indoor segments. In total, 3 million shares were repurchased
+in 2023 under the authorization.
 
 Increase (decrease) from the prior year
 (In millions)
@@ -63,6 +66,7 @@ Years Ended December 31,
 Net cash provided by operating activities 800 700 600
 Depreciation and amortization 150 140 130
 Long-term debt (300) (200) (100)
+Cash dividends paid (120) (110) (100)
 
 CONSOLIDATED BALANCE SHEETS
 (In millions)
@@ -310,7 +314,12 @@ def test_a_count_and_a_percentage_are_read_from_the_sentence_that_states_them(
     asked = "How many full-time employees did Widget Works have at the end of 2023?"
     assert run_json("ask", asked)["headline"]["value"] == 9_000
     shares = run_json("ask", "How many shares did Widget Works repurchase in 2023?")
-    assert shares["headline"] is None  # "$500 million share repurchase": money, not shares
+    assert shares["headline"]["value"] == 3e6  # not "$500 million share repurchase": money
+    assert "does not say 'repurchase'" in _reasons(shares)[95e6]  # outstanding, not bought
+    asked = "How many shares in total were repurchased by Widget Works in 2023?"
+    assert run_json("ask", asked)["headline"]["value"] == 3e6
+    stores = run_json("ask", "How many stores did Widget Works operate at the end of 2023?")
+    assert stores["headline"]["value"] == 140  # across its segments: the company's count
     asked = "How many of Widget Works' employees were in research and development in 2023?"
     engineers = run_json("ask", asked)
     assert engineers["headline"] is None or engineers["headline"]["value"] == 1_500
@@ -417,3 +426,26 @@ def test_the_web_page_shows_the_headline_or_not_sure(widget: None, client: TestC
     unsure = client.get("/", params={"q": "Widget Works FY2023 gross margin", "t": _token(client)})
     assert "Not sure: no figure could be stated with confidence." in unsure.text
     assert "set aside" in unsure.text and "$136 million" in unsure.text
+
+
+def test_a_total_is_never_stated_for_a_figure_asked_per_share(widget: None) -> None:
+    total = run_json("ask", "What were Widget Works' cash dividends paid in 2023?")
+    assert total["headline"]["value"] in (120e6, -120e6)
+    per_share = run_json("ask", "What were Widget Works' cash dividends paid per share in 2023?")
+    assert per_share["headline"] is None
+    assert "per share" in _reasons(per_share)[total["headline"]["value"]]
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("What were Widget Works' net sales for fiscal 2022, as shown in its 2023 10-K?", 3_600e6),
+        ("In its 2023 annual report, what was Widget Works' net income for the prior year?", 380e6),
+        ("Widget Works' 2023 10-K: what operating income for the year before?", 500e6),
+        ("What was Widget Works' operating income in 2023?", 600e6),
+    ],
+)
+def test_a_year_that_names_the_filing_is_not_the_year_asked(
+    widget: None, question: str, value: float
+) -> None:
+    assert run_json("ask", question)["headline"]["value"] == value

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from pageindex_platform.periods.dates import parse_dates
+from pageindex_platform.periods.grammar import figure_years, fiscal_years_written
 
 from .helpers import annual_filing, cover, ingest_files, run_json
 
@@ -116,3 +117,21 @@ def test_a_period_named_without_a_company_weighs_the_whole_corpus_ranking(
     out = _ask("Was there any drop in cash and cash equivalents between FY2023 and Q1 of FY2024?")
     assert out["route"] == "semantic"
     assert out["documents"][0]["name"] == "q2024"
+
+
+@pytest.mark.no_database
+@pytest.mark.parametrize(
+    ("question", "years"),
+    [
+        ("Diluted EPS for fiscal 2022, in the comparative column of its fiscal 2023 10-K?", [2022]),
+        ("In AES's 2016 annual report (10-K), what was net income for the prior year?", [2015]),
+        ("Its 2019 10-K: what net income for the year before the one the filing covers?", [2018]),
+        ("Cash at the end of 2020, as shown in its 2021 10-K?", [2020]),
+        ("How much did revenue grow in 2023 compared to the prior year?", [2023]),
+        ("Apple revenue FY2023", [2023]),
+    ],
+)
+def test_the_years_a_figure_is_asked_for_leave_out_the_filing_s(
+    question: str, years: list[int]
+) -> None:
+    assert figure_years(question, fiscal_years_written(question)) == years

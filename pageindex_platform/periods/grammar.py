@@ -11,7 +11,7 @@ years"). Years and quarters are the company's own names: they are placed on its 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from enum import StrEnum
 
@@ -164,6 +164,58 @@ def fiscal_years_written(question: str) -> list[int]:
     for a, b in _ranges(question):
         years.update(range(a, b + 1))
     return sorted(years)
+
+
+# A year that names the filing a figure is read from, not the period asked of it: "its
+# fiscal 2023 10-K", "the 2016 annual report", "FY2019 Form 10-K".
+_FILING_YEAR = re.compile(
+    r"(?:\bFY\s?'?|\bfiscal(?:\s+year)?\s+'?)?(?<!\d)(?P<y>(?:19|20)\d\d)\s+(?:form\s+)?"
+    r"(?:10-?K|10-?Q|20-F|annual\s+report|quarterly\s+report|report|filing)\b",
+    re.IGNORECASE,
+)
+# The period before the one named: "the prior year", "the comparable prior-year quarter",
+# "the year before", "a year earlier", "the comparative column".
+_PRIOR = re.compile(
+    r"\b(?:prior|previous|preceding)[\s-]+(?:fiscal[\s-]+)?(?:year|quarter|period)\b|"
+    r"\byear[\s-]+(?:ago|before|earlier)\b|\bcomparative\s+(?:column|year|period)\b",
+    re.IGNORECASE,
+)
+
+
+def figure_years(question: str, years: list[int]) -> list[int]:
+    """The fiscal years a figure is asked for, where the question also names the filing it
+    is read from: "fiscal 2022, as shown in its fiscal 2023 10-K" asks 2022; "the prior
+    year" of "its 2016 10-K" asks 2015; of two years and "the prior-year quarter", the
+    earlier. Other questions: `years` as written."""
+    filing = {int(m.group("y")) for m in _FILING_YEAR.finditer(question)}
+    prior = _PRIOR.search(question) is not None
+    own = [y for y in years if y not in filing]
+    if own:
+        return own[:1] if prior and len(own) >= 2 else own
+    if filing and prior:
+        return sorted({y - 1 for y in filing})
+    return years
+
+
+def figure_period(question: str, period: PeriodAsk) -> PeriodAsk:
+    """`period` as the figure asks it (`figure_years`); a period said to end on a date,
+    when the question asks the period before it, ends on the earlier date it writes, else
+    a year before."""
+    years = tuple(figure_years(question, list(period.years)))
+    end = period.end
+    if end is not None and _PRIOR.search(question):
+        earlier = [d for d in period.dates if d < end]
+        end = max(earlier) if earlier else _year_before(end)
+    if (years, end) == (period.years, period.end):
+        return period
+    return replace(period, years=years, end=end)
+
+
+def _year_before(day: date) -> date:
+    try:
+        return day.replace(year=day.year - 1)
+    except ValueError:  # February 29
+        return day.replace(year=day.year - 1, day=28)
 
 
 def _ranges(question: str) -> list[tuple[int, int]]:

@@ -55,6 +55,16 @@ _STOP = frozenset(
 _UP = re.compile(r"\b(?:increas\w*|grew|grow\w*|rose|ris\w*|up|higher|improv\w*)\b", re.I)
 _DOWN = re.compile(r"\b(?:decreas\w*|declin\w*|fell|fall\w*|down|lower|drop\w*)\b", re.I)
 _SEGMENT = re.compile(r"\bsegments?\b", re.IGNORECASE)
+# a sentence about one segment ("Our Outdoor segment sales increased 12.5%"), not one that
+# says the company's figure spans its segments ("throughout our Domestic and International
+# segments")
+_ONE_SEGMENT = re.compile(r"\b[A-Z][\w&'’-]*\s+segment\b(?!s)")
+# the verbs a count is said with that name no act of its own ("did Costco have|operate")
+_BEING = frozenset("have has had be operate own employ report record maintain total".split())
+_AFTER_SUBJECT = re.compile(
+    r"\b(?:did|does|do|will|has|have|had)\s+(?:[A-Z&][\w&.'’-]*\s+){1,5}(?P<verb>[a-z]+)"
+    r"|\b(?:were|was|are|is|(?:have|has|had)\s+been)\s+(?P<done>[a-z]+ed)\b"  # "were repurchased"
+)
 # a sentence of plans or expectations states no figure reported
 _PLAN = re.compile(
     r"\b(?:expects?|expected|plans?|planned|will|anticipates?|intends?|targets?|goal|on track|"
@@ -75,6 +85,7 @@ class TextAsk:
     terms: tuple[str, ...]
     direction: str  # "up", "down" or ""
     qualifier: str = ""  # the counted phrase's first word: "full-time" of "full-time employees"
+    act: str = ""  # what was done to what is counted: "repurchase" ("did Oracle repurchase")
 
 
 def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
@@ -93,7 +104,10 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
         noun = said[-1]  # the head: "permanent part-time employees"
         qualifier = said[0] if len(said) > 1 else ""
     direction = "up" if _UP.search(question) else "down" if _DOWN.search(question) else ""
-    return TextAsk(bool(percent) and not count, noun, terms, direction, qualifier)
+    acted = _AFTER_SUBJECT.search(question) if count else None
+    verb = (acted.group("verb") or acted.group("done")) if acted else ""
+    act = verb if verb not in _BEING | _PHRASE_END else ""
+    return TextAsk(bool(percent) and not count, noun, terms, direction, qualifier, act)
 
 
 def text_stated(
@@ -167,7 +181,8 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
     # "46,000 full-time and 18,000 part-time employees": the first by its qualifier
     found: dict[int, tuple[float, str]] = {}
     for noun in filter(None, (ask.noun, ask.qualifier)):
-        pattern = rf"{_NUMBER}\s+(?:(?!of\b)[A-Za-z-]+\s+){{0,3}}?{_stem(noun)}\w*"
+        # not "Missouri 17 Total Domestic store count": a table's next row
+        pattern = rf"{_NUMBER}\s+(?:(?!of\b|total\b)[A-Za-z-]+\s+){{0,3}}?{_stem(noun)}\w*"
         for m in re.finditer(pattern, sentence, re.IGNORECASE):
             before = sentence[: m.start()]
             if re.match(r"(?:19|20)\d\d$", m.group(1)) or _RANGE.search(before):
@@ -214,7 +229,7 @@ def _checks(
         checks.append(Check("kind", False, "the sentence speaks of a plan or an expectation"))
     else:
         checks.append(Check("kind", True, "the sentence reports the figure"))
-    if _SEGMENT.search(sentence) and not segment_asked:
+    if _ONE_SEGMENT.search(sentence) and not segment_asked:
         checks.append(Check("statement", False, "the sentence gives a segment's figure"))
     else:
         checks.append(Check("statement", True, "the company's own figure"))
@@ -222,19 +237,23 @@ def _checks(
 
 
 def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
-    """Whether the question's words the sentence holds go with this figure: a word goes with
-    the figure before it in the sentence (the first one when none is before it), and what
-    follows a shared noun goes with each figure of the phrase ("46,000 full-time and 18,000
+    """Whether the sentence says what the question asks of this figure: the act asked
+    ("repurchase") is in it, and the question's words in it go with this figure — a word
+    with its figure (`_owner`; a word before every figure is the subject, every figure's),
+    what follows a shared noun with each figure of the phrase ("46,000 full-time and 18,000
     part-time employees domestically"). In "328,000 full-time and 201,000 part-time
     employees", "part-time" goes with 201,000; in "136,000 employees, including 38,000 in
     research and development", "research" with 38,000."""
+    if ask.act and not re.search(rf"\b{ask.act[: max(4, len(ask.act) - 2)]}", sentence, re.I):
+        return Check("label", False, f"the sentence does not say {ask.act!r}")
     at = sentence.find(shown)
-    figures = [
-        m.start()
+    spans = [
+        m.span()
         for m in _ANY_NUMBER.finditer(sentence)
         if not re.fullmatch(r"(?:19|20)\d\d", m.group(0))
         and (sentence[: m.start()].split() or [""])[-1].lower() not in _MONTHS
     ]
+    figures = [start for start, _ in spans]
     if at < 0 or at not in figures:
         return Check("label", True, "the sentence gives one figure of the kind asked")
     head = re.search(rf"\b{_stem(ask.noun)}\w*", sentence[at:], re.IGNORECASE)
@@ -246,13 +265,30 @@ def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
         if len(term) < 3 or term in _MONTHS or term == ask.noun:
             continue
         spots = [m.start() for m in re.finditer(rf"\b{re.escape(term)}", sentence, re.I)]
-        owners = [max((f for f in figures if f < spot), default=figures[0]) for spot in spots]
+        if any(spot < figures[0] for spot in spots):
+            continue  # a word before every figure is the sentence's subject, every figure's
+        owners = [_owner(spans, spot, sentence) for spot in spots]
         if spots and not any(
             owner == at or (spot >= shared_from and at <= owner < shared_from)
             for spot, owner in zip(spots, owners, strict=True)
         ):
             return Check("label", False, f"the sentence gives {term!r} another figure")
     return Check("label", True, "the question's words in the sentence go with this figure")
+
+
+def _owner(spans: list[tuple[int, int]], spot: int, sentence: str) -> int:
+    """The figure a word of the sentence goes with (its start): the one before it, unless a
+    comma or the like parts them and the next figure follows close, unparted ("..., for a
+    total of 203.2 million shares")."""
+    before = [span for span in spans if span[0] < spot]
+    after = [span for span in spans if span[0] > spot]
+    if not before:
+        return after[0][0] if after else spans[0][0]
+    if after and re.search(r"[,;:(]", sentence[before[-1][1] : spot]):
+        start = after[0][0]
+        if start - spot <= 40 and not re.search(r"[,;:()]", sentence[spot:start]):
+            return start
+    return before[-1][0]
 
 
 def _period(document: DocumentInfo, year: int | None) -> str:

@@ -18,6 +18,7 @@ from ..db.queries import DocumentInfo
 from ..index.text import phrase_words
 from ..periods import PeriodAsk, parse_period
 from ..periods.fiscal import asked_years, own_years, reading
+from ..periods.grammar import figure_period, figure_years
 from .checks import CheckedBook, Vetted, required_statements
 from .figures import Figure, FigureBook, LineItem, items_in
 from .formulas import FormulaError
@@ -60,6 +61,7 @@ _SHARE_ASKED = re.compile(
     r"(?:percent|percentage|%|share|proportion)\b|\bpercent(?:age)? of\b|%\s+of\b",
     re.IGNORECASE,
 )
+_PER_SHARE = re.compile(r"\bper\s+(?:[\w-]+\s+){0,2}share\b|\beps\b", re.IGNORECASE)
 _DEDUCTED = re.compile(r" (?:net of|excluding|exclusive of|less|after|before) $")
 
 
@@ -74,8 +76,11 @@ def state(
     """The figure or metric `question` asks for, from `document`'s figures, for the period
     asked (`period`, else read from the question) on the filing's calendar; empty when the
     question names no line item or metric."""
-    period = period if period is not None else parse_period(question)
-    ask, period, read_as = _own_years(asked(question), period, document)
+    period = figure_period(question, period if period is not None else parse_period(question))
+    written = asked(question)
+    if not (written.change or written.span_average):  # "fiscal 2022, in its 2023 10-K"
+        written = replace(written, years=figure_years(question, written.years))
+    ask, period, read_as = _own_years(written, period, document)
     if period.end is not None or period.count:  # a date's fiscal year; the last N years
         ask = replace(ask, years=asked_years(period, document) or ask.years)
     book = CheckedBook(session, document, period)
@@ -136,6 +141,10 @@ def _stated(
     if stated.headline is not None and _SHARE_ASKED.search(question):
         demote(stated, "an amount; the question asks for a percentage or a share of it")
         stated.text = f"{not_sure(item.name + ' as a percentage', stated.candidates)}"
+    per_share = any(_PER_SHARE.search(name) for name in item.names)
+    if stated.headline is not None and _PER_SHARE.search(question) and not per_share:
+        demote(stated, "the whole company's amount; the question asks a figure per share")
+        stated.text = f"{not_sure(item.name + ' per share', stated.candidates)}"
     return stated
 
 
