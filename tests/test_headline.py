@@ -169,6 +169,7 @@ def test_a_segment_row_of_side_by_side_tables_is_read_under_its_own_heading(
         "What was total revenue of Widget Works' South America SBU in 2023?",
         "What were the net sales of Widget Works' marine and aviation business in 2023?",
         "What were Widget Works' Marine net sales in 2023?",
+        "What natural gas net sales did Widget Works report for 2023?",
     ],
 )
 def test_a_part_of_the_company_not_found_never_gets_the_whole_company_s_figure(
@@ -449,3 +450,12 @@ def test_a_year_that_names_the_filing_is_not_the_year_asked(
     widget: None, question: str, value: float
 ) -> None:
     assert run_json("ask", question)["headline"]["value"] == value
+
+
+def test_an_amount_is_never_stated_for_a_figure_asked_in_percent(widget: None) -> None:
+    grew = run_json("ask", "How much did Widget Works' net sales grow in 2023, in percent?")
+    assert grew["headline"] is None  # read from the sentences: only a segment's 12.5%
+    assert "a segment's figure" in _reasons(grew)[12.5]
+    amount = run_json("ask", "What were Widget Works' net sales in 2023, in percent?")
+    assert amount["headline"] is None
+    assert "percentage" in _reasons(amount)[4_000e6]  # the year's net sales: an amount

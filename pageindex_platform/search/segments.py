@@ -76,9 +76,34 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
         words = r"\s+".join(re.escape(w) for w in name.removesuffix(" *").split())
         before = re.search(rf"((?:[A-Z0-9][\w&'’.-]*\s+){{1,5}}){words}\b", question, re.I)
         if before:
-            part = _part_name(before.group(1), document)
+            part = _part_name(before.group(1), document) or _sub_line(before.group(1))
             return Part(part, False) if part else None
     return None
+
+
+# words in lower case before a line item's name that name no line of its own ("total net
+# operating revenues", "the second quarter's revenue", "worldwide revenue")
+_WHOLE = frozenset(
+    "total net gross operating consolidated reported annual quarterly fiscal full year years "
+    "quarter quarters month months first second third fourth half the its their our company "
+    "what how much many was were is are did does do gaap non-gaap adjusted unadjusted basic "
+    "diluted overall aggregate combined cumulative prior previous last current latest recent "
+    "same yearly all entire whole worldwide global group in of for on at by to from as a an "
+    "that which this these those and or with reported. comparable".split()
+)
+
+
+def _sub_line(words: str) -> str:
+    """A sub-line named in lower case just before the line item ("natural gas operating
+    revenues", "casino revenue", "wireless equipment revenues"): the last words that are
+    neither capitalised nor a word of the whole company's line; "" when there are none."""
+    kept: list[str] = []
+    for word in reversed(words.split()):
+        bare = word.strip(".,;:()").lower()
+        if word != word.lower() or re.search(r"\d|['’]s?$", word) or bare in _WHOLE:
+            break  # a name ("eBay's"), an owner, a period, or words of the whole
+        kept.insert(0, bare)
+    return " ".join(kept)
 
 
 def _part_name(words: str, document: DocumentInfo) -> str:
@@ -134,7 +159,7 @@ def segment_stated(
     """The part's figure of `item`; the whole company's a candidate set aside."""
     document = book.document
     name = part.name
-    found, peers = _segment_figure(session, book, item, name, year, items) if name else (None, [])
+    found, peers = _segment_figure(session, book, item, part, year, items) if name else (None, [])
     label = f"{part.said} {item.name}"
     if found is not None:
         checks = book.check(item, found, year, peers, part=True)
@@ -168,14 +193,16 @@ def _segment_figure(
     session: Session,
     book: CheckedBook,
     item: LineItem,
-    segment: str,
+    part: Part,
     year: int | None,
     items: Sequence[LineItem],
 ) -> tuple[Figure | None, list[Figure]]:
-    """The row labelled as the segment in a table on a page that names the line item, and
-    the segment's other rows of the period ([] where side-by-side tables' headings chose
-    its column)."""
-    rows = book.rows(segment, year)
+    """The row labelled as the part in a table on a page that names the line item, and the
+    part's other rows of the period ([] where side-by-side tables' headings chose its
+    column). A sub-line that is no segment ("casino revenue") is read from the primary
+    statements only: a segment's table has rows of the same name."""
+    segment = part.name
+    rows = [r for r in book.rows(segment, year) if part.segment or r.page in book.statement_pages]
     if not rows:
         return None, []
     name = book.document.name

@@ -38,7 +38,9 @@ _PERCENT_ASKED = re.compile(
     r"\bby (?:what|how much) (?:percent|percentage|%)|\bwhat (?:was |is )?(?:the )?"
     r"percent(?:age)?(?: point)? (?:increase|decrease|change|growth|decline|rise)|"
     r"\bpercent(?:age)? (?:increase|decrease|change|growth|decline) (?:in|of)\b|"
-    r"\b(?:comparable|same[- ]store|comp)\s+(?:store\s+)?sales\b",
+    r"\b(?:comparable|same[- ]store|comp)\s+(?:store\s+)?sales\b|"
+    r"\bhow much did\b.{1,120}\b(?:grow|increase|rise|decline|decrease|fall)\b.{0,120}"
+    r"\bin (?:percent|percentage|%)",
     re.IGNORECASE,
 )
 _SENTENCE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(])|\n{2,}|\n(?=[A-Z•\-])")

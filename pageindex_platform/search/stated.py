@@ -58,7 +58,8 @@ _OTHER_MEASURE = frozenset({"comparable", "comp", "same", "like"})
 # a percentage or share of a line item, which its amount is not
 _SHARE_ASKED = re.compile(
     r"\bwhat (?:percent|percentage|share|portion|proportion|fraction)\b|\bas an? "
-    r"(?:percent|percentage|%|share|proportion)\b|\bpercent(?:age)? of\b|%\s+of\b",
+    r"(?:percent|percentage|%|share|proportion)\b|\bpercent(?:age)? of\b|%\s+of\b|"
+    r"\bin (?:percent|percentage)(?:\s+terms)?\b|\bin %|\bby what percent",
     re.IGNORECASE,
 )
 _PER_SHARE = re.compile(r"\bper\s+(?:[\w-]+\s+){0,2}share\b|\beps\b", re.IGNORECASE)
