@@ -22,6 +22,8 @@ from pageindex_platform.db import queries
 from pageindex_platform.periods import parse_period
 from pageindex_platform.search.checks import CheckedBook, page_check, required_statements
 from pageindex_platform.search.figures import LineItem
+from pageindex_platform.search.segments import part_asked
+from pageindex_platform.search.sentences import text_ask
 from pageindex_platform.search.statements import Statement
 from pageindex_platform.search.vocabulary import Vocabulary
 from pageindex_platform.web import create_app
@@ -459,3 +461,57 @@ def test_an_amount_is_never_stated_for_a_figure_asked_in_percent(widget: None) -
     amount = run_json("ask", "What were Widget Works' net sales in 2023, in percent?")
     assert amount["headline"] is None
     assert "percentage" in _reasons(amount)[4_000e6]  # the year's net sales: an amount
+
+
+@pytest.mark.no_database
+@pytest.mark.parametrize(
+    ("question", "noun"),
+    [
+        ("How many employees does Apple have?", "employee"),
+        ("How many Apple employees were there in 2023?", "employee"),
+        ("How many stores does Target operate?", "store"),
+        ("How many permanent part-time employees did FedEx have?", "employee"),
+    ],
+)
+def test_the_noun_counted_is_the_head_of_the_phrase_asked(question: str, noun: str) -> None:
+    ask = text_ask(question, {"apple", "target", "fedex"})
+    assert ask is not None and ask.noun == noun
+
+
+@pytest.mark.no_database
+@pytest.mark.parametrize(
+    ("question", "company"),
+    [
+        ("What was Coca-Cola revenue in 2023?", "The Coca-Cola Company"),
+        ("What was Apple's year-end revenue in 2023?", "Apple Inc."),
+        ("What was Apple's full-year net sales in 2022?", "Apple Inc."),
+    ],
+)
+def test_words_of_the_company_or_of_a_whole_year_name_no_part(question: str, company: str) -> None:
+    item = LineItem(names=("revenue", "revenues", "net sales"), concepts=())
+    assert part_asked(question, item, _document(company)) is None
+
+
+def _document(company: str) -> queries.DocumentInfo:
+    return queries.DocumentInfo(
+        id=1,
+        name="a-10k",
+        status="ready",
+        page_count=1,
+        company=company,
+        company_aliases=(),
+        doc_type="10-K",
+        fiscal_year=2023,
+        fiscal_period="FY",
+        period_end=None,
+        cik=None,
+        title=None,
+        description=None,
+        source_path="",
+        sha256="",
+        tree_source="",
+        embedder="",
+        warnings=(),
+        usage={},
+        created_at=None,
+    )

@@ -129,6 +129,8 @@ def test_a_period_named_without_a_company_weighs_the_whole_corpus_ranking(
         ("Cash at the end of 2020, as shown in its 2021 10-K?", [2020]),
         ("How much did revenue grow in 2023 compared to the prior year?", [2023]),
         ("Apple revenue FY2023", [2023]),
+        ("What was revenue in 2022 and 2023 as reported in the 2023 10-K?", [2022, 2023]),
+        ("What was revenue in the 2023 10-K compared to the prior year?", [2023]),
     ],
 )
 def test_the_years_a_figure_is_asked_for_leave_out_the_filing_s(

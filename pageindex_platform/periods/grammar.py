@@ -173,6 +173,11 @@ _FILING_YEAR = re.compile(
     r"(?:10-?K|10-?Q|20-F|annual\s+report|quarterly\s+report|report|filing)\b",
     re.IGNORECASE,
 )
+# A filing named, with or without its year: "its 10-Q for the quarter ended June 30, 2023".
+_FILING_NAMED = re.compile(
+    r"\b(?:form\s+)?(?:10-?K|10-?Q|20-F|annual\s+report|quarterly\s+report|filing)\b",
+    re.IGNORECASE,
+)
 # The period before the one named: "the prior year", "the comparable prior-year quarter",
 # "the year before", "a year earlier", "the comparative column".
 _PRIOR = re.compile(
@@ -182,28 +187,44 @@ _PRIOR = re.compile(
 )
 
 
+# A question comparing periods ("compared with the prior year", "how did it change"): its
+# years are each asked, none names the filing alone.
+_COMPARING = re.compile(
+    r"\bcompar(?:e|ed|es|ing|ison)\b|\bversus\b|\bvs\b\.?|\b(?:from|than|over)\s+the\s+(?:prior|previous)\b|"
+    r"\bchang\w*|\bgr[eo]w\w*|\bincreas\w*|\bdecreas\w*|\bdeclin\w*",
+    re.IGNORECASE,
+)
+
+
 def figure_years(question: str, years: list[int]) -> list[int]:
-    """The fiscal years a figure is asked for, where the question also names the filing it
-    is read from: "fiscal 2022, as shown in its fiscal 2023 10-K" asks 2022; "the prior
-    year" of "its 2016 10-K" asks 2015; of two years and "the prior-year quarter", the
-    earlier. Other questions: `years` as written."""
-    filing = {int(m.group("y")) for m in _FILING_YEAR.finditer(question)}
+    """The fiscal years a figure is asked for, where the question names the filing it is
+    read from and compares nothing: "fiscal 2022, as shown in its fiscal 2023 10-K" asks
+    2022 (a year written only as the filing's is not asked); "the prior year" of "its 2016
+    10-K" asks 2015; of two years and "the prior-year quarter", the earlier. Other
+    questions: `years` as written."""
+    named = [int(m.group("y")) for m in _FILING_YEAR.finditer(question)]
+    if not named or _COMPARING.search(question):
+        return years
+    written = [int(y) for y in _YEAR.findall(question)]
+    filing = {y for y in named if written.count(y) <= named.count(y)}  # the filing's only
     prior = _PRIOR.search(question) is not None
     own = [y for y in years if y not in filing]
     if own:
         return own[:1] if prior and len(own) >= 2 else own
-    if filing and prior:
+    if prior:
         return sorted({y - 1 for y in filing})
     return years
 
 
 def figure_period(question: str, period: PeriodAsk) -> PeriodAsk:
     """`period` as the figure asks it (`figure_years`); a period said to end on a date,
-    when the question asks the period before it, ends on the earlier date it writes, else
-    a year before."""
+    when the question names the filing and asks the period before it ("in its 10-Q for the
+    quarter ended June 30, 2023, ... the prior-year quarter"), ends on the earlier date it
+    writes, else a year before."""
     years = tuple(figure_years(question, list(period.years)))
     end = period.end
-    if end is not None and _PRIOR.search(question):
+    filing = _FILING_NAMED.search(question)
+    if end is not None and filing and _PRIOR.search(question) and not _COMPARING.search(question):
         earlier = [d for d in period.dates if d < end]
         end = max(earlier) if earlier else _year_before(end)
     if (years, end) == (period.years, period.end):

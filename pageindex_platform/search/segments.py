@@ -89,7 +89,10 @@ _WHOLE = frozenset(
     "what how much many was were is are did does do gaap non-gaap adjusted unadjusted basic "
     "diluted overall aggregate combined cumulative prior previous last current latest recent "
     "same yearly all entire whole worldwide global group in of for on at by to from as a an "
-    "that which this these those and or with reported. comparable".split()
+    "that which this these those and or with reported comparable end year-end full-year "
+    "ending closing beginning period-end outstanding after-tax pre-tax sales top-line ttm "
+    "trailing annualized record approximate year-over-year sequential unrestricted average "
+    "total's".split()
 )
 
 
@@ -124,7 +127,7 @@ def _part_name(words: str, document: DocumentInfo) -> str:
             continue
         if (
             re.search(r"\d", word)
-            or (bare in company and not owner)  # after the owner's name: the part's own words
+            or (_of_company(bare, company) and not owner)  # after the owner's name: the part's
             or bare in _NOT_A_PART
             or not word[0].isupper()
         ):
@@ -135,11 +138,18 @@ def _part_name(words: str, document: DocumentInfo) -> str:
     return " ".join(kept[-5:])
 
 
+def _of_company(word: str, company: set[str]) -> bool:
+    """Whether a word is the company's: each of its pieces is in its names ("Coca-Cola")."""
+    pieces = re.findall(r"[a-z0-9]+", word)
+    return bool(pieces) and all(p in company for p in pieces)
+
+
 def _owned_name(words: str, item: LineItem) -> str:
     """A lower-case part's name ("cloud and license"): the words before the part noun that
     are no word of the line item's names nor a question's."""
     item_words = {w for n in item.names for w in n.lower().split()}
-    said = [w for w in words.split() if w.lower() not in item_words | _NOT_A_PART - {"and"}]
+    filler = item_words | (_NOT_A_PART - {"and"}) | {"from", "its", "their", "our", "entire"}
+    said = [w for w in words.split() if w.lower() not in filler | {"whole", "growth"}]
     while said and said[0].lower() == "and":
         said.pop(0)
     return " ".join(said)

@@ -27,7 +27,8 @@ _COUNT = re.compile(
 # words that end the noun phrase counted ("how many permanent part-time employees did ...")
 _PHRASE_END = frozenset(
     "did does do were was are is had has have in at of as for will would could can there on "
-    "by during from and or the a an that which who".split()
+    "by during from and or the a an that which who work worked operate operated employ "
+    "employed".split()
 )
 _MONTHS = frozenset(
     "january february march april may june july august september october november december".split()
@@ -60,11 +61,19 @@ _SEGMENT = re.compile(r"\bsegments?\b", re.IGNORECASE)
 # a sentence about one segment ("Our Outdoor segment sales increased 12.5%"), not one that
 # says the company's figure spans its segments ("throughout our Domestic and International
 # segments")
-_ONE_SEGMENT = re.compile(r"\b[A-Z][\w&'’-]*\s+segment\b(?!s)")
+_ONE_SEGMENT = re.compile(r"\bsegment\b(?!s)", re.IGNORECASE)
+_SPANNING = re.compile(
+    r"\b(?:throughout|across|among|in|of|for)\s+(?:all\s+(?:of\s+)?)?(?:our|its|the|their)\s+"
+    r"(?:[\w&'’-]+\s+){0,5}segments\b",
+    re.IGNORECASE,
+)
 # the verbs a count is said with that name no act of its own ("did Costco have|operate")
 _BEING = frozenset("have has had be operate own employ report record maintain total".split())
+# acts said in other words: "bought back" for "repurchased"
+_SAME_ACT = {s: "repurcha|buy|bought" for s in ("repurcha", "repurchas", "buy")}
 _AFTER_SUBJECT = re.compile(
-    r"\b(?:did|does|do|will|has|have|had)\s+(?:[A-Z&][\w&.'’-]*\s+){1,5}(?P<verb>[a-z]+)"
+    r"\b(?:did|does|do|will|has|have|had)\s+(?:[A-Z&][\w&.'’-]*(?<!['’]s)(?<!['’])\s+){1,5}"
+    r"(?P<verb>[a-z]+)"
     r"|\b(?:were|was|are|is|(?:have|has|had)\s+been)\s+(?P<done>[a-z]+ed)\b"  # "were repurchased"
 )
 # a sentence of plans or expectations states no figure reported
@@ -100,11 +109,18 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     terms = tuple(w for w in words if w not in company_words and not re.match(r"^(fy|q)\d", w))
     noun = qualifier = ""
     if count:
-        phrase = phrase_words(count.group("a") or count.group("b") or "").split()
-        cut = next((i for i, w in enumerate(phrase) if w in _PHRASE_END), len(phrase))
-        said = phrase[:cut] or phrase
+        written = (count.group("a") or count.group("b") or "").split()
+        while len(written) > 1 and written[0][:1].isupper():
+            written = written[1:]  # "how many Apple employees": the owner's name first
+        # the phrase ends at a verb or a name, read as written ("employees does Apple have")
+        cut = next(
+            (i for i, w in enumerate(written) if w.lower() in _PHRASE_END or w[:1].isupper()),
+            len(written),
+        )
+        said = phrase_words(" ".join(written[:cut] or written[:1])).split() or [""]
         noun = said[-1]  # the head: "permanent part-time employees"
-        qualifier = said[0] if len(said) > 1 else ""
+        first = said[0] if len(said) > 1 else ""
+        qualifier = first if first not in company_words else ""
     direction = "up" if _UP.search(question) else "down" if _DOWN.search(question) else ""
     acted = _AFTER_SUBJECT.search(question) if count else None
     verb = (acted.group("verb") or acted.group("done")) if acted else ""
@@ -182,10 +198,13 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
     # "871 warehouses", "4.2 million shares of common stock"; not "10,000 of our employees";
     # "46,000 full-time and 18,000 part-time employees": the first by its qualifier
     found: dict[int, tuple[float, str]] = {}
+    shared = rf"[^;.]{{0,80}}?\b(?:and|or)\b[^;.]{{0,80}}?\b{_stem(ask.noun)}"
     for noun in filter(None, (ask.noun, ask.qualifier)):
         # not "Missouri 17 Total Domestic store count": a table's next row
         pattern = rf"{_NUMBER}\s+(?:(?!of\b|total\b)[A-Za-z-]+\s+){{0,3}}?{_stem(noun)}\w*"
         for m in re.finditer(pattern, sentence, re.IGNORECASE):
+            if noun != ask.noun and not re.match(shared, sentence[m.end() :], re.IGNORECASE):
+                continue  # by its qualifier only where the noun asked follows, shared
             before = sentence[: m.start()]
             if re.match(r"(?:19|20)\d\d$", m.group(1)) or _RANGE.search(before):
                 continue  # a year or a range's end, not a count
@@ -231,7 +250,10 @@ def _checks(
         checks.append(Check("kind", False, "the sentence speaks of a plan or an expectation"))
     else:
         checks.append(Check("kind", True, "the sentence reports the figure"))
-    if _ONE_SEGMENT.search(sentence) and not segment_asked:
+    one = _ONE_SEGMENT.search(sentence) or (
+        _SEGMENT.search(sentence) and not _SPANNING.search(sentence)
+    )
+    if one and not segment_asked:
         checks.append(Check("statement", False, "the sentence gives a segment's figure"))
     else:
         checks.append(Check("statement", True, "the company's own figure"))
@@ -246,7 +268,8 @@ def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
     part-time employees domestically"). In "328,000 full-time and 201,000 part-time
     employees", "part-time" goes with 201,000; in "136,000 employees, including 38,000 in
     research and development", "research" with 38,000."""
-    if ask.act and not re.search(rf"\b{ask.act[: max(4, len(ask.act) - 2)]}", sentence, re.I):
+    stem = ask.act[: max(4, len(ask.act) - 2)]
+    if ask.act and not re.search(rf"\b(?:{_SAME_ACT.get(stem, stem)})", sentence, re.I):
         return Check("label", False, f"the sentence does not say {ask.act!r}")
     at = sentence.find(shown)
     spans = [

@@ -77,10 +77,11 @@ def state(
     """The figure or metric `question` asks for, from `document`'s figures, for the period
     asked (`period`, else read from the question) on the filing's calendar; empty when the
     question names no line item or metric."""
-    period = figure_period(question, period if period is not None else parse_period(question))
+    period = period if period is not None else parse_period(question)
     written = asked(question)
     if not (written.change or written.span_average):  # "fiscal 2022, in its 2023 10-K"
         written = replace(written, years=figure_years(question, written.years))
+        period = figure_period(question, period)
     ask, period, read_as = _own_years(written, period, document)
     if period.end is not None or period.count:  # a date's fiscal year; the last N years
         ask = replace(ask, years=asked_years(period, document) or ask.years)
