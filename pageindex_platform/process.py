@@ -19,15 +19,14 @@ def import_pymupdf() -> Any:
     with its extras marked missing for the time of the import alone. Threads (the web door
     renders pages in a pool) wait for the one importing."""
     with _IMPORTING:
-        if "pymupdf" not in sys.modules:
-            blocked = [name for name in PYMUPDF_EXTRAS if name not in sys.modules]
+        first = "pymupdf" not in sys.modules
+        blocked = [name for name in PYMUPDF_EXTRAS if first and name not in sys.modules]
+        for name in blocked:
+            sys.modules[name] = None  # type: ignore[assignment]  # imports as missing
+        try:
+            import pymupdf  # the import system's lock: a module another thread imports is whole
+        finally:
             for name in blocked:
-                sys.modules[name] = None  # type: ignore[assignment]  # imports as missing
-            try:
-                import pymupdf
-            finally:
-                for name in blocked:
-                    if name in sys.modules and sys.modules[name] is None:
-                        del sys.modules[name]
-        import pymupdf  # the import system's lock: a module another thread imports is whole
+                if name in sys.modules and sys.modules[name] is None:
+                    del sys.modules[name]
     return pymupdf

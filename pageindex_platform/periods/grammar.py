@@ -166,18 +166,17 @@ def fiscal_years_written(question: str) -> list[int]:
     return sorted(years)
 
 
+# The kinds of filing a question names: "10-K", "annual report", "Form 10-Q".
+_FILING = r"(?:10-?K|10-?Q|20-F|annual\s+report|quarterly\s+report|filing)"
 # A year that names the filing a figure is read from, not the period asked of it: "its
 # fiscal 2023 10-K", "the 2016 annual report", "FY2019 Form 10-K".
 _FILING_YEAR = re.compile(
     r"(?:\bFY\s?'?|\bfiscal(?:\s+year)?\s+'?)?(?<!\d)(?P<y>(?:19|20)\d\d)\s+(?:form\s+)?"
-    r"(?:10-?K|10-?Q|20-F|annual\s+report|quarterly\s+report|report|filing)\b",
+    rf"(?:{_FILING}|report)\b",
     re.IGNORECASE,
 )
 # A filing named, with or without its year: "its 10-Q for the quarter ended June 30, 2023".
-_FILING_NAMED = re.compile(
-    r"\b(?:form\s+)?(?:10-?K|10-?Q|20-F|annual\s+report|quarterly\s+report|filing)\b",
-    re.IGNORECASE,
-)
+_FILING_NAMED = re.compile(rf"\b(?:form\s+)?{_FILING}\b", re.IGNORECASE)
 # The period before the one named: "the prior year", "the comparable prior-year quarter",
 # "the year before", "a year earlier", "the comparative column".
 _PRIOR = re.compile(
@@ -190,7 +189,8 @@ _PRIOR = re.compile(
 # A question comparing periods ("compared with the prior year", "how did it change"): its
 # years are each asked, none names the filing alone.
 _COMPARING = re.compile(
-    r"\bcompar(?:e|ed|es|ing|ison)\b|\bversus\b|\bvs\b\.?|\b(?:from|than|over)\s+the\s+(?:prior|previous)\b|"
+    r"\bcompar(?:e|ed|es|ing|ison)\b|\bversus\b|\bvs\b\.?|"
+    r"\b(?:from|than|over)\s+the\s+(?:prior|previous)\b|"
     r"\bchang\w*|\bgr[eo]w\w*|\bincreas\w*|\bdecreas\w*|\bdeclin\w*",
     re.IGNORECASE,
 )

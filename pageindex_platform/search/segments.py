@@ -144,12 +144,15 @@ def _of_company(word: str, company: set[str]) -> bool:
     return bool(pieces) and all(p in company for p in pieces)
 
 
+_FILLER = frozenset({"from", "its", "their", "our", "entire", "whole", "growth"})
+
+
 def _owned_name(words: str, item: LineItem) -> str:
     """A lower-case part's name ("cloud and license"): the words before the part noun that
     are no word of the line item's names nor a question's."""
     item_words = {w for n in item.names for w in n.lower().split()}
-    filler = item_words | (_NOT_A_PART - {"and"}) | {"from", "its", "their", "our", "entire"}
-    said = [w for w in words.split() if w.lower() not in filler | {"whole", "growth"}]
+    filler = item_words | (_NOT_A_PART - {"and"}) | _FILLER
+    said = [w for w in words.split() if w.lower() not in filler]
     while said and said[0].lower() == "and":
         said.pop(0)
     return " ".join(said)

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo
+from ..periods import MONTH_NAMES
 from .headline import Stated, not_sure
 from .results import Candidate, Check, Headline
 from .terms import phrase_words
@@ -30,9 +31,8 @@ _PHRASE_END = frozenset(
     "by during from and or the a an that which who work worked operate operated employ "
     "employed".split()
 )
-_MONTHS = frozenset(
-    "january february march april may june july august september october november december".split()
-)
+_MONTHS = frozenset(MONTH_NAMES.lower().split("|"))
+_A_YEAR = re.compile(r"(?:19|20)\d\d")  # a number that is a year, not a count
 # a figure in a sentence: a number not part of a date ("May 31, 2023") nor a year
 _ANY_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?")
 _PERCENT_ASKED = re.compile(
@@ -206,7 +206,7 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
             if noun != ask.noun and not re.match(shared, sentence[m.end() :], re.IGNORECASE):
                 continue  # by its qualifier only where the noun asked follows, shared
             before = sentence[: m.start()]
-            if re.match(r"(?:19|20)\d\d$", m.group(1)) or _RANGE.search(before):
+            if _A_YEAR.fullmatch(m.group(1)) or _RANGE.search(before):
                 continue  # a year or a range's end, not a count
             if before.rstrip().endswith(("$", "€", "£")):
                 continue  # "$2.0 billion share repurchase program": money, not a count
@@ -275,7 +275,7 @@ def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
     spans = [
         m.span()
         for m in _ANY_NUMBER.finditer(sentence)
-        if not re.fullmatch(r"(?:19|20)\d\d", m.group(0))
+        if not _A_YEAR.fullmatch(m.group(0))
         and (sentence[: m.start()].split() or [""])[-1].lower() not in _MONTHS
     ]
     figures = [start for start, _ in spans]
