@@ -27,13 +27,19 @@ with CpuSlots(Path(sys.argv[1]), int(sys.argv[2])).held():
 """
 
 
-def _holder(folder: Path, count: int) -> subprocess.Popen[str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _HOLDER, str(folder), str(count)],
+def _start(script: str, folder: Path, count: int) -> subprocess.Popen[str]:
+    """`script` run in its own process over the slots in `folder`."""
+    return subprocess.Popen(
+        [sys.executable, "-c", script, str(folder), str(count)],
         stdout=subprocess.PIPE,
         text=True,
         cwd=REPO,
     )
+
+
+def _holding(script: str, folder: Path, count: int) -> subprocess.Popen[str]:
+    """`script` started, once it says it holds what it takes."""
+    proc = _start(script, folder, count)
     assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
     return proc
 
@@ -49,15 +55,10 @@ def test_a_stage_waits_while_every_slot_is_held_elsewhere_and_goes_on_when_one_f
     tmp_path: Path,
 ) -> None:
     folder = tmp_path / "slots"
-    first = _holder(folder, 2)
-    second = _holder(folder, 2)
+    first = _holding(_HOLDER, folder, 2)
+    second = _holding(_HOLDER, folder, 2)
     try:
-        waiting = subprocess.Popen(
-            [sys.executable, "-c", _HOLDER, str(folder), "2"],
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=REPO,
-        )
+        waiting = _start(_HOLDER, folder, 2)
         time.sleep(1.0)
         assert waiting.poll() is None  # still waiting: no "held" yet
         first.send_signal(signal.SIGKILL)  # its slot is freed with it
@@ -105,16 +106,11 @@ def test_ingests_beyond_the_cores_wait_for_a_seat_and_share_the_cores(tmp_path: 
     slots = CpuSlots(folder, 2)
     with slots.ingesting():
         assert (slots.ingests(), slots.parse_workers()) == (1, 1)  # alone: all cores but one
-    first = _ingesting(folder)
+    first = _holding(_INGESTING, folder, 2)
     try:
         with slots.ingesting():
             assert (slots.ingests(), slots.parse_workers()) == (2, 0)  # one core each
-            waiting = subprocess.Popen(
-                [sys.executable, "-c", _INGESTING, str(folder), "2"],
-                stdout=subprocess.PIPE,
-                text=True,
-                cwd=REPO,
-            )
+            waiting = _start(_INGESTING, folder, 2)
             time.sleep(1.0)
             assert waiting.poll() is None  # both seats held: it waits
             _end(first)  # killed: its seat is freed
@@ -123,14 +119,3 @@ def test_ingests_beyond_the_cores_wait_for_a_seat_and_share_the_cores(tmp_path: 
         assert slots.ingests() == 1
     finally:
         _end(first)
-
-
-def _ingesting(folder: Path) -> subprocess.Popen[str]:
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _INGESTING, str(folder), "2"],
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=REPO,
-    )
-    assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
-    return proc
