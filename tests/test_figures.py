@@ -75,6 +75,96 @@ Operating income 1,638,610 1,297,492
 """
 
 
+CHANGES_BESIDE = """CONSOLIDATED RESULTS
+The following table compares summary operating results (dollars in millions) for the years:
+Percent
+2023 2022 Change
+Consolidated revenue $ 90,155 $ 93,512 (4)
+Ground segment 3,140 2,642 19
+The following table shows changes in revenue by reportable segment for 2023 compared to 2022:
+Year-over-Year Changes
+Revenue Operating Results
+Ground segment 275 498
+Operating results
+2022 2021 2020
+Increase/ Increase/
+Dollars in millions Amount (decrease) Amount (decrease) Amount
+Revenues from franchised restaurants 14,106 8 13,085 22 10,726
+Other revenues 329 (6) 351 2 343
+Operating income 9,371 (10) 10,356 41
+Net income 6,177 n/m 7,545 59 4,731
+Three Months Ended June 30, Six Months Ended June 30,
+2023 2022 Increase/(Decrease) 2023 2022 Increase/(Decrease)
+Net income (loss) per diluted share $ 0.92 $ (0.29) ** $ 1.62 $ 0.14 **
+Quarters Ended June 30, 2023 2022 Inc/ (Dec)
+Total revenues 6,497.5 5,718.4 779.1 14
+"""
+
+
+@pytest.mark.no_database
+def test_columns_of_change_beside_the_periods_are_not_read_as_periods() -> None:
+    """A header that names change columns ("Change", "Inc/(Dec)", "Amount (decrease)")
+    says which of a row's numbers are its periods'; a row that does not fill an interleaved
+    layout is not read; a table of changes after "The following table" has no periods."""
+    figures = read_tables([PageText(53, CHANGES_BESIDE)], period_end="2023-12-31")
+    rows: dict[str, list[tuple[float, str]]] = {}
+    for f in figures:
+        rows.setdefault(f.label or "", []).append((f.value, f.period_end))
+    assert rows["Consolidated revenue"] == [(90_155e6, "2023-12-31"), (93_512e6, "2022-12-31")]
+    assert rows["Ground segment"] == [(3_140e6, "2023-12-31"), (2_642e6, "2022-12-31")]
+    assert [v for v, _ in rows["Revenues from franchised restaurants"]] == [
+        14_106e6,
+        13_085e6,
+        10_726e6,
+    ]
+    assert [v for v, _ in rows["Other revenues"]] == [329e6, 351e6, 343e6]
+    assert "Operating income" not in rows  # 4 numbers for an interleaved 5: not read
+    assert not [k for k in rows if k.startswith("Net income 6,177")]  # a word among them
+    assert [v for v, _ in rows["Net income (loss) per diluted share"]] == [0.92, -0.29, 1.62, 0.14]
+    assert [v for v, _ in rows["Total revenues"]] == [6_497.5e6, 5_718.4e6]
+
+
+GROUPS = """Net revenue for each period was as follows:
+Years Ended (In Millions) Dec 26, 2020 Dec 28, 2019
+Net revenue:
+Data Center Group
+Platform $ 23,056 $ 21,441
+Adjacent 3,047 2,040
+26,103 23,481
+Mobileye 967 879
+All other 522 289
+31,592 27,650
+"""
+
+
+WRAPPED = """CONSOLIDATED STATEMENTS OF OPERATIONS
+(In thousands, except per share data)
+Year Ended December 31,
+2016 2015
+Net income (loss) per share of common stock attributable to
+Acme Resorts International:
+Basic $ 1.93 $ (0.82)
+Diluted $ 1.92 $ (0.82)
+"""
+
+
+@pytest.mark.no_database
+def test_a_heading_wrapped_over_two_lines_says_the_rows_are_per_share() -> None:
+    figures = read_tables([PageText(70, WRAPPED)], period_end="2016-12-31")
+    diluted = [(f.value, f.unit) for f in figures if f.label == "Diluted"]
+    assert diluted == [(1.92, "iso4217:USD/xbrli:shares"), (-0.82, "iso4217:USD/xbrli:shares")]
+
+
+@pytest.mark.no_database
+def test_a_group_s_unlabelled_subtotal_is_the_group_s_figure() -> None:
+    figures = read_tables([PageText(87, GROUPS)], period_end="2020-12-26")
+    found = {(f.label, f.value) for f in figures}
+    assert ("Data Center Group", 26_103e6) in found
+    # a heading directly over a figure is a label wrapped onto its own line, and a second
+    # subtotal has no heading of its own: neither is a group's figure
+    assert not any(v == 31_592e6 for _, v in found)
+
+
 @pytest.mark.no_database
 def test_a_year_under_its_month_and_day_is_a_calendar_date_not_a_fiscal_year() -> None:
     """A retailer's fiscal 2022 ends January 28, 2023: "January 28," over "2023" is that

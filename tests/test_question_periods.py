@@ -168,6 +168,27 @@ def test_the_last_fiscal_year_is_the_newest_annual_period_not_a_newer_quarter(
     assert _stated(out) == YEAR
 
 
+def test_the_last_fiscal_year_is_not_an_annual_report_a_newer_quarter_has_outdated(
+    tmp_path: Path,
+) -> None:
+    """With a 10-Q of fiscal 2026 stored, fiscal 2025 has ended: the fiscal 2024 10-K's
+    year is not "the last fiscal year", and no filing of fiscal 2025 is stored."""
+    later = QUARTER.replace("2025", "2026").replace("2024", "2025")
+    ingest_files(
+        tmp_path / "gizmo",
+        {
+            "gizmo-10k-2024.md": annual_filing(2024, ANNUAL, symbol="GZMO", month="September 30"),
+            "gizmo-10q-2026q2.md": cover(
+                "10-Q", "For the quarterly period ended March 31, 2026", symbol="GZMO"
+            )
+            + later,
+        },
+    )
+    out = _ask("What was Gizmo Works' revenue in the last fiscal year?")
+    assert out["headline"] is None
+    assert not any(f["value"] == 1200e6 for f in out["figures"]), out["figures"]
+
+
 @pytest.mark.parametrize("words", ["last quarter", "in the latest quarter"])
 def test_the_last_quarter_is_the_newest_quarter(gizmo: None, words: str) -> None:
     out = _ask(f"What was Gizmo Works' revenue {words}?")

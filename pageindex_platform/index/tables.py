@@ -132,6 +132,51 @@ class _Header:
     columns: list[Column]
     power: int | None  # the table's scale: 6 for "in millions"; None when not stated
     labels: list[str]
+    # where the header names columns of change beside the periods ("2023 2022 Change",
+    # "Amount Increase/(decrease) Amount ..."): True for a period's column, False for a
+    # change's, in order; () when it names none
+    layout: tuple[bool, ...] = ()
+
+
+# a column of change beside a period's: "Change", "% Change", "Inc/(Dec)", "Increase/
+# (decrease)", "Percent", "Variance"
+_CHANGE = re.compile(
+    r"\binc(?:rease)?\s*/\s*\(?\s*dec(?:rease)?\b\)?|\b(?:increase|decrease|change|variance|"
+    r"percent(?:age)?)\b|%",
+    re.IGNORECASE,
+)
+
+
+# a figure as a table prints it ("6,177", "9.5"), not a year or a note's number
+_FIGURE = re.compile(r"\d{1,3}(?:,\d{3})+|\d\.\d")
+# a group's heading over its rows: a few words, no figure
+_GROUP = re.compile(r"[A-Za-z][^\d]{0,58}")
+
+# the sentence that introduces another table
+_NEW_TABLE = re.compile(r"(?:the|a)\s+(?:following\s+table|table\s+below)\b", re.IGNORECASE)
+
+
+def _layout(lines: Sequence[str], at: int, periods: int) -> tuple[bool, ...]:
+    """The order of a table's period and change columns, from its header line `at` ("2023
+    2022 Change": each date a period's column) or the lines below it before the first row
+    ("Amount (decrease) Amount (decrease) Amount": each "Amount" a period's); () when the
+    header names no change column."""
+    dated = sorted(
+        [(m.start(), True) for m in _DATE.finditer(lines[at])]
+        + [(m.start(), False) for m in _CHANGE.finditer(lines[at])]
+    )
+    if not all(kind for _, kind in dated):
+        return tuple(kind for _, kind in dated)
+    for line in lines[at + 1 : at + 4]:
+        if _row_cells(line):
+            break
+        amounts = [
+            (m.start(), m.group(0).lower() == "amount")
+            for m in re.finditer(rf"\bamount\b|{_CHANGE.pattern}", line, re.IGNORECASE)
+        ]
+        if sum(kind for _, kind in amounts) == periods and not all(k for _, k in amounts):
+            return tuple(kind for _, kind in amounts)
+    return ()
 
 
 def read_tables(
@@ -168,25 +213,42 @@ def _page_figures(
     lines = [" ".join(x.split()) for x in page.text.splitlines()]
     header: _Header | None = None
     power: int | None = None
-    heading = ""
+    heading = wrapped = ""  # the line over the rows below it, and the one over it
+    rows = 0  # the rows read since `heading`
     out: list[TaggedFact] = []
     previous = ""
     for i, line in enumerate(lines):
         scale = _SCALE.search(line)
         if scale:
             power = _POWERS[scale.group(1).lower()]
+        if _NEW_TABLE.match(line):
+            header = None  # "The following table shows changes ...": the old header is done
+            previous = line
+            continue
         # every date holds four digits in a row: without two such runs, no header row
         if len(_FOUR_DIGITS.findall(line)) >= 2 and len(_DATE.findall(line)) >= 2:
             labels = column_periods(lines[max(0, i - 3) : i + 1])
             if labels:
                 columns = _columns(labels, year_end, offset, latest)
-                header = _Header(columns, power, labels)
+                header = _Header(columns, power, labels, _layout(lines, i, len(columns)))
                 previous = ""
                 continue
         if header is not None:
-            row = _row_figures(line, previous, heading, header, page.page, power)
-            if not row:
-                heading = line  # "Earnings per common share:" over "Basic" and "Diluted"
+            # a heading wrapped over two lines ("Net income per share attributable to" over
+            # "Acme Corp.:") says what the rows below it are
+            above = f"{wrapped} {heading}" if wrapped else heading
+            row = _row_figures(line, previous, above, header, page.page, power)
+            if not row and rows and _GROUP.fullmatch(heading) and not re.search("[A-Za-z]", line):
+                # a group's heading ("Data Center Group"), its rows, then their unlabelled
+                # subtotal: the group's figure
+                row = _row_figures(
+                    f"{heading.rstrip(' :')} {line}", "", "", header, page.page, power
+                )
+                heading, rows = "", 0
+            elif not row:
+                wrapped = heading if heading == previous and not rows else ""
+                heading, rows = line, 0  # "Earnings per common share:" over "Basic", "Diluted"
+            rows += bool(row)
             out.extend(row)
         previous = line
     return out
@@ -206,20 +268,42 @@ def _row_cells(line: str) -> list[re.Match[str]]:
     return cells[start:]
 
 
+def _period_cells(cells: list[re.Match[str]], header: _Header) -> list[re.Match[str]]:
+    """The cells of a row that are its periods' figures, one per column: all of them where
+    they are as many; where the header names columns of change, those of its periods'
+    places (or the first ones, when every change column follows the periods'); otherwise
+    the last ones (numbers before them are the label's); [] when there are too few, or the
+    change columns stand between the periods' and the row fills them only in part."""
+    wanted, layout = len(header.columns), header.layout
+    if len(cells) < wanted:
+        return []
+    if len(cells) == wanted:
+        return cells  # one per period: the changes' cells are words ("n/m", "**") or ratios
+    if not layout:
+        return cells[len(cells) - wanted :]
+    if len(cells) == len(layout) and sum(layout) == wanted:
+        return [cell for cell, period in zip(cells, layout, strict=True) if period]
+    if list(layout) == sorted(layout, reverse=True):
+        return cells[:wanted]  # the periods' columns first
+    return []
+
+
 def _row_figures(
     line: str, previous: str, heading: str, header: _Header, page: int, power: int | None
 ) -> list[TaggedFact]:
     cells = _row_cells(line)
     if any("%" in c.group(0) for c in cells):  # "$ 3,226,773 100.0% $ 2,729,388 100.0%"
         cells = [c for c in cells if "%" not in c.group(0)]  # a ratio column beside each
-    if len(cells) < len(header.columns):
+    cells = _period_cells(cells, header)
+    if not cells:
         return []
-    cells = cells[len(cells) - len(header.columns) :]  # numbers before them are the label's
     label = _LEADERS.sub(" ", line[: cells[0].start()]).strip(" $:")
     if label[:1].islower() and previous and not CELL.search(previous) and len(previous) < 100:
         label = f"{previous.rstrip(' :')} {label}"  # a label wrapped over two lines
     if not re.search(r"[A-Za-z]{2,}", label) or len(label) > _MAX_LABEL:
         return []
+    if header.layout and _FIGURE.search(label):
+        return []  # "Net income 6,177 n/m": a period's figure before a change's word
     texts = [c.group(0) for c in cells]
     small = all("." in t and abs(cell_value(t)) < 1000 for t in texts)  # "3.56", not "2,729"
     lower = f"{heading} {label}".lower() if small else label.lower()

@@ -24,9 +24,10 @@ from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo, FactInfo
+from ..index.tables import label_key
 from ..periods import PeriodAsk
-from .figures import Figure, FigureBook, LineItem, items_in, months_of
-from .printed import dated_columns, printed_forms, row_line, table_context
+from .figures import BARE_PER_SHARE, Figure, FigureBook, LineItem, items_in, months_of
+from .printed import dated_columns, printed_forms, row_headings, row_line, table_context
 from .results import Check
 from .statements import Statement
 
@@ -37,7 +38,7 @@ _NOT_CONSOLIDATED = re.compile(
     r"\b(equity[- ]method|equity affiliates?|affiliated compan\w+|(?:unconsolidated|equity) "
     r"(?:affiliates?|investees?|subsidiaries)|investees?|joint ventures?|guarantor|parent "
     r"company only|condensed consolidating|reportable segments?|segment information|by "
-    r"segment|business segments?)\b",
+    r"segment|business segments?|pro forma|as if the acquisitions?)\b",
     re.IGNORECASE,
 )
 # line items that are never negative (nor a dash) as a company reports them
@@ -157,6 +158,7 @@ class CheckedBook(FigureBook):
         text = self.page_text(figure.page)
         return [
             kind_check(item, figure, text),
+            heading_check(item, figure, text),
             self.duration_check(figure, year),
             self.statement_check(figure, text, self.required.get(item.name), part=part),
             sign_check(item, figure),
@@ -268,6 +270,21 @@ def kind_check(item: LineItem, figure: Figure, text: str) -> Check:
         )
     what = {"flow": "a flow over a period", "balance": "a balance at a date"}.get(kind or "", "")
     return Check("kind", True, what or "a line of either kind")
+
+
+def heading_check(item: LineItem, figure: Figure, text: str) -> Check:
+    """A row labelled only "Diluted" or "Basic" is the per-share line asked where a heading
+    of its table above it names a figure per share ("Net income (loss) per share
+    attributable to ...:"), not a count of shares ("Weighted-average shares:")."""
+    if label_key(figure.label) not in BARE_PER_SHARE:
+        return Check("label", True, f"the row {figure.label!r} names {item.name}")
+    for heading in row_headings(figure, text):
+        if _PER_SHARE_HEADING.search(heading):
+            return Check("label", True, f"the row {figure.label!r} under {heading!r}")
+    return Check("label", False, f"the row {figure.label!r} stands under no heading per share")
+
+
+_PER_SHARE_HEADING = re.compile(r"\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b", re.I)
 
 
 def sign_check(item: LineItem, figure: Figure) -> Check:

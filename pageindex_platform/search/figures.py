@@ -192,6 +192,11 @@ class Figure:
         return WorkingInput(**self._shown(), name=name, fiscal_year=fiscal_year)
 
 
+# the bare labels of per-share rows under a heading that names the line ("Net income per
+# share:" over "Basic" and "Diluted")
+BARE_PER_SHARE = ("diluted", "basic")
+
+
 class FigureBook:
     """The figures of one document, looked up by line item and fiscal year (None: the year
     asked, else the filing's own period), for the period `ask` names placed on the filing's
@@ -219,11 +224,10 @@ class FigureBook:
             return fact.period_end == self.document.period_end
         return year_named(self.document, fact.period_end) == year
 
-    def rows(self, label: str, year: int | None) -> list[FactInfo]:
-        """The table rows whose label's key is `label`'s, of the period asked."""
-        found = queries.stated_figures(
-            self.session, self.document.id, names=[label_key(label)], prefixes=[]
-        )
+    def rows(self, labels: Sequence[str], year: int | None) -> list[FactInfo]:
+        """The table rows whose label's key is one of `labels`', of the period asked."""
+        keys = list(dict.fromkeys(label_key(label) for label in labels))
+        found = queries.stated_figures(self.session, self.document.id, names=keys, prefixes=[])
         return self._of_period([f for f in found if f.source == "table"], self.span(year), year)
 
     @property
@@ -254,10 +258,13 @@ class FigureBook:
         """The figures of the line item for the period asked, best first: a primary
         statement's (or a tagged fact) first, the span's months nearest, tagged first."""
         keys = item.keys
+        # "Diluted" under "Earnings per share:": a per-share line's bare row (checked for its
+        # heading: `checks.CheckedBook`)
+        bare = [w for w in BARE_PER_SHARE if item.per_share and any(w in n for n in item.names)]
         rows = queries.stated_figures(
             self.session,
             self.document.id,
-            names=[*item.concepts, *(k for k in keys if not k.endswith("%"))],
+            names=[*item.concepts, *(k for k in keys if not k.endswith("%")), *bare],
             prefixes=[k for k in keys if k.endswith("%")],
         )
         minority = any("controlling" in n or "minority" in n for n in item.names)

@@ -51,6 +51,33 @@ _TAKING = re.compile(
 )
 
 
+# a definition written after the metric's name in the question's own sentence: "What was
+# eBay's debt-to-equity ratio at year-end 2019, defined as long-term debt divided by total
+# stockholders' equity?" (also "computed as", "calculated as")
+_INLINE = re.compile(
+    r"(?P<before>.+?),?\s+(?:(?:is|are|was)\s+)?(?:defined|computed|calculated)\s+as\s*:?\s+"
+    r"(?P<expr>[^?;]+?)(?=\?|;|,\s*(?:and\s+)?(?:round|using|in\s|express|give|answer|based)|\.\s|\.?$)",
+    re.IGNORECASE,
+)
+# the metric's name at the end of the words before its definition: after the company's
+# possessive or the question's verb, before the period asked
+_INLINE_NAME = re.compile(
+    r"(?:['’]s?|\b(?:was|is|were|are|the|compute|calculate))\s+(?:(?:fy|q[1-4]\s*)?\d{2,4}\s+)?"
+    r"(?P<name>[a-z][\w&%/-]*"
+    r"(?:\s+[a-z][\w&%/-]*){0,4}?)(?:\s+(?:for|in|at|of|as|during|on)\b.*)?$",
+    re.IGNORECASE,
+)
+# words before a metric's name that are not its name ("the FY2019 EBITDA margin")
+_NAME_START = re.compile(r"^(?:(?:the|its|their|(?:fy|q[1-4]\s*)?\d{2,4})\s+)+", re.IGNORECASE)
+# the period a definition may end with ("... divided by net revenues for the three months
+# ended June 30, 2023"): the question's period, not the formula's
+_TRAILING_PERIOD = re.compile(
+    r"\s+(?:for|in|during|as\s+of|at)\s+(?:the\s+)?(?:three|six|nine|twelve|fiscal|year|"
+    r"quarter|first|second|third|fourth|full|\d{4}|fy).*$",
+    re.IGNORECASE,
+)
+
+
 def translate(expression: str) -> str:
     """A question's words for a formula in formula syntax: "average PP&E between FY2018 and
     FY2019" → "fy2019 average(PP&E)", "divided by" → "/"."""
@@ -95,6 +122,13 @@ def _definitions(question: str) -> list[tuple[str, str]]:
             found.append(
                 ((match.group("name") or match.group("name2")).strip(), match.group("expr"))
             )
+        else:
+            inline = _INLINE.search(sentence.strip())
+            named = _INLINE_NAME.search(inline.group("before")) if inline else None
+            if inline and named:
+                expr = _TRAILING_PERIOD.sub("", inline.group("expr"))
+                name = _NAME_START.sub("", named["name"])
+                found.append((name.strip(), expr))
         for taken in _TAKING.finditer(sentence):
             found.append((taken.group("name").strip(), _including(taken.group("expr").strip())))
     return found

@@ -74,6 +74,28 @@ def table_context(figure: Figure, text: str) -> str:
     )
 
 
+def row_headings(figure: Figure, text: str) -> list[str]:
+    """The headings the figure's row stands under inside its table, nearest first: the lines
+    above the row, below the table's header, that hold no figure ("Operating Revenues" over
+    "Electric" and "Natural gas"; "Internet of Things" and then "Operating income (loss):"
+    over a segment's row)."""
+    lines = [" ".join(x.split()) for x in text.splitlines()]
+    at = row_at(figure, lines)
+    found: list[str] = []
+    for back in range(at - 1, max(-1, at - _ROW_WINDOW), -1):
+        line = lines[back]
+        if len(_DATES.findall(line)) >= 2 or _SENTENCE.match(line):
+            break  # the table's header, or the sentence that introduces the table
+        if line and not re.search(r"\d", line):
+            found.append(line)
+    return found
+
+
+# a sentence that introduces a table ("The following table shows changes in revenue ... (in
+# millions):"): eight words or more, ending in a colon or a full stop
+_SENTENCE = re.compile(r"(?:\S+\s+){7,}\S*[:.]\)?$")
+
+
 def row_at(figure: Figure, lines: list[str]) -> int:
     """The line holding the figure's row: its label followed by its digits (else its label
     alone), else the page's last line."""

@@ -17,12 +17,12 @@ from ..db.queries import DocumentInfo
 from .checks import CheckedBook
 from .figures import Figure, LineItem, items_in
 from .headline import Stated, candidate, figure_headline, not_sure
-from .printed import printed_forms, row_line, table_context
+from .printed import printed_forms, row_headings, row_line, table_context
 
 # the nouns a filing names a part of the company by: "the Domestic segment", "the Data Center
 # Group", "the South America SBU" (strategic business unit), "our hardware business"
 _PART_NOUN = (
-    r"(?:reportable\s+)?(?i:segment|division|(?:strategic\s+)?business\s+unit|operating\s+unit"
+    r"(?:(?:reportable|operating|business)\s+)?(?i:segment|division|(?:strategic\s+)?business\s+unit|operating\s+unit"
     r"|SBU|business)|Group"
 )
 _SEGMENT = re.compile(rf"((?:[A-Z0-9][\w&'’.-]*\s+(?:(?:and|&)\s+)?){{1,4}})(?:{_PART_NOUN})\b")
@@ -215,7 +215,12 @@ def _segment_figure(
     column). A sub-line that is no segment ("casino revenue") is read from the primary
     statements only: a segment's table has rows of the same name."""
     segment = part.name
-    rows = [r for r in book.rows(segment, year) if part.segment or r.page in book.statement_pages]
+    if part.segment:  # "FedEx Ground" printed "FedEx Ground segment", "Data Center Group"
+        labels = [segment, *(f"{segment} {noun}" for noun in ("segment", "group"))]
+    else:  # "wireless equipment" printed "Wireless equipment revenues"
+        labels = [segment, *(f"{segment} {n.removesuffix(' *')}" for n in item.names)]
+    found = book.rows(labels, year)
+    rows = [r for r in found if part.segment or r.page in book.statement_pages]
     if not rows:
         return None, []
     name = book.document.name
@@ -227,10 +232,31 @@ def _segment_figure(
         context = table_context(figure, pages.get(figure.page, ""))
         if of_a_part(context):
             continue  # "Fios revenues for our two reportable segments": a part's revenue
-        if any(i is item for i, _, _ in items_in(context, [item])):
+        headings = row_headings(figure, pages.get(figure.page, ""))
+        if any(_CHANGE.search(h) for h in headings):
+            continue  # "Year-over-Year Changes": the row gives a change, not the figure
+        section = _section(headings, items)
+        if section and item not in section:
+            continue  # the part's row under "Operating income (loss):" is not its revenue
+        if section or any(i is item for i, _, _ in items_in(context, [item])):
             grouped = _grouped(figure, figures, pages.get(figure.page, ""), item, items)
             return (grouped, []) if grouped is not None else (figure, figures)
     return None, figures
+
+
+# a heading over rows that give a change, not a figure
+_CHANGE = re.compile(r"\b(?:changes?|increases?|decreases?|variances?)\b", re.IGNORECASE)
+
+
+def _section(headings: Sequence[str], items: Sequence[LineItem]) -> list[LineItem]:
+    """The line items named by the nearest of a row's headings (`row_headings`) that names
+    any ("Operating Revenues", "Operating income (loss):"), past a group's own heading
+    ("Internet of Things"); [] when none names one."""
+    for heading in headings:
+        named = [i for i, _, _ in items_in(heading, items)]
+        if named:
+            return named
+    return []
 
 
 def _part_heading(item: LineItem, segment: str, items: Sequence[LineItem]) -> Callable[[str], bool]:

@@ -45,6 +45,13 @@ _ADJUSTED = re.compile(
     r"\b(?:adjusted|non-gaap|organic|exclud\w*|pro forma|constant currency|underlying)\b",
     re.IGNORECASE,
 )
+# a question that writes how its metric is computed ("defined as (...)", "where debt = ...",
+# "with equity = ...", "calculated as ...")
+_WRITES_DEFINITION = re.compile(
+    r"\bdefined\s+as\b|\b(?:calculated|computed|measured)\s+as\b"
+    r"|\b(?:where|with)\s+(?:the\s+)?[a-z][\w' -]{1,40}?\s*=",
+    re.IGNORECASE,
+)
 # a question answered by yes or no, a name or a reason, not by a number
 _NOT_A_NUMBER = re.compile(
     r"^\W*(?:is|are|was|were|does|do|did|has|have|had|can|could|should|will|would|which|why|"
@@ -122,7 +129,14 @@ def _stated(
         except FormulaError as exc:
             logger.info("metric %s not computed: %s", metric.name, exc)
         else:
-            if _ADJUSTED.search(question) and stated.working is not None:
+            own = metric in defined.values()
+            if _WRITES_DEFINITION.search(question) and not own and stated.working is not None:
+                stated.text = (
+                    "The question defines the metric in its own words, which could not be "
+                    f"read as a formula; computed by the usual definition instead: {stated.text}"
+                )
+                demote(stated, "the usual definition, not the one the question writes")
+            elif _ADJUSTED.search(question) and stated.working is not None:
                 stated.text = (
                     "The question asks for an adjusted (non-GAAP) figure; computed from the "
                     f"reported lines instead: {stated.text}"
