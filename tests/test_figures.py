@@ -134,6 +134,10 @@ Adjacent 3,047 2,040
 Mobileye 967 879
 All other 522 289
 31,592 27,650
+Operating income:
+Data Center Group 10,571 10,227
+Mobileye 241 245
+10,812 10,472
 """
 
 
@@ -163,6 +167,9 @@ def test_a_group_s_unlabelled_subtotal_is_the_group_s_figure() -> None:
     # a heading directly over a figure is a label wrapped onto its own line, and a second
     # subtotal has no heading of its own: neither is a group's figure
     assert not any(v == 31_592e6 for _, v in found)
+    # a section's heading ("Operating income:") over its rows is no group: its unlabelled
+    # line is a partial sum, not the line item's total
+    assert not any(v == 10_812e6 for _, v in found)
 
 
 @pytest.mark.no_database

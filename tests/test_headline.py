@@ -304,6 +304,15 @@ def test_a_definition_that_cannot_be_read_is_never_replaced_by_the_usual_one(
     assert out["answer"].startswith("The question defines the metric in its own words")
 
 
+def test_a_metric_asked_is_never_answered_by_a_line_of_its_formula(widget: None) -> None:
+    out = run_json(
+        "ask",
+        "What was Widget Works' debt to equity ratio at the end of 2023, defined as total "
+        "debt divided by total equity?",
+    )
+    assert out["headline"] is None
+
+
 def test_a_line_asked_from_one_statement_is_taken_from_it_alone(widget: None) -> None:
     """Every statement of the synthetic filing is on one page, read as its income
     statement: D&A asked "from the cash flow statement" is not found there, and said."""
@@ -366,7 +375,19 @@ an increase of 24%.
 """
 
 
-BARE = """# Item 8. Financial Statements
+BARE = """# Item 7. Management's Discussion and Analysis
+
+Non-GAAP measures
+(In millions, except per share data)
+2023 2022
+Adjusted net income per share:
+Basic $ 2.40 $ 2.10
+Diluted $ 2.35 $ 2.05
+Share repurchases
+2023 2022
+Shares remaining authorized for repurchase 45 60
+
+# Item 8. Financial Statements
 
 CONSOLIDATED STATEMENTS OF INCOME
 (In millions, except per share data)
@@ -392,6 +413,12 @@ def test_a_bare_diluted_row_is_the_per_share_line_under_its_heading(tmp_path: Pa
     assert label["detail"] == "the row 'Diluted' under 'Earnings per share:'"
     basic = run_json("ask", "What was Lantern Goods' basic earnings per share in 2023?")
     assert basic["headline"]["value"] == 1.55
+    # the adjusted figures' rows and the shares still authorized are never the answer
+    assert (
+        run_json("ask", "What was Lantern Goods' diluted EPS in 2023?")["headline"]["value"] == 1.5
+    )
+    bought = run_json("ask", "How many shares did Lantern Goods repurchase in 2023?")
+    assert bought["headline"] is None
 
 
 def test_a_count_of_shares_no_sentence_states_is_read_from_its_table_row(widget: None) -> None:

@@ -187,6 +187,9 @@ def test_the_last_fiscal_year_is_not_an_annual_report_a_newer_quarter_has_outdat
     out = _ask("What was Gizmo Works' revenue in the last fiscal year?")
     assert out["headline"] is None
     assert not any(f["value"] == 1200e6 for f in out["figures"]), out["figures"]
+    # the balance at its end is in the newer 10-Q, beside the quarter's own
+    assets = _ask("What were Gizmo Works' total assets at the end of the last fiscal year?")
+    assert _stated(assets) == (5000.0, None, "2025-09-30", "gizmo-10q-2026q2")
 
 
 @pytest.mark.parametrize("words", ["last quarter", "in the latest quarter"])

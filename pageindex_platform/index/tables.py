@@ -149,8 +149,9 @@ _CHANGE = re.compile(
 
 # a figure as a table prints it ("6,177", "9.5"), not a year or a note's number
 _FIGURE = re.compile(r"\d{1,3}(?:,\d{3})+|\d\.\d")
-# a group's heading over its rows: a few words, no figure
-_GROUP = re.compile(r"[A-Za-z][^\d]{0,58}")
+# a group's heading over its rows: a few words, no figure, no colon (a section's "Net
+# revenue:" over the groups is not one: an unlabelled line under it is a partial sum)
+_GROUP = re.compile(r"[A-Za-z][^\d:]{0,58}")
 
 # the sentence that introduces another table
 _NEW_TABLE = re.compile(r"(?:the|a)\s+(?:following\s+table|table\s+below)\b", re.IGNORECASE)
@@ -271,9 +272,10 @@ def _row_cells(line: str) -> list[re.Match[str]]:
 def _period_cells(cells: list[re.Match[str]], header: _Header) -> list[re.Match[str]]:
     """The cells of a row that are its periods' figures, one per column: all of them where
     they are as many; where the header names columns of change, those of its periods'
-    places (or the first ones, when every change column follows the periods'); otherwise
-    the last ones (numbers before them are the label's); [] when there are too few, or the
-    change columns stand between the periods' and the row fills them only in part."""
+    places (or the first ones, when every change column follows the periods' and the row
+    has no more than an amount and a ratio for each); otherwise the last ones (numbers
+    before them are the label's); [] when there are too few, or the row fits no layout the
+    header names (a "% of total" beside each period's amount)."""
     wanted, layout = len(header.columns), header.layout
     if len(cells) < wanted:
         return []
@@ -283,8 +285,9 @@ def _period_cells(cells: list[re.Match[str]], header: _Header) -> list[re.Match[
         return cells[len(cells) - wanted :]
     if len(cells) == len(layout) and sum(layout) == wanted:
         return [cell for cell, period in zip(cells, layout, strict=True) if period]
-    if list(layout) == sorted(layout, reverse=True):
-        return cells[:wanted]  # the periods' columns first
+    changes = len(layout) - sum(layout)
+    if list(layout) == sorted(layout, reverse=True) and len(cells) <= wanted + 2 * changes:
+        return cells[:wanted]  # the periods' columns first, then an amount and a % per change
     return []
 
 

@@ -158,12 +158,12 @@ class CheckedBook(FigureBook):
         text = self.page_text(figure.page)
         return [
             kind_check(item, figure, text),
-            heading_check(item, figure, text),
             self.duration_check(figure, year),
             self.statement_check(figure, text, self.required.get(item.name), part=part),
             sign_check(item, figure),
             page_check(figure, text),
             column_check(figure, peers, text),
+            heading_check(item, figure, text),
         ]
 
     def duration_check(self, figure: Figure, year: int | None) -> Check:
@@ -280,11 +280,20 @@ def heading_check(item: LineItem, figure: Figure, text: str) -> Check:
         return Check("label", True, f"the row {figure.label!r} names {item.name}")
     for heading in row_headings(figure, text):
         if _PER_SHARE_HEADING.search(heading):
+            if _NOT_REPORTED.search(heading):  # "Adjusted net income per share:"
+                return Check("label", False, f"the row {figure.label!r} under {heading!r}")
             return Check("label", True, f"the row {figure.label!r} under {heading!r}")
+        if re.search(r"\bshares\b", heading, re.IGNORECASE):
+            break  # "Weighted-average shares outstanding:": a count of shares
     return Check("label", False, f"the row {figure.label!r} stands under no heading per share")
 
 
 _PER_SHARE_HEADING = re.compile(r"\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b", re.I)
+# a heading over figures the company does not report as its results
+_NOT_REPORTED = re.compile(
+    r"\b(?:adjusted|non-gaap|pro\s+forma|core|underlying|organic|excluding)\b|\bshares\b",
+    re.IGNORECASE,
+)
 
 
 def sign_check(item: LineItem, figure: Figure) -> Check:

@@ -67,6 +67,8 @@ _INLINE_NAME = re.compile(
     r"(?:\s+[a-z][\w&%/-]*){0,4}?)(?:\s+(?:for|in|at|of|as|during|on)\b.*)?$",
     re.IGNORECASE,
 )
+# words after a metric's name that say its form ("gross margin percentage")
+_MEASURE_WORD = re.compile(r"\s+(?:percentage|percent|ratio|rate)\s*$")
 # words before a metric's name that are not its name ("the FY2019 EBITDA margin")
 _NAME_START = re.compile(r"^(?:(?:the|its|their|(?:fy|q[1-4]\s*)?\d{2,4})\s+)+", re.IGNORECASE)
 # the period a definition may end with ("... divided by net revenues for the three months
@@ -127,11 +129,31 @@ def _definitions(question: str) -> list[tuple[str, str]]:
             named = _INLINE_NAME.search(inline.group("before")) if inline else None
             if inline and named:
                 expr = _TRAILING_PERIOD.sub("", inline.group("expr"))
-                name = _NAME_START.sub("", named["name"])
-                found.append((name.strip(), expr))
+                name = _NAME_START.sub("", named["name"]).strip()
+                own = _MEASURE_WORD.sub("", phrase_words(name)).strip()
+                if own not in phrase_words(expr):
+                    found.append((name, expr))  # "gross margin, defined as gross margin
+                    # divided by net sales" names a line in its own name: the usual metric
         for taken in _TAKING.finditer(sentence):
             found.append((taken.group("name").strip(), _including(taken.group("expr").strip())))
     return found
+
+
+def _taken(sentence: str) -> list[str]:
+    """The inputs a sentence defines by "taking X as ..." (not the metric asked)."""
+    return [m.group("name").strip() for m in _TAKING.finditer(sentence)]
+
+
+# a definition written as an equation ("where debt = ...", "with equity = ...")
+_EQUATION = re.compile(r"\b(?:where|with)\s+(?:the\s+)?[a-z][\w' -]{1,40}?\s*=", re.IGNORECASE)
+
+
+def writes_definition(question: str) -> bool:
+    """Whether the question writes how its metric is computed, in a form it may not be
+    read in ("defined as (...)", "where debt = ...")."""
+    taken = {name for sentence in _SENTENCE.split(question) for name in _taken(sentence)}
+    written = [name for name, _ in _definitions(question) if name not in taken]
+    return bool(written or _EQUATION.search(question))
 
 
 def defined_metrics(question: str) -> dict[str, Metric]:

@@ -8,18 +8,16 @@ unless the question names one."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo
 from ..periods import MONTH_NAMES
-from ..periods.fiscal import year_named
-from .figures import Figure
-from .headline import Stated, figure_headline, not_sure
-from .printed import printed_forms
+from .headline import Stated, not_sure
 from .results import Candidate, Check, Headline
+from .share_counts import count_row
 from .terms import phrase_words
 
 _COUNT = re.compile(
@@ -162,72 +160,12 @@ def text_stated(
             text = f"{shown} — “{headline.label}” [{document.name}, p. {page}]"
             return Stated(text, headline=headline, candidates=aside)
         aside.append(Candidate(**fields, set_aside=failed.detail))  # type: ignore[arg-type]
-    row = None if ask.percent else _count_row(session, document, ask, year)
+    row = None if ask.percent else count_row(session, document, ask, year)
     if row is not None:
         row.candidates = aside
         return row
     what = "the percentage asked" if ask.percent else f"the number of {ask.noun}"
     return Stated(not_sure(what, aside), candidates=aside) if aside else Stated()
-
-
-# what is done with shares, as a question and a table row's label say it
-_SHARE_ACTS = {
-    "repurchase": "repurchase",
-    "repurchased": "repurchase",
-    "buy": "repurchase",
-    "bought": "repurchase",
-    "issued": "issued",
-    "granted": "granted",
-    "outstanding": "outstanding",
-}
-
-
-def _count_row(
-    session: Session, document: DocumentInfo, ask: TextAsk, year: int | None
-) -> Stated | None:
-    """A count of shares no sentence states, from the table row labelled with the noun and
-    the act asked ("Number of shares repurchased 15.8 3.4 4.3" under "2022 2021 2020"), of
-    the year asked; None when no such row gives one figure for it."""
-    said = ask.act or next((t for t in ask.terms if t in _SHARE_ACTS), "")
-    if not said or not ask.noun.startswith("share"):
-        return None
-    noun, act = ask.noun.rstrip("s"), _SHARE_ACTS.get(said, said[: max(4, len(said) - 2)])
-    patterns = [f"%{noun}%{act}%", f"%{act}%{noun}%"]
-    facts = [
-        f
-        for f in queries.stated_figures(session, document.id, names=[], prefixes=patterns)
-        if f.source == "table"
-        and f.unit == "xbrli:shares"
-        and f.value > 0
-        and not re.search(r"\d", f.label or "")  # a label holding figures: a misread row
-        and (
-            year_named(document, f.period_end) == year
-            if year is not None
-            else f.period_end == document.period_end
-        )
-    ]
-    if len({f.value for f in facts}) != 1:
-        return None
-    fact = min(facts, key=lambda f: f.page)
-    text = next((p.text for p in queries.page_texts(session, [(document.name, fact.page)])), "")
-    flat = " ".join(text.split())
-    figure = Figure.of(document.name, fact)
-    printed = next(
-        (f for f in printed_forms(figure) if re.search(rf"(?<![\d.]){re.escape(f)}", flat)), ""
-    )
-    if not printed:
-        return None
-    scale = {3: " thousand", 6: " million", 9: " billion"}.get(-(fact.decimals or 0), "")
-    shown = f"{printed}{scale} shares"
-    checks = [
-        Check("page", True, f"{printed} is printed on p. {fact.page}"),
-        Check("period", True, f"the column of fiscal {year_named(document, fact.period_end)}"),
-        Check("label", True, f"the row {fact.label!r} names the {ask.noun} and the act asked"),
-    ]
-    headline = replace(
-        figure_headline(figure, checks, kind="text", label=fact.label), shown=shown, unit=ask.noun
-    )
-    return Stated(f"{shown} — {figure.cited}", [figure], headline=headline)
 
 
 def _found(
@@ -374,24 +312,23 @@ def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
 
 def _respective(sentence: str, shown: str, ask: TextAsk, year: int | None) -> Check:
     """In a sentence that gives one figure per year "respectively" ("733.8 million shares
-    for $36.0 billion, 238.0 million shares ... in fiscal 2019, 2018 and 2017,
-    respectively"), the figure of the year asked: the figures of the kind asked (outside
-    parentheses) in the order of the years."""
+    for $36.0 billion, 238.0 million shares ... in fiscal 2019, 2018 and 2017, respectively";
+    "During 2020 and 2019, ... repurchased 4.1 million and 31.0 million shares,
+    respectively"), the figure of the year asked: its figures of the kind asked — no money,
+    no day of a date, none in parentheses — go with its years in order."""
     end = _RESPECTIVELY.search(sentence)
     if end is None or year is None:
         return Check("period", True, "the sentence gives the figure of one period")
-    bare = _PARENTHESISED.sub(lambda m: " " * len(m.group(0)), sentence)
-    if ask.percent:
-        kind = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?\s?%")
-    else:
-        kind = re.compile(
-            rf"(?<![\w.,])\d[\d,]*(?:\.\d+)?(?:\s+(?:thousand|million|billion))?\s+(?:[\w-]+\s+)?"
-            rf"{_stem(ask.noun)}\w*",
-            re.IGNORECASE,
-        )
-    figures = [m.start() for m in kind.finditer(bare, 0, end.start())]
-    first = figures[0] if figures else end.start()
-    years = [int(y) for y in _YEAR.findall(bare, first, end.start())]
+    bare = _PARENTHESISED.sub(lambda m: " " * len(m.group(0)), sentence)[: end.start()]
+    years = [int(y) for y in _YEAR.findall(bare)]
+    figures = [
+        m.start()
+        for m in _ANY_NUMBER.finditer(bare)
+        if not _A_YEAR.fullmatch(m.group(0))
+        and not bare[: m.start()].rstrip().endswith("$")
+        and (bare[: m.start()].split() or [""])[-1].lower() not in _MONTHS
+        and ask.percent == bare[m.end() :].lstrip().startswith("%")
+    ]
     at = sentence.find(shown)
     if len(years) < 2 or len(figures) != len(years):
         return Check("period", True, "the sentence gives the figure of one period")

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from ..db.queries import DocumentInfo
 from ..index.text import phrase_words
-from ..periods import PeriodAsk, parse_period
+from ..periods import PeriodAsk, PeriodKind, parse_period
 from ..periods.fiscal import asked_years, own_years, reading
 from ..periods.grammar import figure_period, figure_years
 from .checks import CheckedBook, Vetted, required_statements
@@ -33,7 +33,7 @@ from .headline import (
     not_sure,
     set_aside,
 )
-from .metric_questions import Asked, asked, defined_metrics, metric_in
+from .metric_questions import Asked, asked, defined_metrics, metric_in, writes_definition
 from .metrics import Catalogue, Metric
 from .segments import part_asked, segment_stated
 from .sentences import text_ask, text_stated
@@ -43,13 +43,6 @@ logger = logging.getLogger(__name__)
 
 _ADJUSTED = re.compile(
     r"\b(?:adjusted|non-gaap|organic|exclud\w*|pro forma|constant currency|underlying)\b",
-    re.IGNORECASE,
-)
-# a question that writes how its metric is computed ("defined as (...)", "where debt = ...",
-# "with equity = ...", "calculated as ...")
-_WRITES_DEFINITION = re.compile(
-    r"\bdefined\s+as\b|\b(?:calculated|computed|measured)\s+as\b"
-    r"|\b(?:where|with)\s+(?:the\s+)?[a-z][\w' -]{1,40}?\s*=",
     re.IGNORECASE,
 )
 # a question answered by yes or no, a name or a reason, not by a number
@@ -92,6 +85,10 @@ def state(
     ask, period, read_as = _own_years(written, period, document)
     if period.end is not None or period.count:  # a date's fiscal year; the last N years
         ask = replace(ask, years=asked_years(period, document) or ask.years)
+    quarterly = document.fiscal_period in ("Q1", "Q2", "Q3")
+    if period.kind == PeriodKind.LATEST_YEAR and quarterly and document.fiscal_year:
+        # the last fiscal year a quarter's filing has seen end is the one before its own
+        ask = replace(ask, years=ask.years or [document.fiscal_year - 1])
     book = CheckedBook(session, document, period)
     book.required = required_statements(question, catalogue.items)
     stated = _stated(session, question, catalogue, book, ask, document)
@@ -123,14 +120,16 @@ def _stated(
         )
         if said.text or not in_text.percent:
             return said
+    uncomputed = ""  # the metric asked, where it could not be computed
     if metric is not None:
         try:
             stated = _computed(metric, catalogue, defined, book, ask, document)
         except FormulaError as exc:
             logger.info("metric %s not computed: %s", metric.name, exc)
+            uncomputed = metric.name
         else:
             own = metric in defined.values()
-            if _WRITES_DEFINITION.search(question) and not own and stated.working is not None:
+            if writes_definition(question) and not own and stated.working is not None:
                 stated.text = (
                     "The question defines the metric in its own words, which could not be "
                     f"read as a formula; computed by the usual definition instead: {stated.text}"
@@ -154,7 +153,10 @@ def _stated(
         logger.info("%r asks for another measure than %s", question, item.name)
         return Stated()
     stated = _line_item(session, question, catalogue, item, book, ask, document)
-    if stated.headline is not None and _SHARE_ASKED.search(question):
+    if stated.headline is not None and uncomputed:
+        demote(stated, f"a line of the question, not the {uncomputed} asked (not computed)")
+        stated.text = f"{not_sure(uncomputed, stated.candidates)}"
+    elif stated.headline is not None and _SHARE_ASKED.search(question):
         demote(stated, "an amount; the question asks for a percentage or a share of it")
         stated.text = f"{not_sure(item.name + ' as a percentage', stated.candidates)}"
     per_share = any(_PER_SHARE.search(name) for name in item.names)

@@ -79,6 +79,11 @@ class Evaluator:
         self._depth = 0
         self._using: list[str] = []  # the definitions being evaluated
 
+    def computing(self, name: str) -> None:
+        """The metric being computed: no term of its own formula stands for it ("operating
+        cash flow" in a free cash flow the question defines is the line, not the metric)."""
+        self._using.append(name)
+
     def _standing_for(self, name: str) -> Metric | None:
         """A term the question defines that stands for the line item `name` of a formula:
         "taking total debt as ..." in a debt-to-equity question defines the debt its
@@ -160,6 +165,7 @@ def compute(
     """The metric for the year asked (or the N-year average of it), its inputs recorded.
     Raises MissingInput naming an input the filing does not hold."""
     evaluator = Evaluator(catalogue, lookup, defined)
+    evaluator.computing(metric.name)
     formula = parse_formula(metric.formula)
     over_time = "previous(" in metric.formula or "change(" in metric.formula
     years: Sequence[int | None] = [ask.years[-1] if ask.years else own_year]

@@ -1,0 +1,82 @@
+"""A count of shares that no sentence of a filing states, read from the table row that
+names it ("Number of shares repurchased" under "2022 2021 2020"), checked as a sentence's
+count is."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from sqlalchemy.orm import Session
+
+from ..db import queries
+from ..db.queries import DocumentInfo
+from ..periods.fiscal import year_named
+from .figures import Figure
+from .headline import Stated, figure_headline
+from .printed import printed_forms
+from .results import Check
+
+if TYPE_CHECKING:
+    from .sentences import TextAsk
+
+
+# the words a question asks a repurchase by
+_REPURCHASE_ASKED = frozenset({"repurchase", "repurchased", "buy", "bought", "purchased"})
+# a row that counts the shares repurchased in a period ("Number of shares repurchased",
+# "Shares of common stock repurchased", "Total number of shares purchased"), not those still
+# authorized, a weighted average or a price
+_REPURCHASED_ROW = re.compile(
+    r"^(?:total\s+)?(?:number\s+of\s+)?(?:common\s+)?shares?\s+(?:of\s+common\s+stock\s+)?"
+    r"(?:re)?purchased$",
+    re.IGNORECASE,
+)
+
+
+def count_row(
+    session: Session, document: DocumentInfo, ask: TextAsk, year: int | None
+) -> Stated | None:
+    """The number of shares repurchased that no sentence states, from the table row that
+    counts them ("Number of shares repurchased 15.8 3.4 4.3" under "2022 2021 2020"), of
+    the year asked; None when no such row gives one figure for it."""
+    asked = ask.act in _REPURCHASE_ASKED or bool(_REPURCHASE_ASKED.intersection(ask.terms))
+    if not asked or not ask.noun.startswith("share"):
+        return None
+    patterns = ["%share%purchased%"]
+    facts = [
+        f
+        for f in queries.stated_figures(session, document.id, names=[], prefixes=patterns)
+        if f.source == "table"
+        and _REPURCHASED_ROW.match(" ".join((f.label or "").split()))
+        and f.unit == "xbrli:shares"
+        and f.value > 0
+        and not re.search(r"\d", f.label or "")  # a label holding figures: a misread row
+        and (
+            year_named(document, f.period_end) == year
+            if year is not None
+            else f.period_end == document.period_end
+        )
+    ]
+    if len({f.value for f in facts}) != 1:
+        return None
+    fact = min(facts, key=lambda f: f.page)
+    text = next((p.text for p in queries.page_texts(session, [(document.name, fact.page)])), "")
+    flat = " ".join(text.split())
+    figure = Figure.of(document.name, fact)
+    printed = next(
+        (f for f in printed_forms(figure) if re.search(rf"(?<![\d.]){re.escape(f)}", flat)), ""
+    )
+    if not printed:
+        return None
+    scale = {3: " thousand", 6: " million", 9: " billion"}.get(-(fact.decimals or 0), "")
+    shown = f"{printed}{scale} shares"
+    checks = [
+        Check("page", True, f"{printed} is printed on p. {fact.page}"),
+        Check("period", True, f"the column of fiscal {year_named(document, fact.period_end)}"),
+        Check("label", True, f"the row {fact.label!r} counts the shares repurchased"),
+    ]
+    headline = replace(
+        figure_headline(figure, checks, kind="text", label=fact.label), shown=shown, unit=ask.noun
+    )
+    return Stated(f"{shown} — {figure.cited}", [figure], headline=headline)
