@@ -177,6 +177,7 @@ def test_a_segment_row_of_side_by_side_tables_is_read_under_its_own_heading(
         "What were the net sales of Widget Works' marine and aviation business in 2023?",
         "What were Widget Works' Marine net sales in 2023?",
         "What natural gas net sales did Widget Works report for 2023?",
+        "What were Widget Works' iWidget net sales in 2023?",
     ],
 )
 def test_a_part_of_the_company_not_found_never_gets_the_whole_company_s_figure(
@@ -672,6 +673,7 @@ def sections(tmp_path: Path) -> None:
     ("question", "value"),
     [
         ("What natural gas operating revenues did Harbor Ridge report for 2022?", 900e6),
+        ("What was Harbor Ridge's natural gas operating revenue in 2021?", 800e6),
         ("What was the operating income of Harbor Ridge's Harbor Group in 2023?", 700e6),
         ("What was the net revenue of Harbor Ridge's Ridge Group in 2023?", 2_000e6),
         ("What was Harbor Ridge's diluted net income per share in 2022?", 1.90),

@@ -101,7 +101,10 @@ def _sub_line(words: str) -> str:
     revenues", "casino revenue", "wireless equipment revenues"): the last words that are
     neither capitalised nor a word of the whole company's line; "" when there are none."""
     kept: list[str] = []
-    for word in reversed(words.split()):
+    said = words.split()
+    while said and said[-1].strip(".,;:()").lower() in _WHOLE and said[-1].islower():
+        said.pop()  # "natural gas operating revenue": the line's own word before it
+    for word in reversed(said):
         bare = word.strip(".,;:()").lower()
         if word != word.lower() or re.search(r"\d|['’]s?$", word) or bare in _WHOLE:
             break  # a name ("eBay's"), an owner, a period, or words of the whole
@@ -129,7 +132,7 @@ def _part_name(words: str, document: DocumentInfo) -> str:
             re.search(r"\d", word)
             or (_of_company(bare, company) and not owner)  # after the owner's name: the part's
             or bare in _NOT_A_PART
-            or not word[0].isupper()
+            or word == word.lower()  # a product's name may start in lower case: "iPhone"
         ):
             break
         kept.insert(0, re.sub(r"['’]s$", "", word))
