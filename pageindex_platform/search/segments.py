@@ -96,13 +96,17 @@ _WHOLE = frozenset(
 )
 
 
+# words of a line item's own name that may stand between a sub-line and the name
+_LINE_WORDS = frozenset({"operating", "net", "gross", "total"})
+
+
 def _sub_line(words: str) -> str:
     """A sub-line named in lower case just before the line item ("natural gas operating
     revenues", "casino revenue", "wireless equipment revenues"): the last words that are
     neither capitalised nor a word of the whole company's line; "" when there are none."""
     kept: list[str] = []
     said = words.split()
-    while said and said[-1].strip(".,;:()").lower() in _WHOLE and said[-1].islower():
+    while said and said[-1] in _LINE_WORDS:
         said.pop()  # "natural gas operating revenue": the line's own word before it
     for word in reversed(said):
         bare = word.strip(".,;:()").lower()

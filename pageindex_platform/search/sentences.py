@@ -160,7 +160,8 @@ def text_stated(
             text = f"{shown} — “{headline.label}” [{document.name}, p. {page}]"
             return Stated(text, headline=headline, candidates=aside)
         aside.append(Candidate(**fields, set_aside=failed.detail))  # type: ignore[arg-type]
-    row = None if ask.percent else count_row(session, document, ask, year)
+    words = [ask.act, *ask.terms]
+    row = None if ask.percent else count_row(session, document, ask.noun, words, year)
     if row is not None:
         row.candidates = aside
         return row

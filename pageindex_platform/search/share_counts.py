@@ -5,8 +5,8 @@ count is."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
@@ -17,10 +17,6 @@ from .figures import Figure
 from .headline import Stated, figure_headline
 from .printed import printed_forms
 from .results import Check
-
-if TYPE_CHECKING:
-    from .sentences import TextAsk
-
 
 # the words a question asks a repurchase by
 _REPURCHASE_ASKED = frozenset({"repurchase", "repurchased", "buy", "bought", "purchased"})
@@ -35,13 +31,13 @@ _REPURCHASED_ROW = re.compile(
 
 
 def count_row(
-    session: Session, document: DocumentInfo, ask: TextAsk, year: int | None
+    session: Session, document: DocumentInfo, noun: str, words: Sequence[str], year: int | None
 ) -> Stated | None:
     """The number of shares repurchased that no sentence states, from the table row that
     counts them ("Number of shares repurchased 15.8 3.4 4.3" under "2022 2021 2020"), of
-    the year asked; None when no such row gives one figure for it."""
-    asked = ask.act in _REPURCHASE_ASKED or bool(_REPURCHASE_ASKED.intersection(ask.terms))
-    if not asked or not ask.noun.startswith("share"):
+    the year asked; None when no such row gives one figure for it. `noun`: the noun counted;
+    `words`: the question's act and words."""
+    if not _REPURCHASE_ASKED.intersection(words) or not noun.startswith("share"):
         return None
     patterns = ["%share%purchased%"]
     facts = [
@@ -77,6 +73,6 @@ def count_row(
         Check("label", True, f"the row {fact.label!r} counts the shares repurchased"),
     ]
     headline = replace(
-        figure_headline(figure, checks, kind="text", label=fact.label), shown=shown, unit=ask.noun
+        figure_headline(figure, checks, kind="text", label=fact.label), shown=shown, unit=noun
     )
     return Stated(f"{shown} — {figure.cited}", [figure], headline=headline)
