@@ -47,18 +47,24 @@ Total assets 5,300 5,000
 """
 
 
-@pytest.fixture
-def gizmo(tmp_path: Path) -> None:
+def _gizmo(folder: Path, quarter_year: int) -> None:
+    """Gizmo Works' fiscal 2024 10-K and the 10-Q of the second quarter of `quarter_year`."""
+    body = QUARTER.replace("2025", str(quarter_year)).replace("2024", str(quarter_year - 1))
     ingest_files(
-        tmp_path / "gizmo",
+        folder,
         {
             "gizmo-10k-2024.md": annual_filing(2024, ANNUAL, symbol="GZMO", month="September 30"),
-            "gizmo-10q-2025q2.md": cover(
-                "10-Q", "For the quarterly period ended March 31, 2025", symbol="GZMO"
+            f"gizmo-10q-{quarter_year}q2.md": cover(
+                "10-Q", f"For the quarterly period ended March 31, {quarter_year}", symbol="GZMO"
             )
-            + QUARTER,
+            + body,
         },
     )
+
+
+@pytest.fixture
+def gizmo(tmp_path: Path) -> None:
+    _gizmo(tmp_path / "gizmo", 2025)
 
 
 def _ask(question: str) -> Any:
@@ -173,17 +179,7 @@ def test_the_last_fiscal_year_is_not_an_annual_report_a_newer_quarter_has_outdat
 ) -> None:
     """With a 10-Q of fiscal 2026 stored, fiscal 2025 has ended: the fiscal 2024 10-K's
     year is not "the last fiscal year", and no filing of fiscal 2025 is stored."""
-    later = QUARTER.replace("2025", "2026").replace("2024", "2025")
-    ingest_files(
-        tmp_path / "gizmo",
-        {
-            "gizmo-10k-2024.md": annual_filing(2024, ANNUAL, symbol="GZMO", month="September 30"),
-            "gizmo-10q-2026q2.md": cover(
-                "10-Q", "For the quarterly period ended March 31, 2026", symbol="GZMO"
-            )
-            + later,
-        },
-    )
+    _gizmo(tmp_path / "gizmo", 2026)
     out = _ask("What was Gizmo Works' revenue in the last fiscal year?")
     assert out["headline"] is None
     assert not any(f["value"] == 1200e6 for f in out["figures"]), out["figures"]
