@@ -287,6 +287,12 @@ def test_the_question_own_definition_wins(widget: None) -> None:
     assert taken["headline"]["value"] == 0.43
     names = [i["name"] for i in taken["working"]["inputs"]]
     assert names[:3] == ["long-term debt", "current portion of long-term debt", "finance leases"]
+    inline = run_json(
+        "ask",
+        "What was Widget Works' cost intensity in 2023, i.e. cost of sales as a percentage of "
+        "net sales, rounded to one decimal?",
+    )
+    assert inline["headline"]["value"] == 62.5 and inline["headline"]["unit"] == "%"
     billions = run_json("ask", "Widget Works FY2023 net sales in USD billions")
     assert billions["headline"]["value"] == 4.0 and billions["headline"]["unit"] == "USD billions"
     assert billions["answer"].startswith("$4.00 billion ($4,000 million) — Net sales")
@@ -607,7 +613,9 @@ SECTIONS = """# Item 7. Management's Discussion and Analysis
 
 We repurchased 12.5 million shares for $600 million (including 0.5 million shares that were
 not settled), 10.0 million shares for $450 million and 8.2 million shares for $300 million in
-2023, 2022 and 2021, respectively, under the stock repurchase program.
+2023, 2022 and 2021, respectively, under the stock repurchase program. As of December 31,
+2023, we employed approximately 5,000 full-time employees, including approximately 1,200 in
+sales and approximately 800 in research and development.
 
 The following table shows changes in revenue and operating results by reportable segment for
 2023 compared to 2022 (in millions):
@@ -682,6 +690,8 @@ def sections(tmp_path: Path) -> None:
         ("What were Harbor Ridge's selling, general and administrative expenses in 2023?", 700e6),
         ("How many shares of its common stock did Harbor Ridge repurchase in 2022?", 10e6),
         ("How many shares did Harbor Ridge repurchase in 2023?", 12.5e6),
+        ("How many of Harbor Ridge's full-time employees were in research and development?", 800),
+        ("How many full-time employees did Harbor Ridge have at the end of 2023?", 5000),
     ],
 )
 def test_a_row_is_read_under_the_heading_it_stands_under(

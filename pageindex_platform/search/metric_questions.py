@@ -25,6 +25,7 @@ _WORDS_TO_OPS = (
     (r"\bmultiplied by\b|\btimes\b", "*"),
     (r"\bplus\b", "+"),
     (r"\bminus\b|\bless\b", "-"),
+    (r"\bas\s+an?\s+(?:percentage|percent|share|proportion|fraction)\s+of\b", "/"),
 )
 _BETWEEN = re.compile(
     r"\b(average|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(.+?)\s+between\s+fy\s?(\d{4})\s+and\s+"
@@ -53,9 +54,10 @@ _TAKING = re.compile(
 
 # a definition written after the metric's name in the question's own sentence: "What was
 # eBay's debt-to-equity ratio at year-end 2019, defined as long-term debt divided by total
-# stockholders' equity?" (also "computed as", "calculated as")
+# stockholders' equity?" (also "computed as", "calculated as", "i.e.", "that is,")
 _INLINE = re.compile(
-    r"(?P<before>.+?),?\s+(?:(?:is|are|was)\s+)?(?:defined|computed|calculated)\s+as\s*:?\s+"
+    r"(?P<before>.+?),?\s+(?:(?:(?:is|are|was)\s+)?(?:defined|computed|calculated)\s+as\s*:?"
+    r"|i\.e\.,?|that\s+is,)\s+"
     r"(?P<expr>[^?;]+?)(?=\?|;|,\s*(?:and\s+)?(?:round|using|in\s|express|give|answer|based)|\.\s|\.?$)",
     re.IGNORECASE,
 )

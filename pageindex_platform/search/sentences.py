@@ -21,7 +21,7 @@ from .share_counts import count_row
 from .terms import phrase_words
 
 _COUNT = re.compile(
-    r"\bhow many\s+(?:of\s+(?:the\s+)?(?:[\w&.-]+['’]s?\s+)?)?"
+    r"\bhow many\s+(?:of\s+(?:the\s+)?(?:(?:[A-Z][\w&.-]*\s+){0,3}[\w&.-]+['’]s?\s+)?)?"
     r"(?P<a>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})"
     r"|\b(?:total\s+)?number of\s+(?P<b>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})",
     re.IGNORECASE,
@@ -219,6 +219,14 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
                 continue  # "$2.0 billion share repurchase program": money, not a count
             scale = _SCALES.get((m.group(2) or "").lower(), 1)
             found.setdefault(m.start(), (float(m.group(1).replace(",", "")) * scale, m.group(0)))
+    including = re.search(r"\bincluding\b", sentence) if found else None
+    if including and including.start() > min(found):
+        # "136,000 employees, including approximately 38,000 in research and development":
+        # the parts of the count (`_attached` tells which the question's words go with)
+        for m in re.finditer(rf"{_NUMBER}\s+(?=in|at|for|within)\b", sentence[including.end() :]):
+            at = including.end() + m.start()
+            scale = _SCALES.get((m.group(2) or "").lower(), 1)
+            found.setdefault(at, (float(m.group(1).replace(",", "")) * scale, m.group(0).strip()))
     return [found[at] for at in sorted(found)]
 
 
@@ -293,6 +301,9 @@ def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
         re.search(r"\b(?:and|or)\b", sentence[at : at + head.start()])
     )
     shared_from = at + head.end() if head is not None and shared else len(sentence) + 1
+    # a figure listed after "including" is a part of the one before it, and has its words
+    including = re.search(r"\bincluding\b", sentence)
+    part_of = including.start() if including and figures[0] < including.start() < at else None
     for term in ask.terms:
         if len(term) < 3 or term in _MONTHS or term == ask.noun:
             continue
@@ -303,6 +314,8 @@ def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
         if any(spot < figures[0] for spot in spots):
             continue  # a word before every figure is the sentence's subject, every figure's
         owners = [_owner(spans, spot, sentence) for spot in spots]
+        if part_of is not None and any(owner < part_of for owner in owners):
+            continue  # "136,000 full-time employees, including 38,000 in ...": a part's too
         if spots and not any(
             owner == at or (spot >= shared_from and at <= owner < shared_from)
             for spot, owner in zip(spots, owners, strict=True)
