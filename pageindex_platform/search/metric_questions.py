@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from ..periods.grammar import fiscal_years_written
-from .formulas import FormulaError, parse_formula
+from .formulas import FormulaError, Node, parse_formula
 from .metrics import Catalogue, Metric
 from .terms import phrase_words
 
@@ -25,7 +25,10 @@ _WORDS_TO_OPS = (
     (r"\bmultiplied by\b|\btimes\b", "*"),
     (r"\bplus\b", "+"),
     (r"\bminus\b|\bless\b", "-"),
-    (r"\bas\s+an?\s+(?:percentage|percent|share|proportion|fraction)\s+of\b", "/"),
+)
+# "... as a percentage of ...": all before it over all after it
+_SHARE_OF = re.compile(
+    r"\s+as\s+an?\s+(?:percentage|percent|share|proportion|fraction)\s+of\s+", re.IGNORECASE
 )
 _BETWEEN = re.compile(
     r"\b(average|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(.+?)\s+between\s+fy\s?(\d{4})\s+and\s+"
@@ -84,7 +87,12 @@ _TRAILING_PERIOD = re.compile(
 
 def translate(expression: str) -> str:
     """A question's words for a formula in formula syntax: "average PP&E between FY2018 and
-    FY2019" → "fy2019 average(PP&E)", "divided by" → "/"."""
+    FY2019" → "fy2019 average(PP&E)", "divided by" → "/", "A minus B as a percentage of C"
+    → "(A - B) / (C)"."""
+    share = _SHARE_OF.search(expression)
+    if share:
+        left, right = expression[: share.start()], expression[share.end() :]
+        return f"({translate(left)}) / ({translate(right)})"
     text = _BETWEEN.sub(lambda m: f"fy{m.group(4)} {m.group(1).lower()}({m.group(2)})", expression)
     for words, op in _WORDS_TO_OPS:
         text = re.sub(words, op, text, flags=re.IGNORECASE)
@@ -133,7 +141,7 @@ def _definitions(question: str) -> list[tuple[str, str]]:
                 expr = _TRAILING_PERIOD.sub("", inline.group("expr"))
                 name = _NAME_START.sub("", named["name"]).strip()
                 own = _MEASURE_WORD.sub("", phrase_words(name)).strip()
-                if own not in phrase_words(expr):
+                if own not in phrase_words(expr) and re.search(r"[a-z]{3,}", expr, re.I):
                     found.append((name, expr))  # "gross margin, defined as gross margin
                     # divided by net sales" names a line in its own name: the usual metric
         for taken in _TAKING.finditer(sentence):
@@ -164,13 +172,20 @@ def defined_metrics(question: str) -> dict[str, Metric]:
     for name, written in _definitions(question):
         expr = translate(written.strip())
         try:
-            parse_formula(expr)
+            formula = parse_formula(expr)
         except FormulaError:
             continue
+        if not _names(formula):
+            continue  # "i.e. 2020": a period restated, not a formula
         # a margin or a rate is a percentage, as analysts and the catalogue state them
         percent = bool(_PERCENT.search(written) or _PERCENT_NAME.search(name))
         found[phrase_words(name)] = Metric((name.lower(),), expr, percent)
     return found
+
+
+def _names(node: Node) -> bool:
+    """Whether a formula names any line item or metric."""
+    return node.kind == "name" or any(_names(arg) for arg in node.args)
 
 
 @dataclass(frozen=True)

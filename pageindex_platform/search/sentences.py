@@ -21,7 +21,7 @@ from .share_counts import count_row
 from .terms import phrase_words
 
 _COUNT = re.compile(
-    r"\bhow many\s+(?:of\s+(?:the\s+)?(?:(?:[A-Z][\w&.-]*\s+){0,3}[\w&.-]+['’]s?\s+)?)?"
+    r"\bhow many\s+(?:of\s+(?:the\s+)?(?:(?-i:[A-Z][\w&.-]*\s+){0,3}[\w&.-]+['’]s?\s+)?)?"
     r"(?P<a>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})"
     r"|\b(?:total\s+)?number of\s+(?P<b>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})",
     re.IGNORECASE,
@@ -286,7 +286,7 @@ def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
     stem = ask.act[: max(4, len(ask.act) - 2)]
     if ask.act and not re.search(rf"\b(?:{_SAME_ACT.get(stem, stem)})", sentence, re.I):
         return Check("label", False, f"the sentence does not say {ask.act!r}")
-    at = sentence.find(shown)
+    at = _position(sentence, shown)
     spans = [
         m.span()
         for m in _ANY_NUMBER.finditer(sentence)
@@ -314,8 +314,11 @@ def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
         if any(spot < figures[0] for spot in spots):
             continue  # a word before every figure is the sentence's subject, every figure's
         owners = [_owner(spans, spot, sentence) for spot in spots]
-        if part_of is not None and any(owner < part_of for owner in owners):
+        if part_of is not None and spots and all(spot < part_of for spot in spots):
             continue  # "136,000 full-time employees, including 38,000 in ...": a part's too
+        parts = {owner for spot, owner in zip(spots, owners, strict=True) if spot > (part_of or 0)}
+        if part_of is not None and len(parts) > 1:
+            return Check("label", False, f"the sentence gives {term!r} to several of its parts")
         if spots and not any(
             owner == at or (spot >= shared_from and at <= owner < shared_from)
             for spot, owner in zip(spots, owners, strict=True)
@@ -343,7 +346,7 @@ def _respective(sentence: str, shown: str, ask: TextAsk, year: int | None) -> Ch
         and (bare[: m.start()].split() or [""])[-1].lower() not in _MONTHS
         and ask.percent == bare[m.end() :].lstrip().startswith("%")
     ]
-    at = sentence.find(shown)
+    at = _position(sentence, shown)
     if len(years) < 2 or len(figures) != len(years):
         return Check("period", True, "the sentence gives the figure of one period")
     if at not in figures:
@@ -356,6 +359,13 @@ def _respective(sentence: str, shown: str, ask: TextAsk, year: int | None) -> Ch
 
 _RESPECTIVELY = re.compile(r",?\s*respectively\b", re.IGNORECASE)
 _PARENTHESISED = re.compile(r"\([^()]*\)")
+
+
+def _position(sentence: str, shown: str) -> int:
+    """Where a figure as written stands in its sentence, as a whole number ("6,000" is not
+    the end of "136,000"); -1 when it is not there."""
+    found = re.search(rf"(?<![\d,.]){re.escape(shown)}(?!\d)", sentence)
+    return found.start() if found else -1
 
 
 def _owner(spans: list[tuple[int, int]], spot: int, sentence: str) -> int:
