@@ -304,6 +304,7 @@ def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
     # a figure listed after "including" is a part of the one before it, and has its words
     including = re.search(r"\bincluding\b", sentence)
     part_of = including.start() if including and figures[0] < including.start() < at else None
+    parts: list[set[int]] = []  # the parts each of the question's words goes with
     for term in ask.terms:
         if len(term) < 3 or term in _MONTHS or term == ask.noun:
             continue
@@ -314,16 +315,17 @@ def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
         if any(spot < figures[0] for spot in spots):
             continue  # a word before every figure is the sentence's subject, every figure's
         owners = [_owner(spans, spot, sentence) for spot in spots]
-        if part_of is not None and spots and all(spot < part_of for spot in spots):
+        if part_of is not None and any(owner < part_of for owner in owners):
             continue  # "136,000 full-time employees, including 38,000 in ...": a part's too
-        parts = {owner for spot, owner in zip(spots, owners, strict=True) if spot > (part_of or 0)}
-        if part_of is not None and len(parts) > 1:
-            return Check("label", False, f"the sentence gives {term!r} to several of its parts")
+        if part_of is not None and spots:
+            parts.append({o for s, o in zip(spots, owners, strict=True) if s > part_of})
         if spots and not any(
             owner == at or (spot >= shared_from and at <= owner < shared_from)
             for spot, owner in zip(spots, owners, strict=True)
         ):
             return Check("label", False, f"the sentence gives {term!r} another figure")
+    if parts and {at} not in parts:  # "10,000 in product support, 5,000 in hardware support"
+        return Check("label", False, "the question's words go with several of the parts listed")
     return Check("label", True, "the question's words in the sentence go with this figure")
 
 
