@@ -88,6 +88,14 @@ def own_years(years: Sequence[int], filing: Filing, name: str) -> tuple[int, str
     )
 
 
+def year_ended_before(filing: Filing) -> int | None:
+    """The last fiscal year ended before a filing of a quarter's (fiscal 2022 for a
+    first-quarter 2023 10-Q); None for a filing of a year, or without a fiscal year."""
+    if filing.fiscal_period in ("Q1", "Q2", "Q3") and filing.fiscal_year:
+        return filing.fiscal_year - 1
+    return None
+
+
 def covers_year(filing: Filing) -> bool:
     """Whether the filing reports a whole fiscal year: an annual report, or a fourth-quarter
     release (which gives the full year's figures too)."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from enum import StrEnum
 
-from .dates import parse_question_dates
+from .dates import months_before, parse_question_dates
 
 _FY = re.compile(r"\bFY\s?'?(\d{4}|\d{2})\b", re.IGNORECASE)
 _FISCAL = re.compile(r"\bfiscal(?:\s+year)?\s+'?(\d{4}|\d{2}(?!\d))\b", re.IGNORECASE)
@@ -226,17 +226,10 @@ def figure_period(question: str, period: PeriodAsk) -> PeriodAsk:
     filing = _FILING_NAMED.search(question)
     if end is not None and filing and _PRIOR.search(question) and not _COMPARING.search(question):
         earlier = [d for d in period.dates if d < end]
-        end = max(earlier) if earlier else _year_before(end)
+        end = max(earlier) if earlier else months_before(end, 12)
     if (years, end) == (period.years, period.end):
         return period
     return replace(period, years=years, end=end)
-
-
-def _year_before(day: date) -> date:
-    try:
-        return day.replace(year=day.year - 1)
-    except ValueError:  # February 29
-        return day.replace(year=day.year - 1, day=28)
 
 
 def _ranges(question: str) -> list[tuple[int, int]]:

@@ -27,7 +27,14 @@ from ..db.queries import DocumentInfo, FactInfo
 from ..index.tables import label_key
 from ..periods import PeriodAsk
 from .figures import BARE_PER_SHARE, Figure, FigureBook, LineItem, items_in, months_of
-from .printed import dated_columns, printed_forms, row_headings, row_line, table_context
+from .printed import (
+    dated_columns,
+    printed_form,
+    printed_forms,
+    row_headings,
+    row_line,
+    table_context,
+)
 from .results import Check
 from .statements import Statement
 
@@ -279,20 +286,19 @@ def heading_check(item: LineItem, figure: Figure, text: str) -> Check:
     if label_key(figure.label) not in BARE_PER_SHARE:
         return Check("label", True, f"the row {figure.label!r} names {item.name}")
     for heading in row_headings(figure, text):
-        if _PER_SHARE_HEADING.search(heading):
-            if _NOT_REPORTED.search(heading):  # "Adjusted net income per share:"
-                return Check("label", False, f"the row {figure.label!r} under {heading!r}")
-            return Check("label", True, f"the row {figure.label!r} under {heading!r}")
         if re.search(r"\bshares\b", heading, re.IGNORECASE):
-            break  # "Weighted-average shares outstanding:": a count of shares
+            break  # "Weighted-average shares (used in computing net income per share):"
+        if _PER_SHARE_HEADING.search(heading):
+            # not "Adjusted net income per share:": a figure the company does not report
+            reported = not _NOT_REPORTED.search(heading)
+            return Check("label", reported, f"the row {figure.label!r} under {heading!r}")
     return Check("label", False, f"the row {figure.label!r} stands under no heading per share")
 
 
 _PER_SHARE_HEADING = re.compile(r"\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b", re.I)
 # a heading over figures the company does not report as its results
 _NOT_REPORTED = re.compile(
-    r"\b(?:adjusted|non-gaap|pro\s+forma|core|underlying|organic|excluding)\b|\bshares\b",
-    re.IGNORECASE,
+    r"\b(?:adjusted|non-gaap|pro\s+forma|core|underlying|organic|excluding)\b", re.IGNORECASE
 )
 
 
@@ -341,10 +347,9 @@ def _same_amount(a: float, b: float) -> bool:
 
 def page_check(figure: Figure, text: str) -> Check:
     """Whether the figure's digits are printed on the page it cites."""
-    flat = " ".join(text.split())
-    for form in printed_forms(figure):
-        if re.search(rf"(?<![\d.]){re.escape(form)}(?![\d]|[.,]\d)", flat):
-            return Check("page", True, f"{form} is printed on p. {figure.page}")
+    form = printed_form(figure, text)
+    if form:
+        return Check("page", True, f"{form} is printed on p. {figure.page}")
     return Check("page", False, f"its digits ({figure.shown}) are not printed on p. {figure.page}")
 
 

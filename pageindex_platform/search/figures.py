@@ -23,7 +23,7 @@ from .results import StatedFigure, WorkingInput
 from .statements import Fact, Statement, statement_pages, statements_for
 from .terms import phrase_words
 
-_SCALES = {3: "thousand", 6: "million", 9: "billion", 12: "trillion"}
+SCALE_WORDS = {3: "thousand", 6: "million", 9: "billion", 12: "trillion"}  # by power of ten
 _STATEMENT_PAGES = 3  # a primary statement's first page and its continuations
 _FLOWS = (Statement.INCOME, Statement.CASH_FLOW)
 _MINORITY = re.compile(r"non-?controlling|minority", re.IGNORECASE)
@@ -134,7 +134,7 @@ class Figure:
         if exponent:
             power = min(12, -(-exponent // 3) * 3)  # the filing's scale: thousands, millions...
             places = max(0, power - exponent)
-            amount = f"{value / 10.0**power:,.{places}f} {_SCALES[power]}"
+            amount = f"{value / 10.0**power:,.{places}f} {SCALE_WORDS[power]}"
         else:
             amount = f"{value:,.2f}".removesuffix(".00")
         unit = "" if money else f" {self.unit.split(':')[-1]}"

@@ -19,6 +19,7 @@ from ..periods.fiscal import (
     of_dates,
     reports,
     span_for,
+    year_ended_before,
 )
 from ..records import DocType
 from .constraints import Constraints
@@ -96,7 +97,8 @@ def _of_period(
         if newest:
             kept = [r for r in annual if r.period_end == newest]
             year = kept[0].fiscal_year or 0
-            later = _completed_year(rows)
+            # the last year ended before the newest quarter's filing
+            later = max(filter(None, map(year_ended_before, rows)), default=None)
             if ask.count or (later is not None and later > year):
                 year = max(year, later or 0)  # a later quarter's filing: a year since ended
                 first = year - (ask.count or 1) + 1
@@ -109,15 +111,6 @@ def _of_period(
         # periodic filings describe (8-Ks report events of their own and all stay).
         return latest_periodic(rows), ["latest filing of each periodic type (no period named)"]
     return rows, []
-
-
-def _completed_year(rows: list[DocumentInfo]) -> int | None:
-    """The last fiscal year ended before the newest quarter's filing (fiscal 2022 for a
-    first-quarter 2023 10-Q), where the filings have a quarter's."""
-    quarters = [
-        r.fiscal_year for r in rows if r.fiscal_period in ("Q1", "Q2", "Q3") and r.fiscal_year
-    ]
-    return max(quarters) - 1 if quarters else None
 
 
 def _years_of(

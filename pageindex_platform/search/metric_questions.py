@@ -125,33 +125,34 @@ def _split_including(expression: str) -> tuple[str, str]:
 
 
 def _definitions(question: str) -> list[tuple[str, str]]:
-    """(name, expression) of each definition the question writes: "X is defined as Y",
-    "define X as Y", and "taking X as Y" anywhere in a sentence."""
+    """(name, expression) of each definition the question writes: of the metric asked
+    (`_written`), and "taking X as Y" of an input anywhere in a sentence."""
     found = []
     for sentence in _SENTENCE.split(question):
-        match = _DEFINED.match(sentence.strip())
-        if match:
-            found.append(
-                ((match.group("name") or match.group("name2")).strip(), match.group("expr"))
-            )
-        else:
-            inline = _INLINE.search(sentence.strip())
-            named = _INLINE_NAME.search(inline.group("before")) if inline else None
-            if inline and named:
-                expr = _TRAILING_PERIOD.sub("", inline.group("expr"))
-                name = _NAME_START.sub("", named["name"]).strip()
-                own = _MEASURE_WORD.sub("", phrase_words(name)).strip()
-                if own not in phrase_words(expr) and re.search(r"[a-z]{3,}", expr, re.I):
-                    found.append((name, expr))  # "gross margin, defined as gross margin
-                    # divided by net sales" names a line in its own name: the usual metric
+        found.extend(_written(sentence))
         for taken in _TAKING.finditer(sentence):
             found.append((taken.group("name").strip(), _including(taken.group("expr").strip())))
     return found
 
 
-def _taken(sentence: str) -> list[str]:
-    """The inputs a sentence defines by "taking X as ..." (not the metric asked)."""
-    return [m.group("name").strip() for m in _TAKING.finditer(sentence)]
+def _written(sentence: str) -> list[tuple[str, str]]:
+    """The definition a sentence writes of the metric asked: "X is defined as Y", "define X
+    as Y", or one after its name ("..., defined as Y", "i.e. Y"); [] when it writes none."""
+    match = _DEFINED.match(sentence.strip())
+    if match:
+        return [((match.group("name") or match.group("name2")).strip(), match.group("expr"))]
+    inline = _INLINE.search(sentence.strip())
+    named = _INLINE_NAME.search(inline.group("before")) if inline else None
+    if inline is None or named is None:
+        return []
+    expr = _TRAILING_PERIOD.sub("", inline.group("expr"))
+    name = _NAME_START.sub("", named["name"]).strip()
+    own = _MEASURE_WORD.sub("", phrase_words(name)).strip()
+    # "gross margin, defined as gross margin divided by net sales" names a line by the
+    # metric's own name: the usual metric; "i.e. 2020" restates a period
+    if own in phrase_words(expr) or not re.search(r"[a-z]{3,}", expr, re.I):
+        return []
+    return [(name, expr)]
 
 
 # a definition written as an equation ("where debt = ...", "with equity = ...")
@@ -161,9 +162,8 @@ _EQUATION = re.compile(r"\b(?:where|with)\s+(?:the\s+)?[a-z][\w' -]{1,40}?\s*=",
 def writes_definition(question: str) -> bool:
     """Whether the question writes how its metric is computed, in a form it may not be
     read in ("defined as (...)", "where debt = ...")."""
-    taken = {name for sentence in _SENTENCE.split(question) for name in _taken(sentence)}
-    written = [name for name, _ in _definitions(question) if name not in taken]
-    return bool(written or _EQUATION.search(question))
+    written = any(_written(sentence) for sentence in _SENTENCE.split(question))
+    return written or bool(_EQUATION.search(question))
 
 
 def defined_metrics(question: str) -> dict[str, Metric]:

@@ -37,6 +37,16 @@ def printed_forms(figure: Figure) -> list[str]:
     return list(dict.fromkeys(forms))
 
 
+def printed_form(figure: Figure, text: str) -> str:
+    """The form the figure's digits take on the page (`printed_forms`), as a whole number
+    ("3.4", not the start of "3.45"); "" when none is printed there."""
+    flat = " ".join(text.split())
+    for form in printed_forms(figure):
+        if re.search(rf"(?<![\d.]){re.escape(form)}(?![\d]|[.,]\d)", flat):
+            return form
+    return ""
+
+
 def row_line(figure: Figure, text: str) -> str:
     """The line of the page that holds the figure's row ("" when the page is empty)."""
     lines = [" ".join(x.split()) for x in text.splitlines()]

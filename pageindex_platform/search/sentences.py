@@ -14,9 +14,17 @@ from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo
-from ..periods import MONTH_NAMES
 from .headline import Stated, not_sure
 from .results import Candidate, Check, Headline
+from .sentence_numbers import (
+    A_YEAR,
+    MONTHS,
+    RESPECTIVELY,
+    YEAR,
+    numbers,
+    position,
+    respective,
+)
 from .share_counts import count_row
 from .terms import phrase_words
 
@@ -32,10 +40,6 @@ _PHRASE_END = frozenset(
     "by during from and or the a an that which who work worked operate operated employ "
     "employed".split()
 )
-_MONTHS = frozenset(MONTH_NAMES.lower().split("|"))
-_A_YEAR = re.compile(r"(?:19|20)\d\d")  # a number that is a year, not a count
-# a figure in a sentence: a number not part of a date ("May 31, 2023") nor a year
-_ANY_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?")
 _PERCENT_ASKED = re.compile(
     r"\bby (?:what|how much) (?:percent|percentage|%)|\bwhat (?:was |is )?(?:the )?"
     r"percent(?:age)?(?: point)? (?:increase|decrease|change|growth|decline|rise)|"
@@ -49,7 +53,6 @@ _SENTENCE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(])|\n{2,}|\n(?=[A-Z•\-])")
 _NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s*(million|billion|thousand)\b)?"
 _PERCENT = re.compile(r"\(?(-?\d+(?:\.\d+)?)\)?\s?(%|percent\b)", re.IGNORECASE)
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
-_YEAR = re.compile(r"\b(?:fiscal\s+|fy\s?)?((?:19|20)\d\d)\b", re.IGNORECASE)
 _STOP = frozenset(
     "a an the of in on at for to by and or did does do was were is are has have had how many "
     "what which number total company its their it as from with during end fiscal year quarter "
@@ -59,6 +62,7 @@ _STOP = frozenset(
 _UP = re.compile(r"\b(?:increas\w*|grew|grow\w*|rose|ris\w*|up|higher|improv\w*)\b", re.I)
 _DOWN = re.compile(r"\b(?:decreas\w*|declin\w*|fell|fall\w*|down|lower|drop\w*)\b", re.I)
 _SEGMENT = re.compile(r"\bsegments?\b", re.IGNORECASE)
+_INCLUDING = re.compile(r"\bincluding\b")  # "136,000 employees, including 38,000 in ..."
 # a sentence about one segment ("Our Outdoor segment sales increased 12.5%"), not one that
 # says the company's figure spans its segments ("throughout our Domestic and International
 # segments")
@@ -140,7 +144,7 @@ def text_stated(
         checks = _checks(sentence, document, year, segment_asked, page)
         if not ask.percent:
             checks.append(_attached(sentence, shown, ask))
-        checks.append(_respective(sentence, shown, ask, year))
+        checks.append(respective(sentence, shown, ask.percent, year))
         failed = next((c for c in checks if not c.passed), None)
         unit = "%" if ask.percent else ask.noun
         fields = {
@@ -213,21 +217,24 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
             if noun != ask.noun and not re.match(shared, sentence[m.end() :], re.IGNORECASE):
                 continue  # by its qualifier only where the noun asked follows, shared
             before = sentence[: m.start()]
-            if _A_YEAR.fullmatch(m.group(1)) or _RANGE.search(before):
+            if A_YEAR.fullmatch(m.group(1)) or _RANGE.search(before):
                 continue  # a year or a range's end, not a count
             if before.rstrip().endswith(("$", "€", "£")):
                 continue  # "$2.0 billion share repurchase program": money, not a count
-            scale = _SCALES.get((m.group(2) or "").lower(), 1)
-            found.setdefault(m.start(), (float(m.group(1).replace(",", "")) * scale, m.group(0)))
-    including = re.search(r"\bincluding\b", sentence) if found else None
+            found.setdefault(m.start(), (_value(m), m.group(0)))
+    including = _INCLUDING.search(sentence) if found else None
     if including and including.start() > min(found):
         # "136,000 employees, including approximately 38,000 in research and development":
         # the parts of the count (`_attached` tells which the question's words go with)
         for m in re.finditer(rf"{_NUMBER}\s+(?=in|at|for|within)\b", sentence[including.end() :]):
-            at = including.end() + m.start()
-            scale = _SCALES.get((m.group(2) or "").lower(), 1)
-            found.setdefault(at, (float(m.group(1).replace(",", "")) * scale, m.group(0).strip()))
+            found.setdefault(including.end() + m.start(), (_value(m), m.group(0).strip()))
     return [found[at] for at in sorted(found)]
+
+
+def _value(number: re.Match[str]) -> float:
+    """A `_NUMBER` match's value, its scale word applied ("4.2 million")."""
+    scale = _SCALES.get((number.group(2) or "").lower(), 1)
+    return float(number.group(1).replace(",", "")) * scale
 
 
 def _stem(noun: str) -> str:
@@ -252,7 +259,7 @@ def _checks(
     sentence: str, document: DocumentInfo, year: int | None, segment_asked: bool, page: int
 ) -> list[Check]:
     checks = [Check("page", True, f"read from the sentence on p. {page}")]
-    years = {int(y) for y in _YEAR.findall(sentence)}
+    years = {int(y) for y in YEAR.findall(sentence)}
     own = document.fiscal_year
     if year is not None and years and year not in years:
         said = ", ".join(str(y) for y in sorted(years))
@@ -286,13 +293,8 @@ def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
     stem = ask.act[: max(4, len(ask.act) - 2)]
     if ask.act and not re.search(rf"\b(?:{_SAME_ACT.get(stem, stem)})", sentence, re.I):
         return Check("label", False, f"the sentence does not say {ask.act!r}")
-    at = _position(sentence, shown)
-    spans = [
-        m.span()
-        for m in _ANY_NUMBER.finditer(sentence)
-        if not _A_YEAR.fullmatch(m.group(0))
-        and (sentence[: m.start()].split() or [""])[-1].lower() not in _MONTHS
-    ]
+    at = position(sentence, shown)
+    spans = [m.span() for m in numbers(sentence)]
     figures = [start for start, _ in spans]
     if at < 0 or at not in figures:
         return Check("label", True, "the sentence gives one figure of the kind asked")
@@ -302,15 +304,15 @@ def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
     )
     shared_from = at + head.end() if head is not None and shared else len(sentence) + 1
     # a figure listed after "including" is a part of the one before it, and has its words
-    including = re.search(r"\bincluding\b", sentence)
+    including = _INCLUDING.search(sentence)
     part_of = including.start() if including and figures[0] < including.start() < at else None
+    respectively = RESPECTIVELY.search(sentence)
     parts: list[set[int]] = []  # the parts each of the question's words goes with
     for term in ask.terms:
-        if len(term) < 3 or term in _MONTHS or term == ask.noun:
+        if len(term) < 3 or term in MONTHS or term == ask.noun:
             continue
         spots = [m.start() for m in re.finditer(rf"\b{re.escape(term)}", sentence, re.I)]
-        after = _RESPECTIVELY.search(sentence)
-        if after is not None and spots and all(spot > after.start() for spot in spots):
+        if respectively and spots and all(spot > respectively.start() for spot in spots):
             continue  # "..., respectively, under the stock repurchase program": every figure's
         if any(spot < figures[0] for spot in spots):
             continue  # a word before every figure is the sentence's subject, every figure's
@@ -327,47 +329,6 @@ def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
     if parts and {at} not in parts:  # "10,000 in product support, 5,000 in hardware support"
         return Check("label", False, "the question's words go with several of the parts listed")
     return Check("label", True, "the question's words in the sentence go with this figure")
-
-
-def _respective(sentence: str, shown: str, ask: TextAsk, year: int | None) -> Check:
-    """In a sentence that gives one figure per year "respectively" ("733.8 million shares
-    for $36.0 billion, 238.0 million shares ... in fiscal 2019, 2018 and 2017, respectively";
-    "During 2020 and 2019, ... repurchased 4.1 million and 31.0 million shares,
-    respectively"), the figure of the year asked: its figures of the kind asked — no money,
-    no day of a date, none in parentheses — go with its years in order."""
-    end = _RESPECTIVELY.search(sentence)
-    if end is None or year is None:
-        return Check("period", True, "the sentence gives the figure of one period")
-    bare = _PARENTHESISED.sub(lambda m: " " * len(m.group(0)), sentence)[: end.start()]
-    years = [int(y) for y in _YEAR.findall(bare)]
-    figures = [
-        m.start()
-        for m in _ANY_NUMBER.finditer(bare)
-        if not _A_YEAR.fullmatch(m.group(0))
-        and not bare[: m.start()].rstrip().endswith("$")
-        and (bare[: m.start()].split() or [""])[-1].lower() not in _MONTHS
-        and ask.percent == bare[m.end() :].lstrip().startswith("%")
-    ]
-    at = _position(sentence, shown)
-    if len(years) < 2 or len(figures) != len(years):
-        return Check("period", True, "the sentence gives the figure of one period")
-    if at not in figures:
-        return Check("period", False, "not one of the figures the sentence gives per year")
-    said = years[figures.index(at)]
-    if said != year:
-        return Check("period", False, f"the sentence gives this figure for {said}, not {year}")
-    return Check("period", True, f"the sentence gives this figure for {year}, respectively")
-
-
-_RESPECTIVELY = re.compile(r",?\s*respectively\b", re.IGNORECASE)
-_PARENTHESISED = re.compile(r"\([^()]*\)")
-
-
-def _position(sentence: str, shown: str) -> int:
-    """Where a figure as written stands in its sentence, as a whole number ("6,000" is not
-    the end of "136,000"); -1 when it is not there."""
-    found = re.search(rf"(?<![\d,.]){re.escape(shown)}(?!\d)", sentence)
-    return found.start() if found else -1
 
 
 def _owner(spans: list[tuple[int, int]], spot: int, sentence: str) -> int:

@@ -13,9 +13,9 @@ from sqlalchemy.orm import Session
 from ..db import queries
 from ..db.queries import DocumentInfo
 from ..periods.fiscal import year_named
-from .figures import Figure
+from .figures import SCALE_WORDS, Figure, FigureBook
 from .headline import Stated, figure_headline
-from .printed import printed_forms
+from .printed import printed_form
 from .results import Check
 
 # the words a question asks a repurchase by
@@ -40,6 +40,7 @@ def count_row(
     if not _REPURCHASE_ASKED.intersection(words) or not noun.startswith("share"):
         return None
     patterns = ["%share%purchased%"]
+    book = FigureBook(session, document)
     facts = [
         f
         for f in queries.stated_figures(session, document.id, names=[], prefixes=patterns)
@@ -47,26 +48,18 @@ def count_row(
         and _REPURCHASED_ROW.match(" ".join((f.label or "").split()))
         and f.unit == "xbrli:shares"
         and f.value > 0
-        and not re.search(r"\d", f.label or "")  # a label holding figures: a misread row
-        and (
-            year_named(document, f.period_end) == year
-            if year is not None
-            else f.period_end == document.period_end
-        )
+        and book.of_year(f, year)
     ]
     if len({f.value for f in facts}) != 1:
         return None
     fact = min(facts, key=lambda f: f.page)
     text = next((p.text for p in queries.page_texts(session, [(document.name, fact.page)])), "")
-    flat = " ".join(text.split())
     figure = Figure.of(document.name, fact)
-    printed = next(
-        (f for f in printed_forms(figure) if re.search(rf"(?<![\d.]){re.escape(f)}", flat)), ""
-    )
+    printed = printed_form(figure, text)
     if not printed:
         return None
-    scale = {3: " thousand", 6: " million", 9: " billion"}.get(-(fact.decimals or 0), "")
-    shown = f"{printed}{scale} shares"
+    scale = SCALE_WORDS.get(-(fact.decimals or 0))
+    shown = f"{printed} {scale} shares" if scale else f"{printed} shares"
     checks = [
         Check("page", True, f"{printed} is printed on p. {fact.page}"),
         Check("period", True, f"the column of fiscal {year_named(document, fact.period_end)}"),

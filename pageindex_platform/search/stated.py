@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from ..db.queries import DocumentInfo
 from ..index.text import phrase_words
 from ..periods import PeriodAsk, PeriodKind, parse_period
-from ..periods.fiscal import asked_years, own_years, reading
+from ..periods.fiscal import asked_years, own_years, reading, year_ended_before
 from ..periods.grammar import figure_period, figure_years
 from .checks import CheckedBook, Vetted, required_statements
 from .figures import Figure, FigureBook, LineItem, items_in
@@ -85,10 +85,10 @@ def state(
     ask, period, read_as = _own_years(written, period, document)
     if period.end is not None or period.count:  # a date's fiscal year; the last N years
         ask = replace(ask, years=asked_years(period, document) or ask.years)
-    quarterly = document.fiscal_period in ("Q1", "Q2", "Q3")
-    if period.kind == PeriodKind.LATEST_YEAR and quarterly and document.fiscal_year:
+    ended = year_ended_before(document)
+    if period.kind == PeriodKind.LATEST_YEAR and ended is not None:
         # the last fiscal year a quarter's filing has seen end is the one before its own
-        ask = replace(ask, years=ask.years or [document.fiscal_year - 1])
+        ask = replace(ask, years=ask.years or [ended])
     book = CheckedBook(session, document, period)
     book.required = required_statements(question, catalogue.items)
     stated = _stated(session, question, catalogue, book, ask, document)
@@ -153,17 +153,28 @@ def _stated(
         logger.info("%r asks for another measure than %s", question, item.name)
         return Stated()
     stated = _line_item(session, question, catalogue, item, book, ask, document)
-    if stated.headline is not None and uncomputed:
-        demote(stated, f"a line of the question, not the {uncomputed} asked (not computed)")
-        stated.text = f"{not_sure(uncomputed, stated.candidates)}"
-    elif stated.headline is not None and _SHARE_ASKED.search(question):
-        demote(stated, "an amount; the question asks for a percentage or a share of it")
-        stated.text = f"{not_sure(item.name + ' as a percentage', stated.candidates)}"
-    per_share = any(_PER_SHARE.search(name) for name in item.names)
-    if stated.headline is not None and _PER_SHARE.search(question) and not per_share:
-        demote(stated, "the whole company's amount; the question asks a figure per share")
-        stated.text = f"{not_sure(item.name + ' per share', stated.candidates)}"
+    other = _other_than_the_line(question, item, uncomputed) if stated.headline else None
+    if other is not None:
+        what, reason = other
+        demote(stated, reason)
+        stated.text = not_sure(what, stated.candidates)
     return stated
+
+
+def _other_than_the_line(question: str, item: LineItem, uncomputed: str) -> tuple[str, str] | None:
+    """What the question asks where the line item's figure is not its answer, and why: the
+    metric it names that could not be computed, a percentage or share of the line, or a
+    figure per share of a line of the company's total; None when the line is the answer."""
+    if uncomputed:
+        return uncomputed, f"a line of the question, not the {uncomputed} asked (not computed)"
+    if _SHARE_ASKED.search(question):
+        why = "an amount; the question asks for a percentage or a share of it"
+        return f"{item.name} as a percentage", why
+    per_share = any(_PER_SHARE.search(name) for name in item.names)
+    if _PER_SHARE.search(question) and not per_share:
+        why = "the whole company's amount; the question asks a figure per share"
+        return f"{item.name} per share", why
+    return None
 
 
 def _reading(period: PeriodAsk, book: FigureBook, ask: Asked, figures: list[Figure]) -> str:

@@ -1,0 +1,66 @@
+"""Which figure of a sentence is which: the numbers that may be figures (no year, no day of
+a date), where a figure as written stands, and the year each figure of a sentence goes with
+"respectively"."""
+
+from __future__ import annotations
+
+import re
+
+from ..periods import MONTH_NAMES
+from .results import Check
+
+MONTHS = frozenset(MONTH_NAMES.lower().split("|"))
+A_YEAR = re.compile(r"(?:19|20)\d\d")  # a number that is a year, not a count
+YEAR = re.compile(r"\b(?:fiscal\s+|fy\s?)?((?:19|20)\d\d)\b", re.IGNORECASE)
+# a figure in a sentence: a number not part of a date ("May 31, 2023") nor a year
+_ANY_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?")
+
+
+def respective(sentence: str, shown: str, percent: bool, year: int | None) -> Check:
+    """In a sentence that gives one figure per year "respectively" ("733.8 million shares
+    for $36.0 billion, 238.0 million shares ... in fiscal 2019, 2018 and 2017, respectively";
+    "During 2020 and 2019, ... repurchased 4.1 million and 31.0 million shares,
+    respectively"), the figure of the year asked: its figures of the kind asked (`percent`:
+    percentages, else counts) — no money, no day of a date, none in parentheses — go with
+    its years in order."""
+    end = RESPECTIVELY.search(sentence)
+    if end is None or year is None:
+        return Check("period", True, "the sentence gives the figure of one period")
+    bare = _PARENTHESISED.sub(lambda m: " " * len(m.group(0)), sentence)[: end.start()]
+    years = [int(y) for y in YEAR.findall(bare)]
+    figures = [
+        m.start()
+        for m in numbers(bare)
+        if not bare[: m.start()].rstrip().endswith("$")
+        and percent == bare[m.end() :].lstrip().startswith("%")
+    ]
+    at = position(sentence, shown)
+    if len(years) < 2 or len(figures) != len(years):
+        return Check("period", True, "the sentence gives the figure of one period")
+    if at not in figures:
+        return Check("period", False, "not one of the figures the sentence gives per year")
+    said = years[figures.index(at)]
+    if said != year:
+        return Check("period", False, f"the sentence gives this figure for {said}, not {year}")
+    return Check("period", True, f"the sentence gives this figure for {year}, respectively")
+
+
+RESPECTIVELY = re.compile(r",?\s*respectively\b", re.IGNORECASE)
+_PARENTHESISED = re.compile(r"\([^()]*\)")
+
+
+def numbers(text: str) -> list[re.Match[str]]:
+    """The numbers of a text that may be figures: no year, no day of a date ("May 31")."""
+    return [
+        m
+        for m in _ANY_NUMBER.finditer(text)
+        if not A_YEAR.fullmatch(m.group(0))
+        and (text[: m.start()].split() or [""])[-1].lower() not in MONTHS
+    ]
+
+
+def position(sentence: str, shown: str) -> int:
+    """Where a figure as written stands in its sentence, as a whole number ("6,000" is not
+    the end of "136,000"); -1 when it is not there."""
+    found = re.search(rf"(?<![\d,.]){re.escape(shown)}(?!\d)", sentence)
+    return found.start() if found else -1
