@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from pageindex_platform.index.tables import Column, column_dates
 from pageindex_platform.search.extract import column_periods, with_periods
 
 from .helpers import run_json
@@ -41,6 +42,18 @@ def test_each_number_of_a_row_gets_its_column_period() -> None:
         "(1,577) (year ended December 31, 2018); (1,373) (year ended December "
         "31, 2017); (1,420) (year ended December 31, 2016)"
     )
+
+
+@pytest.mark.no_database
+def test_a_month_written_short_is_the_month() -> None:
+    # an earnings release's "Apr 1, 2023": the quarter ended that day, not a guess at the year
+    short = ["Three Months Ended", "(In Millions; Unaudited) Apr 1, 2023 Apr 2, 2022"]
+    labels = column_periods(short)
+    assert labels == ["three months ended Apr 1, 2023", "three months ended Apr 2, 2022"]
+    assert column_dates(labels[0], year_end=(12, 31)) == Column("2023-01-02", "2023-04-01")
+    years = column_periods(["Years Ended", "Sept. 30, 2023 Sept. 24, 2022"])
+    assert column_dates(years[1], year_end=(9, 30)) == Column("2021-09-25", "2022-09-24")
+    assert column_dates("Dec 31, 2022", year_end=(12, 31)) == Column(None, "2022-12-31")
 
 
 @pytest.mark.no_database

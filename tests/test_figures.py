@@ -10,8 +10,14 @@ import pytest
 from pageindex_platform.index.tables import label_key, read_tables
 from pageindex_platform.records import PageText
 from pageindex_platform.search.figures import Figure, LineItem
-from pageindex_platform.search.formulas import parse_formula
-from pageindex_platform.search.metric_questions import asked, defined_metrics, metric_in
+from pageindex_platform.search.formulas import FormulaError, parse_formula
+from pageindex_platform.search.metric_questions import (
+    asked,
+    defined_metrics,
+    line_share,
+    metric_in,
+    translate,
+)
 from pageindex_platform.search.metrics import Catalogue, Metric
 from pageindex_platform.search.working import MissingInput, Working, compute
 
@@ -61,6 +67,33 @@ def test_a_dash_inside_a_label_and_prose_are_not_cells() -> None:
     assert not [f for f in figures if "Revenue increased" in (f.label or "")]
     assert label_key("Total net sales") == "net sale"
     assert label_key("Property, plant and equipment — net") == "property plant and equipment net"
+
+
+SPLIT = """CONSOLIDATED STATEMENTS OF OPERATIONS
+Years ended December 31,
+(in millions) 2015 2014 2013
+INCOME FROM CONTINUING OPERATIONS BEFORE TAXES 1,122 1,576 1,048
+Income tax expense
+(465) (419) (343)
+Net equity in earnings of affiliates
+105 19 25
+The decrease was driven by lower results in
+2014
+Total 1,995
+Other items, net:
+12 14 16
+"""
+
+
+@pytest.mark.no_database
+def test_a_row_printed_below_its_label_is_read_with_it() -> None:
+    figures = read_tables([PageText(141, SPLIT)], period_end="2015-12-31", fiscal_year=2015)
+    rows = {(f.label, f.period_end): f.value for f in figures}
+    assert rows[("Income tax expense", "2015-12-31")] == -465e6
+    assert rows[("Net equity in earnings of affiliates", "2013-12-31")] == 25e6
+    # prose running on to a year, a heading's colon: no row
+    labels = {f.label for f in figures}
+    assert not {"The decrease was driven by lower results in", "Other items, net:"} & labels
 
 
 RETAILER = """Consolidated Statements of Income
@@ -239,7 +272,7 @@ def lookup(item: LineItem, year: int | None) -> Figure | None:
 
 CATALOGUE = Catalogue(
     (
-        Metric(("inventory turnover",), "cost of sales / average(inventory)", False),
+        Metric(("inventory turnover", "ito"), "cost of sales / average(inventory)", False),
         Metric(("revenue growth",), "revenue / previous(revenue) - 1", True),
         Metric(("gross profit",), "revenue - cost of sales", False),
     ),
@@ -248,7 +281,7 @@ CATALOGUE = Catalogue(
 
 
 def _compute(question: str) -> Working:
-    defined = defined_metrics(question)
+    defined = defined_metrics(question) or line_share(question, CATALOGUE)
     metric = metric_in(question, CATALOGUE, defined)
     assert metric is not None
     return compute(
@@ -281,6 +314,66 @@ def test_a_question_own_definition_wins() -> None:
     assert _compute(question).shown == "56.2"  # 365 * 20 / (120 + 10)
     fixed = "FY2019 fixed asset turnover, defined as revenue divided by average PP&E. Ratio."
     assert _compute(fixed.replace(", defined as", ". It is defined as")).shown == "25.00"
+
+
+@pytest.mark.no_database
+@pytest.mark.parametrize(
+    ("question", "shown"),
+    [
+        # a formula the question tells, naming no metric
+        (
+            "How many times did sales cover inventories in 2019? Give revenue divided by inventory "
+            "for the year ended December 31, 2019, rounded to two decimals.",
+            "6.67",
+        ),
+        # the years of an average written out, a year before a name, two decimals asked "with"
+        (
+            "What was the 2019 turnover, computed as 2019 revenue divided by the average of "
+            "inventory at the end of 2018 and 2019? Express it with two decimals.",
+            "8.00",
+        ),
+        # one line as a percentage of another, no name given
+        (
+            "What was the cost of sales (COGS) as a percentage of net sales in FY2019? Round to "
+            "two decimal places.",
+            "60.00%",
+        ),
+        # "calculate X as ...": the metric named, defined by the question
+        (
+            "Calculate the FY2019 inventory turnover as revenue divided by inventory, rounded to "
+            "two decimals.",
+            "6.67",
+        ),
+        # a formula told of a rate: a percentage
+        (
+            "What was the FY2019 cost rate? Use cost of sales divided by revenue and round to two "
+            "decimal places.",
+            "60.00%",
+        ),
+        # the catalogue's metric by another name, defined by the question: its definition wins
+        (
+            "What is the FY2019 inventory turnover? ITO is defined as: revenue / inventory. "
+            "Round to two decimal places.",
+            "6.67",
+        ),
+    ],
+)
+def test_a_formula_the_question_tells_is_computed_as_told(question: str, shown: str) -> None:
+    assert _compute(question).shown == shown
+
+
+@pytest.mark.no_database
+def test_two_terms_of_a_formula_are_never_read_as_one_line() -> None:
+    # "inventory turnover before inventory write-downs" names inventory too: not a ratio of 1
+    question = (
+        "What was the FY2019 figure? Compute it as inventory divided by inventory turnover "
+        "before inventory write-downs, in percent."
+    )
+    with pytest.raises(FormulaError, match="would both be read as inventory"):
+        _compute(question)
+    assert translate("interest expense (net of amounts capitalized) plus tax") == (
+        "interest expense  net of amounts capitalized + tax"
+    )
 
 
 @pytest.mark.no_database

@@ -44,6 +44,18 @@ def test_quarter_from_year_to_date_columns() -> None:
     assert (m.doc_type, m.fiscal_year, m.fiscal_period) == ("10-Q", 2024, "Q2")
 
 
+def test_a_release_headline_naming_the_quarter_and_the_full_year_gives_their_year() -> None:
+    # released in January 2023, with an outlook for the first quarter of 2023
+    text = (
+        "News Release\nAcme Reports Fourth-Quarter and Full-Year 2022 Financial Results\n"
+        "Fourth-quarter revenue was $14.0 billion. Forecasting first-quarter 2023 revenue of "
+        "$10.5 billion.\nSANTA CLARA, Calif., Jan. 26, 2023 -- Acme Corporation today reported "
+        "fourth-quarter and full-year 2022 financial results."
+    )
+    m = extract_metadata(pages=[PageText(1, text)])
+    assert (m.doc_type, m.fiscal_year, m.fiscal_period) == ("earnings release", 2022, "Q4")
+
+
 def test_earnings_release_company_from_its_own_text() -> None:
     pages = [
         PageText(

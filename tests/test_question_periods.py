@@ -231,6 +231,10 @@ def test_a_period_no_filing_reports_is_said_to_be_missing(gizmo: None) -> None:
         ("the most recent quarter", PeriodKind.LATEST_QUARTER, (), None, 3, None),
         ("the 8-K dated July 1, 2022", None, (), None, None, None),
         ("revenue by segment", None, (), None, None, None),
+        # the year of the filing read is not the year asked
+        ("per its 10-K for fiscal 2015, revenue in 2014", PeriodKind.YEAR, (2014,), None, 12, None),
+        ("revenue per its 10-K for fiscal 2015", PeriodKind.YEAR, (2015,), None, 12, None),
+        ("EPS reported for fiscal 2016 in its 2017 10-K", PeriodKind.YEAR, (2016,), None, 12, None),
     ],
 )
 @pytest.mark.no_database

@@ -47,10 +47,12 @@ _QUARTER_WORD = re.compile(
 )
 _QUARTER_LABEL = re.compile(r"\bQ([1-4])\s?(?:FY\s?'?\d{2,4}|'?\d{2}|\d{4})?\b")
 _QUARTER_NUMBER = {"first": "Q1", "second": "Q2", "third": "Q3", "fourth": "Q4"}
-# "2023 Second-Quarter", "Second Quarter 2023", "fourth quarter and fiscal 2022 results"
+# "2023 Second-Quarter", "Second Quarter 2023", "fourth quarter and fiscal 2022 results",
+# "Fourth-Quarter and Full-Year 2022 Financial Results"
 _YEAR_BY_QUARTER = re.compile(
     r"\b(20\d\d)[\s-]+(?:first|second|third|fourth)[\s-]+quarter"
-    r"|\b(?:first|second|third|fourth)[\s-]+quarter(?:\s+(?:of\s+)?(?:fiscal\s+)?)?(20\d\d)\b",
+    r"|\b(?:first|second|third|fourth)[\s-]+quarter"
+    r"(?:\s+and\s+(?:full|fiscal)[\s-]+year)?(?:\s+(?:of\s+)?(?:fiscal\s+)?)?(20\d\d)\b",
     re.IGNORECASE,
 )
 _RESULTS = re.compile(

@@ -9,18 +9,17 @@ their label; their concept is `table:` and the label's key (`label_key`)."""
 
 from __future__ import annotations
 
-import calendar
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from ..periods import day_in_month, fiscal_offset, months_before
+from ..periods import MONTH_WORDS, day_in_month, fiscal_offset, month_number, months_before
 from ..periods.dates import SPAN_MONTHS
 from ..records import PageText, TaggedFact
 from .text import phrase_words
 
-_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_MONTHS = MONTH_WORDS
 _DATE = re.compile(rf"(?:{_MONTHS})\s+\d{{1,2}},\s*\d{{4}}|(?<![\d,.$])(?:19|20)\d\d(?![\d,.%])")
 _SPAN = re.compile(
     r"(?:(?:three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three|"
@@ -96,7 +95,7 @@ def column_dates(label: str, *, year_end: tuple[int, int], offset: int = 0) -> C
     years after it (1 where fiscal 2023 ends in February 2024)."""
     found = re.search(rf"({_MONTHS})\s+(\d{{1,2}}),\s*(\d{{4}})", label, re.IGNORECASE)
     if found:
-        month = list(calendar.month_name).index(found.group(1).capitalize())
+        month = month_number(found.group(1))
         end = day_in_month(int(found.group(3)), month, int(found.group(2)))
     else:
         end = day_in_month(int(re.findall(r"\d{4}", label)[-1]) + offset, *year_end)
@@ -246,6 +245,11 @@ def _page_figures(
                     f"{heading.rstrip(' :')} {line}", "", "", header, page.page, power
                 )
                 heading, rows = "", 0
+            elif not row and heading == previous and not rows and _split_row(heading, line, header):
+                # a row whose cells the page prints on the line below its label ("Income tax
+                # expense" over "(465) (419) (343)")
+                row = _row_figures(f"{heading} {line}", "", wrapped, header, page.page, power)
+                heading = wrapped if row else line
             elif not row:
                 wrapped = heading if heading == previous and not rows else ""
                 heading, rows = line, 0  # "Earnings per common share:" over "Basic", "Diluted"
@@ -253,6 +257,26 @@ def _page_figures(
             out.extend(row)
         previous = line
     return out
+
+
+def _split_row(label: str, line: str, header: _Header) -> bool:
+    """Whether `line` holds a row's cells alone, one per column, below `label` — a row label
+    as tables print them (no figure in it, not a heading's colon, not a sentence running on
+    to the next line)."""
+    cells = CELL.findall(f" {line}")
+    return (
+        len(cells) == len(header.columns)
+        and not CELL.sub("", f" {line}").strip(" $")
+        and not _DATE.search(line)  # a year's line: a header's, or a sentence's end
+        and bool(re.search(r"[A-Za-z]{2,}", label))
+        and not re.search(r"\d|[:;,.]$", label)
+        and len(label) <= _MAX_LABEL
+        and label.split()[-1].lower() not in _RUNS_ON
+    )
+
+
+# words a line of prose breaks after, that no row label ends with
+_RUNS_ON = frozenset("in of and or the a an to for by with as at on from since than under".split())
 
 
 def _row_cells(line: str) -> list[re.Match[str]]:

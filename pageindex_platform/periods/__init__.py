@@ -4,9 +4,11 @@ own period), the tables (a column's period), routing, figures and metrics all us
 
 from .dates import (
     MONTH_NAMES,
+    MONTH_WORDS,
     FiscalYearEnd,
     day_in_month,
     fiscal_offset,
+    month_number,
     months_after,
     months_before,
     months_between,
@@ -18,11 +20,13 @@ from .grammar import PeriodAsk, PeriodKind, parse_period
 
 __all__ = [
     "MONTH_NAMES",
+    "MONTH_WORDS",
     "FiscalYearEnd",
     "PeriodAsk",
     "PeriodKind",
     "day_in_month",
     "fiscal_offset",
+    "month_number",
     "months_after",
     "months_before",
     "months_between",

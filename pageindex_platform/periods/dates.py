@@ -13,7 +13,15 @@ from datetime import date, datetime
 MONTH_NAMES = (
     "January|February|March|April|May|June|July|August|September|October|November|December"
 )
+# a month as a table's header prints it: "April", "Apr", "Apr.", "Sept." (an earnings
+# release's "Apr 1, 2023")
+MONTH_WORDS = rf"(?:{MONTH_NAMES}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b\.?"
 _WRITTEN = re.compile(rf"\b({MONTH_NAMES})\s+(\d{{1,2}})\s*,?\s*(\d{{4}})\b", re.IGNORECASE)
+
+
+def month_number(word: str) -> int:
+    """The month a written month ("April", "Apr.", "Sept") is, 1-12."""
+    return _QUESTION_MONTHS[word[:3].lower()]
 
 
 def parse_written_date(text: str) -> date | None:

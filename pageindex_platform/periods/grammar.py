@@ -156,7 +156,13 @@ def years_written(question: str) -> list[int]:
 
 def fiscal_years_written(question: str) -> list[int]:
     """The fiscal years a figure is asked for: those written as fiscal years ("FY2019",
-    "fiscal 2019") and onto quarters, else the bare years; a range's years each."""
+    "fiscal 2019") and onto quarters, else the bare years; a range's years each — not a
+    year that only names the filing read ("its 10-K for fiscal 2015, ... in 2014"), unless
+    no other is written."""
+    return _years_asked(_FILING_YEAR.sub(" ", question)) or _years_asked(question)
+
+
+def _years_asked(question: str) -> list[int]:
     fiscal = {_year(y) for y in _FY.findall(question)}
     fiscal.update(_year(y) for y in _FISCAL.findall(question))
     fiscal.update(y for _, y, _ in quarters_written(question) if y is not None)
@@ -172,7 +178,10 @@ _FILING = r"(?:10-?K|10-?Q|20-F|annual\s+report|quarterly\s+report|filing)"
 # fiscal 2023 10-K", "the 2016 annual report", "FY2019 Form 10-K".
 _FILING_YEAR = re.compile(
     r"(?:\bFY\s?'?|\bfiscal(?:\s+year)?\s+'?)?(?<!\d)(?P<y>(?:19|20)\d\d)\s+(?:form\s+)?"
-    rf"(?:{_FILING}|report)\b",
+    rf"(?:{_FILING}|report)\b"
+    # "its 10-K for fiscal 2015"
+    rf"|\b{_FILING}\s+for\s+(?:the\s+)?(?:fiscal(?:\s+year)?\s+|FY\s?)?"
+    r"(?P<y2>(?:19|20)\d\d)\b",
     re.IGNORECASE,
 )
 # A filing named, with or without its year: "its 10-Q for the quarter ended June 30, 2023".
@@ -202,7 +211,7 @@ def figure_years(question: str, years: list[int]) -> list[int]:
     2022 (a year written only as the filing's is not asked); "the prior year" of "its 2016
     10-K" asks 2015; of two years and "the prior-year quarter", the earlier. Other
     questions: `years` as written."""
-    named = [int(m.group("y")) for m in _FILING_YEAR.finditer(question)]
+    named = [int(m.group("y") or m.group("y2")) for m in _FILING_YEAR.finditer(question)]
     if not named or _COMPARING.search(question):
         return years
     written = [int(y) for y in _YEAR.findall(question)]

@@ -30,7 +30,6 @@ from .figures import BARE_PER_SHARE, Figure, FigureBook, LineItem, items_in, mon
 from .printed import (
     dated_columns,
     printed_form,
-    printed_forms,
     row_headings,
     row_line,
     table_context,
@@ -328,7 +327,7 @@ def column_check(figure: Figure, peers: Sequence[Figure], text: str) -> Check:
             and other.label == figure.label
             and (other.period_start, other.period_end) == (figure.period_start, figure.period_end)
             and not _same_amount(other.value, figure.value)
-            and any(form in row for form in printed_forms(other))
+            and printed_form(other, row)  # a whole number: "800" is not the end of "2,800"
         ):
             return Check(
                 "column",

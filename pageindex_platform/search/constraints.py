@@ -92,7 +92,8 @@ _NEWEST = re.compile(
 )
 # Names a question compares: "Compare Apple and Microsoft", "between AAPL and MSFT",
 # "Apple vs. Microsoft" (a name: up to four capitalized words).
-_NAME = r"[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,3}"
+# a name's words: not past a sentence's full stop ("between FY2014 and FY2015. Round ...")
+_NAME = r"[A-Z][\w&.'’-]*(?:(?<![a-z0-9]{2}\.)\s+[A-Z][\w&.'’-]*){0,3}"
 _COMPARED = re.compile(
     rf"\b(?:[Cc]ompar(?:e|ing)|[Bb]etween)\s+(?P<a>{_NAME})\s+(?:and|with|to|vs\.?|versus)\s+"
     rf"(?P<b>{_NAME})|(?P<c>{_NAME})\s+(?:vs\.?|versus)\s+(?P<d>{_NAME})"

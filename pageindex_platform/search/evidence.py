@@ -70,8 +70,20 @@ def gather(
             document=found[0].document,
             period=period,
         )
-        rivals = [d.document for d in found[1:] if d.document.name in selected.rivals]
-        stated = agreed(session=session, query=query, stated=stated, rivals=rivals, period=period)
+        first = found[0].document
+        rivals = [
+            d.document
+            for d in found[1:]
+            if d.document.name in selected.rivals or _same_filing(d.document, first)
+        ]
+        stated = agreed(
+            session=session,
+            query=query,
+            stated=stated,
+            document=first,
+            rivals=rivals,
+            period=period,
+        )
     if stated.text:
         logger.info("stated: %s", stated.text.splitlines()[0])
     trees = {doc.document.name: doc.tree for doc in found}
@@ -83,6 +95,17 @@ def gather(
     at = {(c.document, c.page) for c in shown}
     others = [c for c in citations if (c.document, c.page) not in at]
     return Evidence([*shown, *others[: max(0, max_citations - len(shown))]], stated)
+
+
+def _same_filing(a: DocumentInfo, b: DocumentInfo) -> bool:
+    """Whether two documents say they are one filing without a CIK to tell (a 10-K and the
+    annual report that prints it): the same company, form, fiscal year, period and end."""
+    return (
+        a.period_end is not None
+        and a.company is not None
+        and (a.company, a.doc_type, a.fiscal_year, a.fiscal_period, a.period_end)
+        == (b.company, b.doc_type, b.fiscal_year, b.fiscal_period, b.period_end)
+    )
 
 
 def missing_notice(

@@ -30,11 +30,21 @@ _WORDS_TO_OPS = (
 _SHARE_OF = re.compile(
     r"\s+as\s+an?\s+(?:percentage|percent|share|proportion|fraction)\s+of\s+", re.IGNORECASE
 )
+# "average PP&E between FY2018 and FY2019", "the average of total assets at the end of 2019
+# and 2020"
+_YEAR_OF = r"(?:fy\s?|fiscal\s+(?:year\s+)?)?(\d{4})"
 _BETWEEN = re.compile(
-    r"\b(average|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(.+?)\s+between\s+fy\s?(\d{4})\s+and\s+"
-    r"fy\s?(\d{4})",
+    r"\b(?:the\s+)?(average|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(.+?)\s+(?:between|at\s+the\s+ends?"
+    rf"\s+of|for|in)\s+{_YEAR_OF}\s+and\s+{_YEAR_OF}",
     re.IGNORECASE,
 )
+# a qualifier a name carries in parentheses ("interest expense (net of amounts capitalized)")
+_QUALIFIER = re.compile(
+    r"\(\s*((?:excluding|including|net\s+of|less|after|before|exclusive\s+of)\b[^()]*)\)",
+    re.IGNORECASE,
+)
+# a year written before a name, as the fiscal year's: "2020 net income"
+_YEAR_BEFORE = re.compile(r"(?<![\w.])((?:19|20)\d\d)\s+(?=[a-z])", re.IGNORECASE)
 # "average PP&E" (the year's and the year before's) where no years are named
 _OF_YEARS = re.compile(
     r"\b(average|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(?!\()([^-+*/()]+?)(?=\s*[-+*/)]|\s*$)",
@@ -42,8 +52,8 @@ _OF_YEARS = re.compile(
 )
 _SPAN_AVERAGE = re.compile(r"\b(\d|two|three|four|five)[\s-]years?\s+average\b", re.IGNORECASE)
 _PLACES = re.compile(
-    r"\bround(?:ed)?\b[^.?]{0,30}?\bto\s+(\w+)\s+decimal", re.IGNORECASE
-)  # "round your answer to two decimal places"
+    r"\b(?:round(?:ed)?\b[^.?]{0,30}?\bto|with)\s+(\w+)\s+decimal", re.IGNORECASE
+)  # "round your answer to two decimal places", "as a percentage with two decimals"
 _CHANGE = re.compile(r"\bchang\w*|\bcompare\w*|\bdifference\b|\bvs\.?\b", re.IGNORECASE)
 _PERCENT = re.compile(r"%|\bpercent|\bpercentage\b", re.IGNORECASE)
 _PERCENT_NAME = re.compile(r"\b(?:margin|rate)\b", re.IGNORECASE)
@@ -64,12 +74,20 @@ _INLINE = re.compile(
     r"(?P<expr>[^?;]+?)(?=\?|;|,\s*(?:and\s+)?(?:round|using|in\s|express|give|answer|based)|\.\s|\.?$)",
     re.IGNORECASE,
 )
+# "Calculate FedEx's interest coverage for fiscal 2023 as operating income divided by
+# interest expense": the metric named, defined after "as"
+_CALCULATE_AS = re.compile(
+    r"(?:calculate|compute|determine)\s+(?P<before>.+?)\s+as\s+"
+    r"(?P<expr>[^?;]+?\bdivided\s+by\b[^?;]+?)"
+    r"(?=\?|;|,\s*(?:and\s+)?(?:round|using|in\s|express)|\.\s|\.?$)",
+    re.IGNORECASE,
+)
 # the metric's name at the end of the words before its definition: after the company's
 # possessive or the question's verb, before the period asked
 _INLINE_NAME = re.compile(
     r"(?:['’]s?|\b(?:was|is|were|are|the|compute|calculate))\s+(?:(?:fy|q[1-4]\s*)?\d{2,4}\s+)?"
     r"(?P<name>[a-z][\w&%/-]*"
-    r"(?:\s+[a-z][\w&%/-]*){0,4}?)(?:\s+(?:for|in|at|of|as|during|on)\b.*)?$",
+    r"(?:\s+[a-z][\w&%/-]*){0,4}?)(?:\s+(?:for|in|at|of|as|during)\b.*)?$",
     re.IGNORECASE,
 )
 # words after a metric's name that say its form ("gross margin percentage")
@@ -93,7 +111,9 @@ def translate(expression: str) -> str:
     if share:
         left, right = expression[: share.start()], expression[share.end() :]
         return f"({translate(left)}) / ({translate(right)})"
-    text = _BETWEEN.sub(lambda m: f"fy{m.group(4)} {m.group(1).lower()}({m.group(2)})", expression)
+    text = _QUALIFIER.sub(r" \1", expression)
+    text = _BETWEEN.sub(lambda m: f"fy{m.group(4)} {m.group(1).lower()}({m.group(2)})", text)
+    text = _YEAR_BEFORE.sub(r"fy\1 ", text)
     for words, op in _WORDS_TO_OPS:
         text = re.sub(words, op, text, flags=re.IGNORECASE)
     return _OF_YEARS.sub(lambda m: f"{m.group(1).lower()}({m.group(2)})", text)
@@ -124,12 +144,30 @@ def _split_including(expression: str) -> tuple[str, str]:
     return expression[: found.start()].strip(), expression[found.end() :]
 
 
+# a formula the question tells how to compute, naming no metric: "Give operating income
+# divided by interest expense for the year ...", "Compute it as the income tax provision
+# divided by income before income taxes, in percent"
+_IMPERATIVE = re.compile(
+    r"^(?:give|use|compute|calculate|take|report)\s+(?:it\s+as\s+|(?:the\s+)?ratio\s+of\s+)?"
+    # not "calculate X's interest coverage as ...": a definition of a metric it names
+    r"(?P<expr>(?:(?!\bas\s+(?!an?\s+(?:percentage|percent|share)\b))[^?;])+?"
+    r"\b(?:divided\s+by|as\s+an?\s+(?:percentage|percent|share)\s+of)\b[^?;]+?)"
+    r"(?=,\s*(?:and\s+)?(?:round|in\s|express)|\s+and\s+round|\s+in\s+percent|\.\s|\.?$)",
+    re.IGNORECASE,
+)
+ASKED = "the question's formula"  # a metric the question computes without naming it
+
+
 def _definitions(question: str) -> list[tuple[str, str]]:
     """(name, expression) of each definition the question writes: of the metric asked
-    (`_written`), and "taking X as Y" of an input anywhere in a sentence."""
+    (`_written`, or a formula it tells how to compute, named `ASKED`), and "taking X as Y"
+    of an input anywhere in a sentence."""
     found = []
     for sentence in _SENTENCE.split(question):
         found.extend(_written(sentence))
+        told = _IMPERATIVE.match(sentence.strip())
+        if told and not _written(sentence):
+            found.append((ASKED, _TRAILING_PERIOD.sub("", told.group("expr"))))
         for taken in _TAKING.finditer(sentence):
             found.append((taken.group("name").strip(), _including(taken.group("expr").strip())))
     return found
@@ -141,7 +179,7 @@ def _written(sentence: str) -> list[tuple[str, str]]:
     match = _DEFINED.match(sentence.strip())
     if match:
         return [((match.group("name") or match.group("name2")).strip(), match.group("expr"))]
-    inline = _INLINE.search(sentence.strip())
+    inline = _INLINE.search(sentence.strip()) or _CALCULATE_AS.match(sentence.strip())
     named = _INLINE_NAME.search(inline.group("before")) if inline else None
     if inline is None or named is None:
         return []
@@ -157,6 +195,31 @@ def _written(sentence: str) -> list[tuple[str, str]]:
 
 # a definition written as an equation ("where debt = ...", "with equity = ...")
 _EQUATION = re.compile(r"\b(?:where|with)\s+(?:the\s+)?[a-z][\w' -]{1,40}?\s*=", re.IGNORECASE)
+
+
+# one line as a share of another, asked without a name: "what was eBay's capital expenditure
+# (purchases of property and equipment) as a percentage of net revenues in FY2018?"
+_LINE_SHARE = re.compile(
+    r"(?:['’]s?|\bwhat\s+(?:was|is|were)\s+(?:the\s+)?)\s*(?P<a>[a-z][^?,;]*?)\s+as\s+an?\s+"
+    r"(?:percentage|percent|share|proportion)\s+of\s+(?:its\s+|the\s+)?(?P<b>[a-z][^?,;]*?)"
+    r"(?=\s+(?:in|for|during|at|over)\s+(?:fy|fiscal|the|\d)|\?|,|;|\.\s|\.?$)",
+    re.IGNORECASE,
+)
+_NOT_A_LINE = re.compile(r"\b(?:margin|ratio|rate|percent\w*|return|yield|growth)\b", re.I)
+
+
+def line_share(question: str, catalogue: Catalogue) -> dict[str, Metric]:
+    """One line item as a percentage of another that the question asks in its first
+    sentence, as a metric it defines (named `ASKED`); {} where it asks none, or both sides
+    name one line ("cloud revenues as a percentage of total revenues": a part, not a line)."""
+    found = _LINE_SHARE.search(_SENTENCE.split(question)[0])
+    if found is None or _NOT_A_LINE.search(found["a"]):
+        return {}
+    a, b = (re.sub(r"\([^)]*\)", " ", found[k]).strip() for k in ("a", "b"))
+    left, right = catalogue.item(a), catalogue.item(b)
+    if left is None or right is None or left is right:
+        return {}
+    return {phrase_words(ASKED): Metric((ASKED,), f"({left.name}) / ({right.name})", True)}
 
 
 def writes_definition(question: str) -> bool:
@@ -177,8 +240,12 @@ def defined_metrics(question: str) -> dict[str, Metric]:
             continue
         if not _names(formula):
             continue  # "i.e. 2020": a period restated, not a formula
-        # a margin or a rate is a percentage, as analysts and the catalogue state them
+        # a margin or a rate is a percentage, as analysts and the catalogue state them; a
+        # formula told without a name, as the question asks it ("in percent")
         percent = bool(_PERCENT.search(written) or _PERCENT_NAME.search(name))
+        first = _SENTENCE.split(question)[0]  # "What was PayPal's effective tax rate ...?"
+        told = bool(_PERCENT.search(question) or _PERCENT_NAME.search(first))
+        percent = percent or (name == ASKED and told)
         found[phrase_words(name)] = Metric((name.lower(),), expr, percent)
     return found
 
@@ -221,6 +288,9 @@ def metric_in(question: str, catalogue: Catalogue, defined: dict[str, Metric]) -
     the first it defines), else the catalogue's with the longest name found in it."""
     # a term defined by "taking X as ..." is an input of the metric asked, not the metric
     first = phrase_words(_TAKING.sub(" ", _SENTENCE.split(question)[0]))
+    told = defined.get(phrase_words(ASKED))
+    if told is not None:  # "compute it as ...": the question's formula for what it asks
+        return told
     for metric in defined.values():
         if any(phrase_words(n) in first for n in metric.names):
             return metric
@@ -231,6 +301,10 @@ def metric_in(question: str, catalogue: Catalogue, defined: dict[str, Metric]) -
             w = phrase_words(name)
             if w in words and (best is None or len(w) > best[1]):
                 best = (metric, len(w))
-    if best is None and defined:
-        return next(iter(defined.values()))
-    return best[0] if best else None
+    if best is None:
+        return next(iter(defined.values()), None)
+    # "ROE is defined as ...": the question's own definition of the catalogue's metric asked
+    names = {phrase_words(n) for n in best[0].names}
+    return next(
+        (m for m in defined.values() if names & {phrase_words(n) for n in m.names}), best[0]
+    )

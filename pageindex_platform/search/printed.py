@@ -7,13 +7,10 @@ from __future__ import annotations
 import re
 
 from ..index.tables import column_periods
+from ..periods import MONTH_WORDS
 from .figures import Figure
 
-_MONTH = re.compile(
-    r"\b(?:January|February|March|April|May|June|July|August|September|October|November|"
-    r"December)\b",
-    re.IGNORECASE,
-)
+_MONTH = re.compile(rf"\b{MONTH_WORDS}", re.IGNORECASE)
 _DATES = re.compile(rf"{_MONTH.pattern}\s+\d{{1,2}},?\s*\d{{4}}|(?<![\d,.$])(?:19|20)\d\d\b")
 _ROW_WINDOW = 25  # lines above a row within which its table's header is sought
 _HEADER_LINES = 4  # lines above a table's header that say what it is about
@@ -39,10 +36,11 @@ def printed_forms(figure: Figure) -> list[str]:
 
 def printed_form(figure: Figure, text: str) -> str:
     """The form the figure's digits take on the page (`printed_forms`), as a whole number
-    ("3.4", not the start of "3.45"); "" when none is printed there."""
+    ("3.4", not the start of "3.45"; "800", not the end of "2,800"); "" when none is printed
+    there."""
     flat = " ".join(text.split())
     for form in printed_forms(figure):
-        if re.search(rf"(?<![\d.]){re.escape(form)}(?![\d]|[.,]\d)", flat):
+        if re.search(rf"(?<![\d.])(?<!\d,){re.escape(form)}(?![\d]|[.,]\d)", flat):
             return form
     return ""
 

@@ -33,6 +33,12 @@ _SEGMENT_WORD = re.compile(
 _OWNED_PART = re.compile(
     rf"[\w&.-]+['’]s?\s+((?:[a-z][\w&'’-]*\s+){{1,4}})(?:{_PART_NOUN})\b(?!['’])"
 )
+# a part as the subject that earns the line ("how much revenue did eBay's first-party
+# advertising products deliver"): the words between the owner and the verb
+_PART_SUBJECT = re.compile(
+    r"\bdid\s+(?:the\s+)?[\w&.-]+(?:\s+[A-Z][\w&.-]*)*['’]s?\s+((?:[\w&-]+\s+){1,5}?)"
+    r"(?:deliver|generate|earn|contribute|bring|produce|account)\w*\b"
+)
 # capitalised words of a question that name no part of a company
 _NOT_A_PART = frozenset(
     "what how which who did does do was were is are compare find give tell show report the "
@@ -70,6 +76,9 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
     owned = _OWNED_PART.search(question)
     if not named and owned:
         named = _owned_name(owned.group(1), item)
+    subject = _PART_SUBJECT.search(re.sub(r"\([^)]*\)", " ", question))
+    if not named and subject:  # "did eBay's first-party advertising products deliver"
+        named = _owned_name(subject.group(1), item)
     if named or _SEGMENT_WORD.search(question):  # "Group", "business": only with a name
         return Part(named, True)
     for name in sorted(item.names, key=len, reverse=True):
@@ -151,13 +160,16 @@ def _of_company(word: str, company: set[str]) -> bool:
     return bool(pieces) and all(p in company for p in pieces)
 
 
-_FILLER = frozenset({"from", "its", "their", "our", "entire", "whole", "growth"})
+_FILLER = frozenset(
+    "from its their our entire whole growth operations operating activities results business "
+    "businesses shareholders stockholders".split()
+)
 
 
 def _owned_name(words: str, item: LineItem) -> str:
     """A lower-case part's name ("cloud and license"): the words before the part noun that
     are no word of the line item's names nor a question's."""
-    item_words = {w for n in item.names for w in n.lower().split()}
+    item_words = {w for n in item.names for w in n.lower().split()} - {"and"}
     filler = item_words | (_NOT_A_PART - {"and"}) | _FILLER
     said = [w for w in words.split() if w.lower() not in filler]
     while said and said[0].lower() == "and":
@@ -180,6 +192,10 @@ def segment_stated(
     document = book.document
     name = part.name
     found, peers = _segment_figure(session, book, item, part, year, items) if name else (None, [])
+    where = f"of a table of {item.name}"
+    if found is None and name and part.segment:
+        found, peers, heading = _under_part(session, book, item, name, year)
+        where = f"under the heading {heading!r}"
     label = f"{part.said} {item.name}"
     if found is not None:
         checks = book.check(item, found, year, peers, part=True)
@@ -188,9 +204,7 @@ def segment_stated(
             checks = [replace(c, detail=said) if c.name == "column" else c for c in checks]
         failed = next((c for c in checks if not c.passed), None)
         if failed is None:
-            text = (
-                f"{found.shown} — {found.cited}: the row {found.label!r} of a table of {item.name}"
-            )
+            text = f"{found.shown} — {found.cited}: the row {found.label!r} {where}"
             headline = figure_headline(found, checks, kind="segment", label=label)
             return Stated(text, [found], headline=headline)
         aside = [candidate(found, failed.detail, checks)]
@@ -222,8 +236,10 @@ def _segment_figure(
     column). A sub-line that is no segment ("casino revenue") is read from the primary
     statements only: a segment's table has rows of the same name."""
     segment = part.name
-    if part.segment:  # "FedEx Ground" printed "FedEx Ground segment", "Data Center Group"
-        labels = [segment, *(f"{segment} {noun}" for noun in ("segment", "group"))]
+    if part.segment:  # "Ground" printed "FedEx Ground segment", "MCAC" "MCAC SBU"
+        labels = [segment, *(f"{segment} {noun}" for noun in _PART_LABELS)]
+        owners = book.document.company_aliases  # the company's short names
+        labels += [f"{owner} {label}" for owner in owners for label in labels]
     else:  # "wireless equipment" printed "Wireless equipment revenues"
         labels = [segment, *(f"{segment} {n.removesuffix(' *')}" for n in item.names)]
     found = book.rows(labels, year)
@@ -249,6 +265,38 @@ def _segment_figure(
             grouped = _grouped(figure, figures, pages.get(figure.page, ""), item, items)
             return (grouped, []) if grouped is not None else (figure, figures)
     return None, figures
+
+
+# the nouns a table may print after a part's name in its row label
+_PART_LABELS = ("segment", "group", "sbu", "division", "business", "business unit")
+# a part noun in a heading over a part's block of rows ("Hardware business:")
+_PART_NOUNS = re.compile(rf"\b(?:{_PART_NOUN})\b", re.IGNORECASE)
+
+
+def _under_part(
+    session: Session, book: CheckedBook, item: LineItem, name: str, year: int | None
+) -> tuple[Figure | None, list[Figure], str]:
+    """The line item's own row in the block of rows a table heads with the part's name
+    ("Cloud and license:" over "Revenues", "Margin"), and the item's other rows of the period
+    — a segment note that gives each part its own block."""
+    rows = book.rows(sorted(n.removesuffix(" *") for n in item.names), year)
+    if not rows:
+        return None, [], ""
+    doc = book.document.name
+    pages = {p.page: p.text for p in queries.page_texts(session, [(doc, r.page) for r in rows])}
+    figures = [Figure.of(doc, row) for row in sorted(rows, key=lambda r: r.page)]
+    wanted = _part_key(name)
+    for figure in figures:
+        headings = row_headings(figure, pages.get(figure.page, ""))
+        if headings and _part_key(headings[0]) == wanted:
+            return figure, figures, headings[0]
+    return None, [], ""
+
+
+def _part_key(words: str) -> str:
+    """A part's name as words to compare: lower case, no part noun, no "and" or "&"."""
+    said = _PART_NOUNS.sub(" ", words.lower())
+    return " ".join(w for w in re.findall(r"[a-z0-9]+", said) if w != "and")
 
 
 # a heading over rows that give a change, not a figure

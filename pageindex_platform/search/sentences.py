@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from ..db import queries
 from ..db.queries import DocumentInfo
 from .headline import Stated, not_sure
+from .narrowing import place_check, without_place
 from .results import Candidate, Check, Headline
 from .sentence_numbers import (
     A_YEAR,
@@ -57,12 +58,15 @@ _STOP = frozenset(
     "a an the of in on at for to by and or did does do was were is are has have had how many "
     "what which number total company its their it as from with during end fiscal year quarter "
     "percent percentage increase decrease change growth grow rise decline compared over than "
-    "versus vs much prior previous last first second third fourth yoy".split()
+    "versus vs much prior previous last first second third fourth yoy roughly approximately "
+    "about around nearly based located headquartered".split()
 )
 _UP = re.compile(r"\b(?:increas\w*|grew|grow\w*|rose|ris\w*|up|higher|improv\w*)\b", re.I)
 _DOWN = re.compile(r"\b(?:decreas\w*|declin\w*|fell|fall\w*|down|lower|drop\w*)\b", re.I)
 _SEGMENT = re.compile(r"\bsegments?\b", re.IGNORECASE)
-_INCLUDING = re.compile(r"\bincluding\b")  # "136,000 employees, including 38,000 in ..."
+# the parts listed after a whole: "136,000 employees, including 38,000 in ...", "143,000
+# employees, of which 95,000 were employed internationally"
+_INCLUDING = re.compile(r"\b(?:including|of (?:which|whom))\b")
 # a sentence about one segment ("Our Outdoor segment sales increased 12.5%"), not one that
 # says the company's figure spans its segments ("throughout our Domestic and International
 # segments")
@@ -73,7 +77,9 @@ _SPANNING = re.compile(
     re.IGNORECASE,
 )
 # the verbs a count is said with that name no act of its own ("did Costco have|operate")
-_BEING = frozenset("have has had be operate own employ report record maintain total".split())
+_BEING = frozenset(
+    "have has had be operate own employ report record maintain total based located".split()
+)
 # acts said in other words: "bought back" for "repurchased"
 _SAME_ACT = {s: "repurcha|buy|bought" for s in ("repurcha", "repurchas", "buy")}
 _AFTER_SUBJECT = re.compile(
@@ -87,6 +93,12 @@ _PLAN = re.compile(
     r"outlook|guidance|forecast\w*|project(?:s|ed|ions?)?)\b",
     re.IGNORECASE,
 )
+# a plural noun after the noun asked, which then only names a kind ("pharmacy stores")
+_MODIFIER = re.compile(
+    r"\s+(?!(?:across|was|has|is|as|its|this|plus|versus|less|us|thus)\b)[a-z]{2,}s\b"
+)
+# the words a sentence about employing counts people by, beside "employees"
+_PEOPLE = r"people|persons|individuals|team\s+members|associates|workers"
 _RANGE = re.compile(r"(?:\d\s*(?:to|-|–|and)\s*)$")  # "20 to 30": a range, not a count
 _MAX_LABEL = 220
 
@@ -102,6 +114,7 @@ class TextAsk:
     direction: str  # "up", "down" or ""
     qualifier: str = ""  # the counted phrase's first word: "full-time" of "full-time employees"
     act: str = ""  # what was done to what is counted: "repurchase" ("did Oracle repurchase")
+    within: bool = False  # "how many of eBay's employees": "7,100 of our employees" counts
 
 
 def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
@@ -110,7 +123,11 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     percent = _PERCENT_ASKED.search(question)
     if not count and not percent:
         return None
-    words = [w for w in phrase_words(question).split() if w not in _STOP and not w.isdigit()]
+    # the place asked is the place check's (`place_check`), not words a sentence must share
+    plain = without_place(question)
+    words = [
+        w for w in phrase_words(plain).split() if w not in _STOP and not w.isdigit() and len(w) > 1
+    ]
     terms = tuple(w for w in words if w not in company_words and not re.match(r"^(fy|q)\d", w))
     noun = qualifier = ""
     if count:
@@ -130,7 +147,8 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     acted = _AFTER_SUBJECT.search(question) if count else None
     verb = (acted.group("verb") or acted.group("done")) if acted else ""
     act = verb if verb not in _BEING | _PHRASE_END else ""
-    return TextAsk(bool(percent) and not count, noun, terms, direction, qualifier, act)
+    within = bool(re.search(r"\bhow many of\b", question, re.IGNORECASE))
+    return TextAsk(bool(percent) and not count, noun, terms, direction, qualifier, act, within)
 
 
 def text_stated(
@@ -139,12 +157,14 @@ def text_stated(
     """The best sentence's figure, checked; candidates set aside when none passes."""
     found = _found(session, document, ask)
     segment_asked = bool(_SEGMENT.search(question))
+    names = (document.company or "", *document.company_aliases)
     aside: list[Candidate] = []
     for _, page, sentence, value, shown in found[:8]:
         checks = _checks(sentence, document, year, segment_asked, page)
         if not ask.percent:
             checks.append(_attached(sentence, shown, ask))
         checks.append(respective(sentence, shown, ask.percent, year))
+        checks.append(place_check(question, sentence, shown, names))
         failed = next((c for c in checks if not c.passed), None)
         unit = "%" if ask.percent else ask.noun
         fields = {
@@ -185,13 +205,20 @@ def _found(
         for sentence in _SENTENCE.split(page.text):
             flat = " ".join(sentence.split())
             words = phrase_words(flat)
-            score = sum(f" {t} " in words for t in ask.terms)
+            # the noun by its stem: "employed" speaks of employees
+            score = sum(
+                f" {t} " in words
+                or (t == ask.noun and bool(re.search(rf"\b{_stem(t)}", flat, re.IGNORECASE)))
+                for t in ask.terms
+            )
             for value, shown in _figures(flat, ask):
                 out.append((score, page.page, flat, value, shown))
     out.sort(key=lambda x: (-x[0], x[1]))
     # a sentence names at least half of what is asked ("global comparable sales": two of the
-    # three words), or it speaks of something else
-    return [x for x in out if x[0] >= max(1, (len(ask.terms) + 1) // 2)]
+    # three words), or it speaks of something else; a percentage, two words at least where
+    # two are asked (one word shared is no sign of what a percentage is of)
+    least = min(len(ask.terms), 2) if ask.percent else 1
+    return [x for x in out if x[0] >= max(least, (len(ask.terms) + 1) // 2)]
 
 
 def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
@@ -209,13 +236,21 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
     # "871 warehouses", "4.2 million shares of common stock"; not "10,000 of our employees";
     # "46,000 full-time and 18,000 part-time employees": the first by its qualifier
     found: dict[int, tuple[float, str]] = {}
-    shared = rf"[^;.]{{0,80}}?\b(?:and|or)\b[^;.]{{0,80}}?\b{_stem(ask.noun)}"
-    for noun in filter(None, (ask.noun, ask.qualifier)):
+    # "46,000 full-time and ...", "328,000 permanent full-time and ..."
+    shared = rf"[\w-]*(?:\s+[\w-]+){{0,2}}?\s+(?:and|or)\b[^;.]{{0,80}}?\b{_stem(ask.noun)}"
+    ours = r"(?:of\s+(?:our|its|their)\s+)?" if ask.within else ""  # "7,100 of our employees"
+    qualified = _stem(ask.qualifier) if ask.qualifier else None
+    nouns = [n for n in (_stem(ask.noun), qualified) if n]
+    if ask.noun.startswith("employ") and re.search(r"\bemploy", sentence, re.IGNORECASE):
+        nouns.append(_PEOPLE)  # "we employed approximately 14,000 people"
+    for noun in nouns:
         # not "Missouri 17 Total Domestic store count": a table's next row
-        pattern = rf"{_NUMBER}\s+(?:(?!of\b|total\b)[A-Za-z-]+\s+){{0,3}}?{_stem(noun)}\w*"
+        pattern = rf"{_NUMBER}\s+{ours}(?:(?!of\b|total\b)[A-Za-z-]+\s+){{0,3}}?(?:{noun})\w*"
         for m in re.finditer(pattern, sentence, re.IGNORECASE):
-            if noun != ask.noun and not re.match(shared, sentence[m.end() :], re.IGNORECASE):
+            if noun == qualified and not re.match(shared, sentence[m.end() :], re.IGNORECASE):
                 continue  # by its qualifier only where the noun asked follows, shared
+            if _MODIFIER.match(sentence[m.end() :]):
+                continue  # "23 retail specialty pharmacy stores": the noun asked names a kind
             before = sentence[: m.start()]
             if A_YEAR.fullmatch(m.group(1)) or _RANGE.search(before):
                 continue  # a year or a range's end, not a count

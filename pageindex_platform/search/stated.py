@@ -33,8 +33,16 @@ from .headline import (
     not_sure,
     set_aside,
 )
-from .metric_questions import Asked, asked, defined_metrics, metric_in, writes_definition
+from .metric_questions import (
+    Asked,
+    asked,
+    defined_metrics,
+    line_share,
+    metric_in,
+    writes_definition,
+)
 from .metrics import Catalogue, Metric
+from .narrowing import another_measure, narrowed
 from .segments import part_asked, segment_stated
 from .sentences import text_ask, text_stated
 from .working import MissingInput, Working, compute
@@ -92,6 +100,11 @@ def state(
     book = CheckedBook(session, document, period)
     book.required = required_statements(question, catalogue.items)
     stated = _stated(session, question, catalogue, book, ask, document)
+    names = (document.company or "", *document.company_aliases)
+    why = narrowed(question, stated.headline, names) if stated.headline is not None else None
+    if why is not None:  # "revenue generated internationally": not the whole line's
+        demote(stated, why)
+        stated.text = not_sure("the figure asked", stated.candidates)
     in_unit(stated, question, ask.places)
     return _read_as(stated, read_as or _reading(period, book, ask, stated.figures))
 
@@ -105,7 +118,7 @@ def _stated(
     document: DocumentInfo,
 ) -> Stated:
     """The metric asked, computed, else the line item asked, for the period asked."""
-    defined = defined_metrics(question)
+    defined = defined_metrics(question) or line_share(question, catalogue)
     metric = metric_in(question, catalogue, defined)
     items = items_in(question, catalogue.items)
     number = not _NOT_A_NUMBER.search(question)
@@ -135,7 +148,7 @@ def _stated(
                     f"read as a formula; computed by the usual definition instead: {stated.text}"
                 )
                 demote(stated, "the usual definition, not the one the question writes")
-            elif _ADJUSTED.search(question) and stated.working is not None:
+            elif _ADJUSTED.search(question) and stated.working is not None and not own:
                 stated.text = (
                     "The question asks for an adjusted (non-GAAP) figure; computed from the "
                     f"reported lines instead: {stated.text}"
@@ -147,9 +160,9 @@ def _stated(
     items = [i for i in items if not _DEDUCTED.search(words[: i[1] + 1])]
     if not items or not number:
         return Stated()
-    item, at, _ = items[0]
+    item, at, length = items[0]
     qualifiers = words[:at].split()[-3:]
-    if _OTHER_MEASURE.intersection(qualifiers):
+    if _OTHER_MEASURE.intersection(qualifiers) or another_measure(words[at + length :]):
         logger.info("%r asks for another measure than %s", question, item.name)
         return Stated()
     stated = _line_item(session, question, catalogue, item, book, ask, document)

@@ -27,14 +27,15 @@ def agreed(
     session: Session,
     query: Query,
     stated: Stated,
+    document: DocumentInfo,
     rivals: Sequence[DocumentInfo],
     period: PeriodAsk | None,
 ) -> Stated:
-    """`stated` with each rival document's figure: said beside it, and where one differs,
-    no headline — both figures shown as candidates set aside."""
+    """`stated` (`document`'s) with each rival document's figure: said beside it, and where
+    one differs, no headline — both figures shown as candidates set aside; where `document`
+    states none, the first rival's that passes every check, said as the other copy's."""
+    disputed = False
     for rival in rivals:
-        if not stated.figures and stated.headline is None:
-            break
         said = state(
             session=session,
             question=query.question,
@@ -44,18 +45,32 @@ def agreed(
         )
         if not said.figures:
             continue
-        stated.text += (
-            f"\n{rival.name}, claiming the same filing, states: {said.text.splitlines()[0]}"
-        )
-        stated.figures.extend(said.figures)
+        if stated.headline is None and said.headline is not None and not disputed:
+            # a table the first copy prints unreadably: the other copy's row, said as such
+            why = stated.text.splitlines()[0] if stated.text else "no figure was found"
+            said.text += (
+                f"\nFrom {rival.name}, which claims the same filing as {document.name}; "
+                f"{document.name} gave none: {why}"
+            )
+            said.candidates.extend(stated.candidates)
+            stated = said
+            continue
+        other = rival.name
         ours, theirs = stated.headline, said.headline
+        if ours and theirs and _same(ours.value, theirs.value) and _spanned(theirs, ours):
+            # one figure; the copy whose table says the span it covers is stated
+            stated, said, ours, theirs = said, stated, theirs, ours
+            other = document.name
+        stated.text += f"\n{other}, claiming the same filing, states: {said.text.splitlines()[0]}"
+        stated.figures.extend(said.figures)
         if ours is None or theirs is None:
             continue
         if _same(ours.value, theirs.value):
-            check = Check("agreement", True, f"{rival.name}, claiming the same filing, agrees")
+            check = Check("agreement", True, f"{other}, claiming the same filing, agrees")
             stated.headline = replace(ours, checks=[*ours.checks, check])
             continue
         stated.headline = None
+        disputed = True
         stated.candidates[:0] = [_disputed(ours, rival.name), _disputed(theirs, ours.document)]
         stated.text = (
             f"No figure could be stated with confidence: {ours.document} and {rival.name} claim "
@@ -124,6 +139,12 @@ def _without_others(question: str, document: DocumentInfo, found: Sequence[Found
         if not (w[:1].isupper() and re.sub(r"['’]s?$|[^\w]", "", w).lower() in others)
     ]
     return " ".join(kept)
+
+
+def _spanned(figure: Headline, other: Headline) -> bool:
+    """Whether `figure` says the span it covers where `other`, the same figure, has only
+    its end (a table whose header gives the years but not "Year ended")."""
+    return figure.period_start is not None and other.period_start is None
 
 
 def _same(a: float, b: float) -> bool:

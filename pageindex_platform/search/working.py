@@ -78,6 +78,7 @@ class Evaluator:
         self.ratio = False  # whether it multiplied, divided or counted (not an amount)
         self._depth = 0
         self._using: list[str] = []  # the definitions being evaluated
+        self._read_as: dict[str, str] = {}  # each line item read, by the words that named it
 
     def computing(self, name: str) -> None:
         """The metric being computed: no term of its own formula stands for it ("operating
@@ -145,6 +146,11 @@ class Evaluator:
         item = self.catalogue.item(name)
         if item is None:
             raise FormulaError(f"{name!r} is neither a line item nor a metric")
+        # two terms of one formula read as one line ("income tax provision" over "income from
+        # continuing operations before income taxes"): one of them is not that line
+        said = self._read_as.setdefault(item.name, phrase_words(name))
+        if said != phrase_words(name):
+            raise FormulaError(f"{said!r} and {name!r} would both be read as {item.name}")
         figure = self.lookup(item, year)
         if figure is None:
             raise MissingInput(item.name, year)

@@ -1,0 +1,258 @@
+"""A part of the company as filings print it: a segment note that gives each business its
+own block of rows under its name, a row that names the part with its noun ("MCAC SBU") or
+with the company's name ("Summit Freight segment"); and two copies of one filing without a
+CIK to tell them apart (a 10-K and the annual report that prints it), where only one prints
+the figure readably."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .helpers import annual_filing, ingest_files, run_json
+
+NOTE = """# Item 8. Financial Statements
+
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Total revenues $ 4,000 $ 3,700 $ 3,400
+Operating income 900 800 700
+Net income 450 380 300
+
+# Note 12. Segment Information
+
+The following table presents summary results for each of our three businesses for each of
+fiscal 2023, 2022 and 2021:
+Year Ended December 31,
+(in millions) 2023 2022 2021
+Cloud and license:
+Revenues $ 3,000 $ 2,800 $ 2,600
+Sales and marketing expenses 700 650 600
+Margin $ 2,300 $ 2,150 $ 2,000
+Hardware:
+Revenues $ 1,000 $ 900 $ 800
+Margin $ 400 $ 350 $ 300
+Totals:
+Revenues $ 4,000 $ 3,700 $ 3,400
+"""
+UNITS = """
+Total revenue by strategic business unit
+(in millions)
+Years Ended December 31,
+2023 2022 2021
+South America SBU 2,500 2,300 2,100
+MCAC SBU 1,500 1,400 1,300
+Total revenue 4,000 3,700 3,400
+
+Operating income by segment
+(in millions)
+Years Ended December 31,
+2023 2022 2021
+Summit Freight segment 600 550 500
+Summit Parcel segment 300 250 200
+Total operating income 900 800 700
+"""
+
+
+@pytest.fixture
+def summit(tmp_path: Path) -> None:
+    files = {"summit-10k-2023.md": annual_filing(2023, NOTE + UNITS, name="SUMMIT INC.")}
+    ingest_files(tmp_path / "summit", files)
+
+
+@pytest.mark.parametrize(
+    ("question", "value", "label"),
+    [
+        ("What were the revenues of Summit's cloud and license business in 2022?", 2_800e6, ""),
+        ("What was the revenue of Summit's hardware business in fiscal 2023?", 1_000e6, ""),
+        (
+            "What total revenue did Summit's MCAC strategic business unit report for 2022?",
+            1_400e6,
+            "MCAC SBU",
+        ),
+        (
+            "How much operating income did the Summit Freight segment earn in 2023?",
+            600e6,
+            "Summit Freight segment",
+        ),
+    ],
+)
+def test_a_part_s_figure_is_read_as_the_filing_prints_the_part(
+    summit: None, question: str, value: float, label: str
+) -> None:
+    out = run_json("ask", question)
+    headline = out["headline"]
+    assert headline is not None, out["answer"]
+    assert headline["value"] == pytest.approx(value) and headline["kind"] == "segment"
+    assert label in out["answer"].split("\n")[0]
+
+
+def test_a_block_names_the_part_it_heads(summit: None) -> None:
+    # the hardware block's rows are never the cloud business's, nor the totals a part's
+    out = run_json("ask", "What were the revenues of Summit's cloud and license business in 2021?")
+    assert out["headline"]["value"] == pytest.approx(2_600e6)
+    assert "under the heading 'Cloud and license:'" in out["answer"]
+    other = run_json("ask", "What were the revenues of Summit's services business in 2023?")
+    assert other["headline"] is None
+    assert "not the segment's" in other["answer"]
+
+
+def test_the_other_copy_of_one_filing_states_what_the_first_does_not_print(
+    tmp_path: Path,
+) -> None:
+    # the annual report prints the note's rows without their labels: only the 10-K reads
+    unreadable = UNITS.replace("Summit Freight segment 600", "600")
+    files = {
+        "summit-annual-report-2023.md": annual_filing(2023, NOTE + unreadable, name="SUMMIT INC."),
+        "summit-10k-2023.md": annual_filing(2023, NOTE + UNITS, name="SUMMIT INC."),
+    }
+    ingest_files(tmp_path / "copies", files)
+    question = "How much operating income did the Summit Freight segment earn in 2023?"
+    out = run_json("ask", question)
+    headline = out["headline"]
+    assert headline is not None and headline["value"] == pytest.approx(600e6)
+    assert headline["document"] == "summit-10k-2023"
+    # a copy that disagrees is never outvoted: both shown, none stated
+    ingest_files(
+        tmp_path / "tampered",
+        {
+            "summit-10k-2023-copy.md": annual_filing(
+                2023,
+                NOTE + UNITS.replace("Freight segment 600", "Freight segment 650"),
+                name="SUMMIT INC.",
+            )
+        },
+    )
+    disputed = run_json("ask", question)
+    assert disputed["headline"] is None
+    assert {600e6, 650e6} <= {c["value"] for c in disputed["candidates"]}
+
+
+PLACES = """# Item 1. Business
+
+Cloud revenue increased 25% in 2023, driven by new customers.
+
+Employees
+As of December 31, 2023, we employed approximately 12,000 people globally. Approximately
+5,200 of our employees were located in the U.S.
+
+As of December 31, 2023, we employed approximately 9,000 full-time employees, of which
+approximately 3,000 were employed in the U.S. and approximately 6,000 were employed
+internationally.
+
+# Item 8. Financial Statements
+
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Total revenues $ 4,000 $ 3,700 $ 3,400
+Operating income 900 800 700
+Net income 450 380 300
+
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Net cash provided by operating activities 820 710 630
+
+CONSOLIDATED BALANCE SHEETS
+(In millions)
+December 31, 2023 December 31, 2022
+Cash and cash equivalents 1,305 1,100
+"""
+
+
+@pytest.fixture
+def places(tmp_path: Path) -> None:
+    files = {"summit-10k-2023.md": annual_filing(2023, PLACES, name="SUMMIT INC.")}
+    ingest_files(tmp_path / "places", files)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("How many employees did Summit have at the end of 2023?", 12_000),
+        ("Roughly how many of Summit's employees were based in the United States in 2023?", 5_200),
+        (
+            "How many of Summit's full-time employees were employed outside the United States?",
+            6_000,
+        ),
+        ("How many full-time employees did Summit have in the United States in 2023?", 3_000),
+        ("How many full-time employees did Summit have at the end of 2023?", 9_000),
+        ("By what percentage did Summit's cloud revenue increase in 2023?", 25),
+        # the cash of its operating activities, not its cash at the year's end
+        ("How much net cash did Summit generate from operating activities in 2023?", 820e6),
+    ],
+)
+def test_a_figure_is_the_one_the_question_s_words_name(
+    places: None, question: str, value: float
+) -> None:
+    headline = run_json("ask", question)["headline"]
+    assert headline is not None and headline["value"] == value
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How much of Summit's fiscal 2023 revenue was generated internationally?",
+        "What was Summit's domestic revenue in 2023?",
+        "How much revenue did Summit's first-party advertising products deliver in 2023?",
+        "What net revenue retention rate did Summit report for 2023?",
+        "What was Summit's revenue per shipment in 2023?",
+        "How much remained available under Summit's repurchase program at the end of 2023?",
+        # one word of two shared is no sign of what a percentage is of
+        "By what percentage did Summit's cloud bookings grow in 2023?",
+    ],
+)
+def test_the_whole_line_is_never_stated_for_a_figure_the_question_narrows(
+    places: None, question: str
+) -> None:
+    out = run_json("ask", question)
+    assert out["headline"] is None, out["answer"]
+    assert not out["answer"].startswith("$4,000 million")
+    # the same line asked whole is stated
+    assert run_json("ask", "What were Summit's total revenues in 2023?")["headline"]["value"] == (
+        4_000e6
+    )
+
+
+HARBOR = """# Item 1. Business
+
+As of December 31, 2023, we had approximately 4,600 full-time and 1,800 part-time employees
+domestically. At the end of 2023 we operated 23 retail specialty pharmacy stores. We maintain
+a national network of more than 680 retail pharmacies.
+
+# Item 8. Financial Statements
+
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(In millions, except per share amounts)
+Years Ended December 31,
+2023 2022 2021
+Total revenues $ 4,000 $ 3,700 $ 3,400
+Net income 450 380 300
+Diluted earnings per share 2.10 1.90 1.70
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # "International" in the company's name is no place asked
+        ("What diluted earnings per share did Harbor International report for 2023?", 2.10),
+        # the place said after figures that share their noun is each one's
+        ("How many full-time employees did Harbor International have domestically in 2023?", 4600),
+        # "23 retail specialty pharmacy stores" counts stores, not pharmacies
+        ("How many retail pharmacies were in Harbor International's national network?", 680),
+    ],
+)
+def test_a_name_a_shared_place_and_a_noun_that_names_a_kind(
+    tmp_path: Path, question: str, value: float
+) -> None:
+    files = {"harbor-10k-2023.md": annual_filing(2023, HARBOR, name="HARBOR INTERNATIONAL INC.")}
+    ingest_files(tmp_path / "harbor", files)
+    headline = run_json("ask", question)["headline"]
+    assert headline is not None and headline["value"] == pytest.approx(value)
