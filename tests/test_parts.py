@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from pageindex_platform.search.sentences import text_ask
+
 from .helpers import annual_filing, ingest_files, run_json
 
 NOTE = """# Item 8. Financial Statements
@@ -135,6 +137,9 @@ PLACES = """# Item 1. Business
 
 Cloud revenue increased 25% in 2023, driven by new customers.
 
+Advertising costs were $63 million in 2023 ($58 million in 2022 and $51 million in 2021).
+Interest expense increased $12 million in 2023.
+
 Employees
 As of December 31, 2023, we employed approximately 12,000 people globally. Approximately
 5,200 of our employees were located in the U.S.
@@ -163,6 +168,11 @@ CONSOLIDATED BALANCE SHEETS
 (In millions)
 December 31, 2023 December 31, 2022
 Cash and cash equivalents 1,305 1,100
+
+Other information
+Years Ended December 31,
+2023 2022 2021
+Number of stores 1,008 980 950
 """
 
 
@@ -184,6 +194,11 @@ def places(tmp_path: Path) -> None:
         ("How many full-time employees did Summit have in the United States in 2023?", 3_000),
         ("How many full-time employees did Summit have at the end of 2023?", 9_000),
         ("By what percentage did Summit's cloud revenue increase in 2023?", 25),
+        # an amount the notes state only in a sentence, of the year asked
+        ("What were Summit's advertising costs in 2022?", 58e6),
+        ("How much did Summit spend on advertising in 2021?", 51e6),
+        # a count no sentence states, from the row that names it
+        ("How many stores did Summit have at the end of 2022?", 980),
         # the cash of its operating activities, not its cash at the year's end
         ("How much net cash did Summit generate from operating activities in 2023?", 820e6),
     ],
@@ -204,6 +219,8 @@ def test_a_figure_is_the_one_the_question_s_words_name(
         "What net revenue retention rate did Summit report for 2023?",
         "What was Summit's revenue per shipment in 2023?",
         "How much remained available under Summit's repurchase program at the end of 2023?",
+        # a sentence's change is not the line's amount
+        "What was Summit's interest expense in 2023?",
         # one word of two shared is no sign of what a percentage is of
         "By what percentage did Summit's cloud bookings grow in 2023?",
     ],
@@ -256,3 +273,11 @@ def test_a_name_a_shared_place_and_a_noun_that_names_a_kind(
     ingest_files(tmp_path / "harbor", files)
     headline = run_json("ask", question)["headline"]
     assert headline is not None and headline["value"] == pytest.approx(value)
+
+
+@pytest.mark.no_database
+def test_how_many_times_asks_a_ratio_not_a_count() -> None:
+    assert (
+        text_ask("How many times did Summit's operating income cover its interest?", set()) is None
+    )
+    assert text_ask("How many stores did Summit operate in 2023?", set()) is not None

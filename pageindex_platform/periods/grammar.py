@@ -16,6 +16,7 @@ from datetime import date
 from enum import StrEnum
 
 from .dates import months_before, parse_question_dates
+from .filing_words import FILING_AFTER, FILING_NAMED, FILING_YEAR, FULL_YEAR, PRIOR
 
 _FY = re.compile(r"\bFY\s?'?(\d{4}|\d{2})\b", re.IGNORECASE)
 _FISCAL = re.compile(r"\bfiscal(?:\s+year)?\s+'?(\d{4}|\d{2}(?!\d))\b", re.IGNORECASE)
@@ -159,7 +160,7 @@ def fiscal_years_written(question: str) -> list[int]:
     "fiscal 2019") and onto quarters, else the bare years; a range's years each — not a
     year that only names the filing read ("its 10-K for fiscal 2015, ... in 2014"), unless
     no other is written."""
-    return _years_asked(_FILING_YEAR.sub(" ", question)) or _years_asked(question)
+    return _years_asked(FILING_YEAR.sub(" ", question)) or _years_asked(question)
 
 
 def _years_asked(question: str) -> list[int]:
@@ -170,29 +171,6 @@ def _years_asked(question: str) -> list[int]:
     for a, b in _ranges(question):
         years.update(range(a, b + 1))
     return sorted(years)
-
-
-# The kinds of filing a question names: "10-K", "annual report", "Form 10-Q".
-_FILING = r"(?:10-?K|10-?Q|20-F|annual\s+report|quarterly\s+report|filing)"
-# A year that names the filing a figure is read from, not the period asked of it: "its
-# fiscal 2023 10-K", "the 2016 annual report", "FY2019 Form 10-K".
-_FILING_YEAR = re.compile(
-    r"(?:\bFY\s?'?|\bfiscal(?:\s+year)?\s+'?)?(?<!\d)(?P<y>(?:19|20)\d\d)\s+(?:form\s+)?"
-    rf"(?:{_FILING}|report)\b"
-    # "its 10-K for fiscal 2015"
-    rf"|\b{_FILING}\s+for\s+(?:the\s+)?(?:fiscal(?:\s+year)?\s+|FY\s?)?"
-    r"(?P<y2>(?:19|20)\d\d)\b",
-    re.IGNORECASE,
-)
-# A filing named, with or without its year: "its 10-Q for the quarter ended June 30, 2023".
-_FILING_NAMED = re.compile(rf"\b(?:form\s+)?{_FILING}\b", re.IGNORECASE)
-# The period before the one named: "the prior year", "the comparable prior-year quarter",
-# "the year before", "a year earlier", "the comparative column".
-_PRIOR = re.compile(
-    r"\b(?:prior|previous|preceding)[\s-]+(?:fiscal[\s-]+)?(?:year|quarter|period)\b|"
-    r"\byear[\s-]+(?:ago|before|earlier)\b|\bcomparative\s+(?:column|year|period)\b",
-    re.IGNORECASE,
-)
 
 
 # A question comparing periods ("compared with the prior year", "how did it change"): its
@@ -211,12 +189,12 @@ def figure_years(question: str, years: list[int]) -> list[int]:
     2022 (a year written only as the filing's is not asked); "the prior year" of "its 2016
     10-K" asks 2015; of two years and "the prior-year quarter", the earlier. Other
     questions: `years` as written."""
-    named = [int(m.group("y") or m.group("y2")) for m in _FILING_YEAR.finditer(question)]
+    named = [int(m.group("y") or m.group("y2")) for m in FILING_YEAR.finditer(question)]
     if not named or _COMPARING.search(question):
         return years
     written = [int(y) for y in _YEAR.findall(question)]
     filing = {y for y in named if written.count(y) <= named.count(y)}  # the filing's only
-    prior = _PRIOR.search(question) is not None
+    prior = PRIOR.search(question) is not None
     own = [y for y in years if y not in filing]
     if own:
         return own[:1] if prior and len(own) >= 2 else own
@@ -232,8 +210,8 @@ def figure_period(question: str, period: PeriodAsk) -> PeriodAsk:
     writes, else a year before."""
     years = tuple(figure_years(question, list(period.years)))
     end = period.end
-    filing = _FILING_NAMED.search(question)
-    if end is not None and filing and _PRIOR.search(question) and not _COMPARING.search(question):
+    filing = FILING_NAMED.search(question)
+    if end is not None and filing and PRIOR.search(question) and not _COMPARING.search(question):
         earlier = [d for d in period.dates if d < end]
         end = max(earlier) if earlier else months_before(end, 12)
     if (years, end) == (period.years, period.end):
@@ -282,7 +260,7 @@ def parse_period(question: str) -> PeriodAsk:
     """The period `question` asks about (see the module's wordings); kind None when it
     names none."""
     dates = tuple(d for d, _, _ in parse_question_dates(question))
-    quarters = quarters_written(question)
+    quarters = _quarters_asked(question)
     base = PeriodAsk(
         mentioned=tuple(years_written(question)),
         quarters=tuple(sorted({q for q, _, _ in quarters})),
@@ -303,6 +281,22 @@ def parse_period(question: str) -> PeriodAsk:
         months = 0 if kind == PeriodKind.INSTANT else 3
         return _with(base, kind, kept, words, quarter=quarter, months=months)
     return _without_date_or_quarter(question, base, years)
+
+
+def _quarters_asked(question: str) -> list[tuple[int, int | None, str]]:
+    """The quarters written (`quarters_written`), less one that only names the filing read
+    where the question asks a full year beside it."""
+    quarters = quarters_written(question)
+    rest = question
+    for _, _, words in quarters:
+        rest = rest.replace(words, " ")
+    if not FULL_YEAR.search(rest):
+        return quarters
+    return [
+        q
+        for q in quarters
+        if not re.search(re.escape(q[2]) + FILING_AFTER.pattern, question, re.IGNORECASE)
+    ]
 
 
 def _of_date(base: PeriodAsk, day: date, months: int | None, words: str) -> PeriodAsk:

@@ -46,6 +46,8 @@ def respective(sentence: str, shown: str, percent: bool, year: int | None) -> Ch
 
 
 RESPECTIVELY = re.compile(r",?\s*respectively\b", re.IGNORECASE)
+# where a page's text breaks into sentences (and list items, and lines that start anew)
+SENTENCE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(])|\n{2,}|\n(?=[A-Z•\-])")
 _PARENTHESISED = re.compile(r"\([^()]*\)")
 
 

@@ -21,20 +21,23 @@ from .sentence_numbers import (
     A_YEAR,
     MONTHS,
     RESPECTIVELY,
+    SENTENCE,
     YEAR,
     numbers,
     position,
     respective,
 )
-from .share_counts import count_row
+from .share_counts import count_row, noun_row
 from .terms import phrase_words
 
 _COUNT = re.compile(
-    r"\bhow many\s+(?:of\s+(?:the\s+)?(?:(?-i:[A-Z][\w&.-]*\s+){0,3}[\w&.-]+['’]s?\s+)?)?"
+    r"\bhow many\s+(?!times\b)"
+    r"(?:of\s+(?:the\s+)?(?:(?-i:[A-Z][\w&.-]*\s+){0,3}[\w&.-]+['’]s?\s+)?)?"
     r"(?P<a>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})"
     r"|\b(?:total\s+)?number of\s+(?P<b>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})",
     re.IGNORECASE,
 )
+# ("how many times did ... cover": a ratio asked, not a count)
 # words that end the noun phrase counted ("how many permanent part-time employees did ...")
 _PHRASE_END = frozenset(
     "did does do were was are is had has have in at of as for will would could can there on "
@@ -50,7 +53,6 @@ _PERCENT_ASKED = re.compile(
     r"\bin (?:percent|percentage|%)",
     re.IGNORECASE,
 )
-_SENTENCE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(])|\n{2,}|\n(?=[A-Z•\-])")
 _NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s*(million|billion|thousand)\b)?"
 _PERCENT = re.compile(r"\(?(-?\d+(?:\.\d+)?)\)?\s?(%|percent\b)", re.IGNORECASE)
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
@@ -186,6 +188,8 @@ def text_stated(
         aside.append(Candidate(**fields, set_aside=failed.detail))  # type: ignore[arg-type]
     words = [ask.act, *ask.terms]
     row = None if ask.percent else count_row(session, document, ask.noun, words, year)
+    if row is None and not ask.percent and not aside:  # "Employees (in thousands) 131.9"
+        row = noun_row(session, document, ask.noun, year)
     if row is not None:
         row.candidates = aside
         return row
@@ -202,7 +206,7 @@ def _found(
     pages = queries.pages_mentioning(session, document, [k for k in keys if len(k) > 2])
     out: list[tuple[int, int, str, float, str]] = []
     for page in pages:
-        for sentence in _SENTENCE.split(page.text):
+        for sentence in SENTENCE.split(page.text):
             flat = " ".join(sentence.split())
             words = phrase_words(flat)
             # the noun by its stem: "employed" speaks of employees

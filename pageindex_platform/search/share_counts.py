@@ -1,6 +1,6 @@
-"""A count of shares that no sentence of a filing states, read from the table row that
-names it ("Number of shares repurchased" under "2022 2021 2020"), checked as a sentence's
-count is."""
+"""A count that no sentence of a filing states, read from the table row that names it
+("Number of shares repurchased" under "2022 2021 2020", "Employees (in thousands)"), checked
+as a sentence's count is."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from dataclasses import replace
 from sqlalchemy.orm import Session
 
 from ..db import queries
-from ..db.queries import DocumentInfo
+from ..db.queries import DocumentInfo, FactInfo
 from ..periods.fiscal import year_named
 from .figures import SCALE_WORDS, Figure, FigureBook
 from .headline import Stated, figure_headline
@@ -50,6 +50,40 @@ def count_row(
         and f.value > 0
         and book.of_year(f, year)
     ]
+    return _counted(session, document, facts, "shares", "the shares repurchased")
+
+
+def noun_row(
+    session: Session, document: DocumentInfo, noun: str, year: int | None
+) -> Stated | None:
+    """A count a table row names by the noun asked alone ("Employees (in thousands) 131.9",
+    "Number of stores 1,008"), of the year asked; None when no such row gives one figure."""
+    stem = re.escape(noun.rstrip("s")[: max(4, len(noun) - 2)]) if noun else ""
+    if len(stem) < 4:
+        return None
+    named = re.compile(
+        rf"^(?:total\s+)?(?:number\s+of\s+)?{stem}\w*(?:\s*\((?:in\s+)?(thousands|millions)\))?$",
+        re.IGNORECASE,
+    )
+    book = FigureBook(session, document)
+    facts = []
+    for fact in queries.stated_figures(session, document.id, names=[], prefixes=[f"%{stem}%"]):
+        found = named.match(" ".join((fact.label or "").split()))
+        if fact.source != "table" or not found or fact.value <= 0 or not book.of_year(fact, year):
+            continue
+        # a count in its own scale ("(in thousands)"), never the money scale of its table
+        power = {"thousands": 3, "millions": 6}.get((found[1] or "").lower(), 0)
+        printed = fact.value / 10.0 ** -(fact.decimals or 0)
+        facts.append(replace(fact, value=printed * 10.0**power, decimals=-power or None))
+    plural = noun if noun.endswith("s") else f"{noun}s"
+    return _counted(session, document, facts, plural, f"the {plural}")
+
+
+def _counted(
+    session: Session, document: DocumentInfo, facts: Sequence[FactInfo], noun: str, what: str
+) -> Stated | None:
+    """The count the rows `facts` agree on, checked as printed on its page; None when they
+    give none or several."""
     if len({f.value for f in facts}) != 1:
         return None
     fact = min(facts, key=lambda f: f.page)
@@ -59,11 +93,11 @@ def count_row(
     if not printed:
         return None
     scale = SCALE_WORDS.get(-(fact.decimals or 0))
-    shown = f"{printed} {scale} shares" if scale else f"{printed} shares"
+    shown = f"{printed} {scale} {noun}" if scale else f"{printed} {noun}"
     checks = [
         Check("page", True, f"{printed} is printed on p. {fact.page}"),
         Check("period", True, f"the column of fiscal {year_named(document, fact.period_end)}"),
-        Check("label", True, f"the row {fact.label!r} counts the shares repurchased"),
+        Check("label", True, f"the row {fact.label!r} counts {what}"),
     ]
     headline = replace(
         figure_headline(figure, checks, kind="text", label=fact.label), shown=shown, unit=noun

@@ -19,6 +19,7 @@ from ..index.text import phrase_words
 from ..periods import PeriodAsk, PeriodKind, parse_period
 from ..periods.fiscal import asked_years, own_years, reading, year_ended_before
 from ..periods.grammar import figure_period, figure_years
+from .amounts import amount_stated
 from .checks import CheckedBook, Vetted, required_statements
 from .figures import Figure, FigureBook, LineItem, items_in
 from .formulas import FormulaError
@@ -320,7 +321,12 @@ def _labels(book: FigureBook) -> Callable[[int], str]:
 
     def label(year: int) -> str:
         span = book.span(year)
-        return span.label if span is not None and span.fiscal_year is not None else f"FY{year}"
+        if span is not None and span.fiscal_year is not None:
+            return span.label
+        ask = book.ask  # a filing of no known calendar: the period as the question asks it
+        months = ask.months or 12
+        prefix = {3: f"Q{ask.quarter} ", 6: "H1 ", 9: "9M "}.get(months, "") if ask.quarter else ""
+        return f"{prefix}FY{year}"
 
     return label
 
@@ -362,6 +368,11 @@ def _line_item(
             [figure],
             candidates=[candidate(figure, reason, vetted.checks if vetted else ()), *aside],
         )
+    if figure is None and year is not None:  # "Advertising costs were $763 million in 2020"
+        said = amount_stated(session=session, document=document, item=item, year=year, span=span)
+        if said.headline is not None:
+            said.candidates = aside
+            return said
     if figure is None:
         if aside:
             return Stated(not_sure(f"{item.name}{when}", aside), candidates=aside)

@@ -1,0 +1,40 @@
+"""How a question names the filing it reads rather than the period it asks: "its fiscal 2023
+10-K", "its 10-K for fiscal 2015", "its Q4 2022 earnings release"; and the words that ask the
+period before the one named, or a full year beside a quarter."""
+
+from __future__ import annotations
+
+import re
+
+# The kinds of filing a question names: "10-K", "annual report", "Form 10-Q".
+_FILING = r"(?:10-?K|10-?Q|20-F|annual\s+report|quarterly\s+report|filing)"
+# A year that names the filing a figure is read from, not the period asked of it: "its
+# fiscal 2023 10-K", "the 2016 annual report", "FY2019 Form 10-K".
+FILING_YEAR = re.compile(
+    r"(?:\bFY\s?'?|\bfiscal(?:\s+year)?\s+'?)?(?<!\d)(?P<y>(?:19|20)\d\d)\s+(?:form\s+)?"
+    rf"(?:{_FILING}|report)\b"
+    # "its 10-K for fiscal 2015"
+    rf"|\b{_FILING}\s+for\s+(?:the\s+)?(?:fiscal(?:\s+year)?\s+|FY\s?)?"
+    r"(?P<y2>(?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+# A filing named, with or without its year: "its 10-Q for the quarter ended June 30, 2023".
+FILING_NAMED = re.compile(rf"\b(?:form\s+)?{_FILING}\b", re.IGNORECASE)
+# The period before the one named: "the prior year", "the comparable prior-year quarter",
+# "the year before", "a year earlier", "the comparative column".
+PRIOR = re.compile(
+    r"\b(?:prior|previous|preceding)[\s-]+(?:fiscal[\s-]+)?(?:year|quarter|period)\b|"
+    r"\byear[\s-]+(?:ago|before|earlier)\b|\bcomparative\s+(?:column|year|period)\b",
+    re.IGNORECASE,
+)
+# a quarter that names the filing read ("its Q4 2022 earnings release"), and a full year
+# asked beside it ("Intel's FY2022 net margin, per its Q4 2022 earnings release")
+FILING_AFTER = re.compile(
+    r"\s+(?:(?:19|20)\d\d\s+)?(?:earnings|financial\s+results|results|(?:press\s+|news\s+)?release"
+    r"|10-?Q|report|shareholder\s+letter|conference\s+call)\b",
+    re.IGNORECASE,
+)
+FULL_YEAR = re.compile(
+    r"\bFY\s?'?\d{2,4}\b|\bfull[\s-]+year\b|\bfiscal\s+(?:year\s+)?\d{4}\b|\bannual\b",
+    re.IGNORECASE,
+)

@@ -1,0 +1,111 @@
+"""A line item's amount that a filing states only in a sentence of its notes, not in a table
+("Advertising costs were $763 million in 2020 ($832 million in 2019 and $1.2 billion in
+2018)", "Advertising expense totaled $1.2 billion, $1.1 billion and $1.1 billion for the years
+ended December 31, 2022, 2021 and 2020, respectively"): the sentence that names the line
+before its amounts, and the amount it says of the year asked — never an amount whose year
+the sentence does not say."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from sqlalchemy.orm import Session
+
+from ..db import queries
+from ..db.queries import DocumentInfo
+from ..periods.fiscal import Span
+from .figures import LineItem
+from .headline import Stated
+from .results import Check, Headline
+from .sentence_numbers import RESPECTIVELY, SENTENCE, YEAR
+from .terms import phrase_words
+
+_AMOUNT = re.compile(
+    r"\$\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(million|billion|thousand)\b)?",
+    re.IGNORECASE,
+)
+_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+# words that make the amounts after them a change, not the line's amount
+_CHANGE = re.compile(
+    r"\b(?:increas|decreas|grew|grow|declin|rose|rise|fell|fall|chang|higher|lower|up\b|down\b"
+    r"|by\b|compared|offset|partially|reduc|improv)\w*",
+    re.IGNORECASE,
+)
+_NAMED_BEFORE = 80  # characters between the line's name and its first amount, at most
+_MAX_LABEL = 220
+
+
+def amount_stated(
+    *, session: Session, document: DocumentInfo, item: LineItem, year: int, span: Span | None
+) -> Stated:
+    """The amount of `item` for fiscal `year` that a sentence of the document states; empty
+    when none says it of that year. Only a year's amount (a sentence's "in 2020")."""
+    if span is not None and span.months != 12:
+        return Stated()
+    names = sorted({n.removesuffix(" *") for n in item.names}, key=len, reverse=True)
+    for page in queries.pages_mentioning(session, document, names):
+        for sentence in SENTENCE.split(page.text):
+            flat = " ".join(sentence.split())
+            found = _of_year(flat, names, year)
+            if found is None:
+                continue
+            value = float(found[1].replace(",", "")) * _SCALES.get((found[2] or "").lower(), 1)
+            label = flat if len(flat) <= _MAX_LABEL else f"{flat[: _MAX_LABEL - 1]}…"
+            checks = [
+                Check("kind", True, f"a sentence that names {item.name}"),
+                Check("period", True, f"the sentence gives this amount for {year}"),
+                Check("page", True, f"{found[0]} is printed on p. {page.page}"),
+            ]
+            headline = Headline(
+                value=value,
+                shown=found[0],
+                unit="USD",
+                label=label,
+                period=span.label if span is not None else f"FY{year}",
+                period_start=None,
+                period_end=span.end.isoformat() if span is not None else None,
+                document=document.name,
+                page=page.page,
+                checks=checks,
+                kind="text",
+            )
+            text = f"{found[0]} — “{label}” [{document.name}, p. {page.page}]"
+            return Stated(text, headline=headline)
+    return Stated()
+
+
+def _of_year(sentence: str, names: Sequence[str], year: int) -> re.Match[str] | None:
+    """The amount the sentence says of `year`, where it names the line before its amounts:
+    the amounts listed "respectively" with as many years, in their order; else the amount
+    followed by the year ("$763 million in 2020")."""
+    words = phrase_words(sentence)
+    named = [phrase_words(n) for n in names if phrase_words(n) in words]
+    if not named:
+        return None
+    amounts = list(_AMOUNT.finditer(sentence))
+    start = re.search(rf"\b{re.escape(named[0].strip().split()[0])}", sentence, re.IGNORECASE)
+    if not amounts or start is None or not 0 <= amounts[0].start() - start.start() <= _NAMED_BEFORE:
+        return None
+    if _CHANGE.search(sentence[start.start() : amounts[0].start()]):
+        return None  # "Advertising costs increased $50 million in 2020": a change
+    if RESPECTIVELY.search(sentence):
+        after = sentence[amounts[-1].end() :]
+        years = [int(y) for y in YEAR.findall(after)]
+        if len(years) == len(amounts) and year in years:
+            return amounts[years.index(year)]
+        return None
+    for at, amount in enumerate(amounts):
+        following = amounts[at + 1].start() if at + 1 < len(amounts) else len(sentence)
+        said = YEAR.findall(sentence[amount.end() : following])
+        if (
+            said
+            and int(said[0]) == year
+            and re.match(
+                r"\s*(?:in|for|during)\s+(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{4}\b",
+                sentence[amount.end() : following],
+                re.IGNORECASE,
+            )
+        ):
+            return amount
+    return None
