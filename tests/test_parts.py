@@ -219,6 +219,8 @@ def test_a_figure_is_the_one_the_question_s_words_name(
         "What net revenue retention rate did Summit report for 2023?",
         "What was Summit's revenue per shipment in 2023?",
         "How much remained available under Summit's repurchase program at the end of 2023?",
+        # a ratio asked that cannot be computed is never a line of it
+        "How many times did Summit's 2023 net income cover its interest expense?",
         # a sentence's change is not the line's amount
         "What was Summit's interest expense in 2023?",
         # one word of two shared is no sign of what a percentage is of
@@ -281,3 +283,57 @@ def test_how_many_times_asks_a_ratio_not_a_count() -> None:
         text_ask("How many times did Summit's operating income cover its interest?", set()) is None
     )
     assert text_ask("How many stores did Summit operate in 2023?", set()) is not None
+
+
+# what a review found stated wrongly by a first version of these rules
+SLIPS = """# Item 1. Business
+
+We operated 1,140 stores at the end of 2023 throughout our Domestic and International
+segments. At the end of 2023 we had approximately 90,000 employees in the U.S. and Canada.
+Approximately 175 of our full-time employees were subject to fixed-term employment
+agreements. At the end of 2023 we operated 60 restaurants, all of them in the United States.
+
+# Item 8. Financial Statements
+
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Total revenues $ 4,000 $ 3,700 $ 3,400
+Operating income 900 800 700
+Interest expense (income), net (6) 4 5
+Net income 450 380 300
+
+# Note 12. Segment Information
+
+Year Ended December 31,
+(in millions) 2023 2022 2021
+Cloud and license:
+Cloud and license revenues $ 3,000 $ 2,800 $ 2,600
+Hardware:
+Hardware revenues $ 1,000 $ 900 $ 800
+Total revenues $ 4,000 $ 3,700 $ 3,400
+"""
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many stores did Lowe Peak operate in the United States at the end of 2023?",
+        "How many employees did Lowe Peak have in the United States in 2023?",
+        "How many of Lowe Peak's employees were full-time in 2023?",
+        "How many restaurants did Lowe Peak operate outside the U.S. at the end of 2023?",
+        "What was Lowe Peak's interest expense in 2023?",
+        "What were the revenues of Lowe Peak's hardware business in 2023?",
+        "What was Lowe Peak's free cash flow as a percentage of total revenues in 2023?",
+        "What was Lowe Peak's adjusted operating margin in 2023, defined as operating income "
+        "excluding special items divided by total revenues?",
+    ],
+)
+def test_a_figure_of_another_place_part_or_measure_is_never_stated(
+    tmp_path: Path, question: str
+) -> None:
+    files = {"lowe-10k-2023.md": annual_filing(2023, SLIPS, name="LOWE'S PEAK INC.")}
+    ingest_files(tmp_path / "lowe", files)
+    out = run_json("ask", question)
+    assert out["headline"] is None, out["answer"]

@@ -235,6 +235,14 @@ def test_a_period_no_filing_reports_is_said_to_be_missing(gizmo: None) -> None:
         ("per its 10-K for fiscal 2015, revenue in 2014", PeriodKind.YEAR, (2014,), None, 12, None),
         ("revenue per its 10-K for fiscal 2015", PeriodKind.YEAR, (2015,), None, 12, None),
         ("EPS reported for fiscal 2016 in its 2017 10-K", PeriodKind.YEAR, (2016,), None, 12, None),
+        (
+            "per its annual report for 2022, growth versus 2021",
+            PeriodKind.YEAR,
+            (2021, 2022),
+            None,
+            12,
+            None,
+        ),
         # the quarter of the release read is not asked beside a full year
         (
             "FY2022 net margin, per its Q4 2022 earnings release",

@@ -19,17 +19,18 @@ from ..periods.dates import SPAN_MONTHS
 from ..records import PageText, TaggedFact
 from .text import phrase_words
 
-_MONTHS = MONTH_WORDS
-_DATE = re.compile(rf"(?:{_MONTHS})\s+\d{{1,2}},\s*\d{{4}}|(?<![\d,.$])(?:19|20)\d\d(?![\d,.%])")
+_DATE = re.compile(
+    rf"(?:{MONTH_WORDS})\s+\d{{1,2}},\s*\d{{4}}|(?<![\d,.$])(?:19|20)\d\d(?![\d,.%])"
+)
 _SPAN = re.compile(
     r"(?:(?:three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three|"
     r"\d{1,2})[\s-]+(?:months|weeks)|years?|quarters?|fiscal years?)\s+ended"
-    r"(?:\s+(?:" + _MONTHS + r")\s+\d{1,2}\b(?!,?\s*\d{4}))?",
+    r"(?:\s+(?:" + MONTH_WORDS + r")\s+\d{1,2}\b(?!,?\s*\d{4}))?",
     re.IGNORECASE,
 )
 # a month and day without its year: "January 28," over the year "2023"
 _FOUR_DIGITS = re.compile(r"\d{4}")
-_DAY = re.compile(rf"\b(?:{_MONTHS})\s+\d{{1,2}}\b(?!,?\s*\d{{4}})", re.IGNORECASE)
+_DAY = re.compile(rf"\b(?:{MONTH_WORDS})\s+\d{{1,2}}\b(?!,?\s*\d{{4}})", re.IGNORECASE)
 # a table cell holding a number: "$ 8,890", "(6.3)%", "23.1 %", "(1,577)", "—"
 CELL = re.compile(r"\(?-?\$?\s?\d[\d,]*(?:\.\d+)?\)?\s?%?|(?<=\s)[—–-](?=\s|$)")
 # "(In millions, except per share amounts)", "(Millions)", "$ in thousands", "Dollars in billions"
@@ -71,7 +72,7 @@ def column_periods(above: Sequence[str]) -> list[str]:
         labels = []
         for i, when in enumerate(re.sub(r",\s*", ", ", d) for d in dates):
             span = spans[i * len(spans) // len(dates)] if spans else ""
-            day = re.search(rf"(?:{_MONTHS})\s+\d{{1,2}}$", span, re.IGNORECASE)
+            day = re.search(rf"(?:{MONTH_WORDS})\s+\d{{1,2}}$", span, re.IGNORECASE)
             if day and re.fullmatch(r"\d{4}", when):  # "Years ended December 31" over years
                 span, when = span[: day.start()].strip(), f"{day.group(0)}, {when}"
             span = re.sub(r"^(year|quarter)s\b", r"\1", span.lower())  # "years ended" → one
@@ -93,7 +94,7 @@ def column_dates(label: str, *, year_end: tuple[int, int], offset: int = 0) -> C
     2023", "December 31, 2018", "2018"). A bare year is a fiscal year, as filings head their
     columns: it ends on the filing's own year-end day (`year_end`: month, day), `offset`
     years after it (1 where fiscal 2023 ends in February 2024)."""
-    found = re.search(rf"({_MONTHS})\s+(\d{{1,2}}),\s*(\d{{4}})", label, re.IGNORECASE)
+    found = re.search(rf"({MONTH_WORDS})\s+(\d{{1,2}}),\s*(\d{{4}})", label, re.IGNORECASE)
     if found:
         month = month_number(found.group(1))
         end = day_in_month(int(found.group(3)), month, int(found.group(2)))
@@ -245,7 +246,11 @@ def _page_figures(
                     f"{heading.rstrip(' :')} {line}", "", "", header, page.page, power
                 )
                 heading, rows = "", 0
-            elif not row and heading == previous and not rows and _split_row(heading, line, header):
+            elif (
+                not row
+                and heading == previous
+                and _split_row(heading, line, header, lines[i - 2] if i > 1 else "")
+            ):
                 # a row whose cells the page prints on the line below its label ("Income tax
                 # expense" over "(465) (419) (343)")
                 row = _row_figures(f"{heading} {line}", "", wrapped, header, page.page, power)
@@ -259,13 +264,15 @@ def _page_figures(
     return out
 
 
-def _split_row(label: str, line: str, header: _Header) -> bool:
+def _split_row(label: str, line: str, header: _Header, before: str) -> bool:
     """Whether `line` holds a row's cells alone, one per column, below `label` — a row label
     as tables print them (no figure in it, not a heading's colon, not a sentence running on
-    to the next line)."""
+    to the next line) that follows a whole row, a heading or the header (`before`): not one
+    of a block of labels the page prints apart from a block of their figures."""
     cells = CELL.findall(f" {line}")
     return (
         len(cells) == len(header.columns)
+        and (not before or before.endswith(":") or bool(_row_cells(before)) or _header_line(before))
         and not CELL.sub("", f" {line}").strip(" $")
         and not _DATE.search(line)  # a year's line: a header's, or a sentence's end
         and bool(re.search(r"[A-Za-z]{2,}", label))
@@ -273,6 +280,11 @@ def _split_row(label: str, line: str, header: _Header) -> bool:
         and len(label) <= _MAX_LABEL
         and label.split()[-1].lower() not in _RUNS_ON
     )
+
+
+def _header_line(line: str) -> bool:
+    """Whether a line is a header's: two dates or years, or a scale."""
+    return len(_DATE.findall(line)) >= 2 or bool(_SCALE.search(line))
 
 
 # words a line of prose breaks after, that no row label ends with

@@ -28,7 +28,7 @@ PRIOR = re.compile(
     re.IGNORECASE,
 )
 # a quarter that names the filing read ("its Q4 2022 earnings release"), and a full year
-# asked beside it ("Intel's FY2022 net margin, per its Q4 2022 earnings release")
+# asked beside it ("Acme's FY2022 net margin, per its Q4 2022 earnings release")
 FILING_AFTER = re.compile(
     r"\s+(?:(?:19|20)\d\d\s+)?(?:earnings|financial\s+results|results|(?:press\s+|news\s+)?release"
     r"|10-?Q|report|shareholder\s+letter|conference\s+call)\b",

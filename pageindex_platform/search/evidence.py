@@ -98,11 +98,14 @@ def gather(
 
 
 def _same_filing(a: DocumentInfo, b: DocumentInfo) -> bool:
-    """Whether two documents say they are one filing without a CIK to tell (a 10-K and the
-    annual report that prints it): the same company, form, fiscal year, period and end."""
+    """Whether two documents say they are one periodic filing where no CIK tells them apart
+    (a 10-K and the annual report that prints it): the same company, form, fiscal year,
+    period and end, and no two different CIKs."""
     return (
         a.period_end is not None
         and a.company is not None
+        and a.fiscal_period is not None
+        and (a.cik is None or b.cik is None or a.cik == b.cik)
         and (a.company, a.doc_type, a.fiscal_year, a.fiscal_period, a.period_end)
         == (b.company, b.doc_type, b.fiscal_year, b.fiscal_period, b.period_end)
     )

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 from ..periods.grammar import fiscal_years_written
+from .figures import LineItem
 from .formulas import FormulaError, Node, parse_formula
 from .metrics import Catalogue, Metric
 from .terms import phrase_words
@@ -74,7 +75,7 @@ _INLINE = re.compile(
     r"(?P<expr>[^?;]+?)(?=\?|;|,\s*(?:and\s+)?(?:round|using|in\s|express|give|answer|based)|\.\s|\.?$)",
     re.IGNORECASE,
 )
-# "Calculate FedEx's interest coverage for fiscal 2023 as operating income divided by
+# "Calculate Acme's interest coverage for fiscal 2023 as operating income divided by
 # interest expense": the metric named, defined after "as"
 _CALCULATE_AS = re.compile(
     r"(?:calculate|compute|determine)\s+(?P<before>.+?)\s+as\s+"
@@ -112,7 +113,10 @@ def translate(expression: str) -> str:
         left, right = expression[: share.start()], expression[share.end() :]
         return f"({translate(left)}) / ({translate(right)})"
     text = _QUALIFIER.sub(r" \1", expression)
-    text = _BETWEEN.sub(lambda m: f"fy{m.group(4)} {m.group(1).lower()}({m.group(2)})", text)
+    # the later of the two years ends the average, whichever is written first
+    text = _BETWEEN.sub(
+        lambda m: f"fy{max(m.group(3), m.group(4))} {m.group(1).lower()}({m.group(2)})", text
+    )
     text = _YEAR_BEFORE.sub(r"fy\1 ", text)
     for words, op in _WORDS_TO_OPS:
         text = re.sub(words, op, text, flags=re.IGNORECASE)
@@ -144,7 +148,8 @@ def _split_including(expression: str) -> tuple[str, str]:
     return expression[: found.start()].strip(), expression[found.end() :]
 
 
-# a formula the question tells how to compute, naming no metric: "Give operating income
+# a formula the question tells how to compute, naming no metric (where it names one, "calculate
+# X as ..." is X's definition: `_CALCULATE_AS`): "Give operating income
 # divided by interest expense for the year ...", "Compute it as the income tax provision
 # divided by income before income taxes, in percent"
 _IMPERATIVE = re.compile(
@@ -156,6 +161,15 @@ _IMPERATIVE = re.compile(
     re.IGNORECASE,
 )
 ASKED = "the question's formula"  # a metric the question computes without naming it
+# "How many times did Acme's fiscal 2023 operating income cover its interest expense?"
+_COVER = re.compile(
+    r"\bhow\s+many\s+times\s+(?:did|does|do|has|have|was|is|were|could|would)\s+"
+    r"(?:(?:[\w&.-]+\s+){0,3}?[\w&.-]+['’]s?\s+)?(?:(?:fiscal\s+|fy\s?)?\d{4}\s+)?"
+    r"(?P<a>[a-z][\w\s&'-]*?)\s+"
+    r"cover(?:ed|s)?\s+(?:its\s+|their\s+|the\s+)?(?P<b>[a-z][\w\s&'-]*?)"
+    r"(?=\s+(?:in|for|during)\s|\?|,|\.|$)",
+    re.IGNORECASE,
+)
 
 
 def _definitions(question: str) -> list[tuple[str, str]]:
@@ -168,6 +182,9 @@ def _definitions(question: str) -> list[tuple[str, str]]:
         told = _IMPERATIVE.match(sentence.strip())
         if told and not _written(sentence):
             found.append((ASKED, _TRAILING_PERIOD.sub("", told.group("expr"))))
+        cover = _COVER.search(sentence)
+        if cover and not told:
+            found.append((ASKED, f"{cover['a']} divided by {cover['b']}"))
         for taken in _TAKING.finditer(sentence):
             found.append((taken.group("name").strip(), _including(taken.group("expr").strip())))
     return found
@@ -197,7 +214,7 @@ def _written(sentence: str) -> list[tuple[str, str]]:
 _EQUATION = re.compile(r"\b(?:where|with)\s+(?:the\s+)?[a-z][\w' -]{1,40}?\s*=", re.IGNORECASE)
 
 
-# one line as a share of another, asked without a name: "what was eBay's capital expenditure
+# one line as a share of another, asked without a name: "what was Acme's capital expenditure
 # (purchases of property and equipment) as a percentage of net revenues in FY2018?"
 _LINE_SHARE = re.compile(
     r"(?:['’]s?|\bwhat\s+(?:was|is|were)\s+(?:the\s+)?)\s*(?P<a>[a-z][^?,;]*?)\s+as\s+an?\s+"
@@ -216,10 +233,20 @@ def line_share(question: str, catalogue: Catalogue) -> dict[str, Metric]:
     if found is None or _NOT_A_LINE.search(found["a"]):
         return {}
     a, b = (re.sub(r"\([^)]*\)", " ", found[k]).strip() for k in ("a", "b"))
-    left, right = catalogue.item(a), catalogue.item(b)
+    left, right = _line_named(a, catalogue), _line_named(b, catalogue)
     if left is None or right is None or left is right:
         return {}
     return {phrase_words(ASKED): Metric((ASKED,), f"({left.name}) / ({right.name})", True)}
+
+
+def _line_named(words: str, catalogue: Catalogue) -> LineItem | None:
+    """The line item `words` name whole ("net revenues", "total operating revenues"); None
+    where they name more than a line ("AWS segment operating income", "free cash flow")."""
+    said = phrase_words(re.sub(r"^(?:its|their|the|total)\s+", "", words.strip(), flags=re.I))
+    for item in catalogue.items:
+        if any(phrase_words(n.removesuffix(" *")) == said for n in item.names):
+            return item
+    return None
 
 
 def writes_definition(question: str) -> bool:
@@ -232,6 +259,8 @@ def writes_definition(question: str) -> bool:
 def defined_metrics(question: str) -> dict[str, Metric]:
     """The metrics the question defines, by their name's words."""
     found: dict[str, Metric] = {}
+    # a formula told without a name: a percentage where the question asks one, or a rate
+    told = bool(_PERCENT.search(question) or _PERCENT_NAME.search(_SENTENCE.split(question)[0]))
     for name, written in _definitions(question):
         expr = translate(written.strip())
         try:
@@ -240,11 +269,8 @@ def defined_metrics(question: str) -> dict[str, Metric]:
             continue
         if not _names(formula):
             continue  # "i.e. 2020": a period restated, not a formula
-        # a margin or a rate is a percentage, as analysts and the catalogue state them; a
-        # formula told without a name, as the question asks it ("in percent")
+        # a margin or a rate is a percentage, as analysts and the catalogue state them
         percent = bool(_PERCENT.search(written) or _PERCENT_NAME.search(name))
-        first = _SENTENCE.split(question)[0]  # "What was PayPal's effective tax rate ...?"
-        told = bool(_PERCENT.search(question) or _PERCENT_NAME.search(first))
         percent = percent or (name == ASKED and told)
         found[phrase_words(name)] = Metric((name.lower(),), expr, percent)
     return found

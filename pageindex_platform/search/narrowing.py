@@ -47,12 +47,13 @@ def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> st
     """Why `headline` is not the figure `question` asks, where the question narrows a line
     to a place or to what remains and the row's label does not say so; None when nothing
     narrows it, or its label says the same. `names`: the company's, which name no place
-    ("MGM Resorts International"). (A sentence's figure: `place_check`.)"""
+    ("Harbor International"). (A sentence's figure: `place_check`.)"""
     if headline.kind == "text":
         return None
     said = headline.label
-    for place, side in _places(question, names):
-        return f"{side} is asked; {said!r} does not say so" if not place.search(said) else None
+    place = place_asked(question, names)
+    if place is not None and not place[0].search(said):
+        return f"{place[1]} is asked; {said!r} does not say so"
     remaining = _REMAINING.search(question)
     if remaining:
         return f"the line's amount; the question asks what {remaining.group(0)}"
@@ -60,46 +61,70 @@ def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> st
 
 
 def place_check(question: str, sentence: str, shown: str, names: Sequence[str] = ()) -> Check:
-    """Whether a sentence says its figure `shown` is of the place the question asks: in the
-    words from the figure to the next one ("95,000 were employed internationally"), before
-    every figure (the sentence's subject), or after the last one of figures that share
-    their noun ("46,000 full-time and 18,000 part-time employees domestically")."""
-    for place, side in _places(question, names):
-        other = _HOME if place is _ABROAD else _ABROAD
-        at = position(sentence, shown)
-        starts = [m.start() for m in numbers(sentence)]
-        if at < 0 or not starts:
-            break
+    """Whether a sentence says its figure `shown` is of the place the question asks, and of
+    no other: in the words from the figure to the next one ("95,000 were employed
+    internationally"; not "in the U.S. and Canada", nor "Domestic and International"),
+    before every figure (the sentence's subject), or after the last one of figures that
+    share their noun ("46,000 full-time and 18,000 part-time employees domestically")."""
+    asked = place_asked(question, names)
+    if asked is None:
+        return Check("place", True, "no place asked")
+    place, side = asked
+    other = _HOME if place is _ABROAD else _ABROAD
+    at = position(sentence, shown)
+    starts = [m.start() for m in numbers(sentence)]
+    if at >= 0 and starts:
         following = min((s for s in starts if s > at), default=len(sentence))
         own, last = sentence[at:following], max(starts)
         between = re.sub(r"\d[\d,.]*", " ", sentence[at:last])  # "46,000": no comma of parts
         shared = at < last and not _PARTED.search(between)
-        if place.search(own) or (
-            not other.search(own)
-            and (
-                place.search(sentence[: min(starts)]) or (shared and place.search(sentence[last:]))
-            )
-        ):
+        around = sentence[: min(starts)] + (sentence[last:] if shared else "")
+        said = place.search(own) or place.search(around)
+        after = (own if place.search(own) else around)[said.end() :] if said else ""
+        if said and not other.search(own) and not _ALSO.match(after):
             return Check("place", True, f"{side}, as asked")
-        return Check("place", False, f"{side} is asked; the sentence does not say it of {shown}")
-    return Check("place", True, "no place asked")
+    return Check("place", False, f"{side} is asked; the sentence does not say it of {shown} alone")
+
+
+def counted_kind(question: str, shown: str) -> Check:
+    """Whether a count is of the kind asked: "18,000 part-time employees" is no answer to
+    how many employees a company has, only to how many part-time ones."""
+    kind = _PART_OF_STAFF.search(shown)
+    if kind and not re.search(re.escape(kind.group(0)), question, re.IGNORECASE):
+        return Check("kind", False, f"{kind.group(0)} ones only; the question asks them all")
+    return Check("kind", True, "the count asked")
 
 
 # what parts the figures of a sentence: each then has its own words
 _PARTED = re.compile(r"[,;:(]|\bof\s+(?:which|whom)\b|\bincluding\b", re.IGNORECASE)
+# another place named with the one asked ("in the U.S. and Canada")
+_ALSO = re.compile(r"\s*(?:and|&|or|,)\s+(?:in\s+)?(?:the\s+)?[A-Z]")
+# a part of a workforce counted apart
+_PART_OF_STAFF = re.compile(r"\b(?:part-time|part time|seasonal|temporary)\b", re.IGNORECASE)
 
 
-def without_place(question: str) -> str:
-    """The question with the place it narrows its figure to left out."""
+def without_place(question: str, own: set[str] | None = None) -> str:
+    """The question with the place it narrows its figure to left out (none where the only
+    place words are the company's own: `own`, its names' words in lower case)."""
+    if place_asked(question, own_words=own or set()) is None:
+        return question
     return _HOME.sub(" ", _ABROAD.sub(" ", question))
 
 
-def _places(question: str, names: Sequence[str]) -> list[tuple[re.Pattern[str], str]]:
-    """The place the question narrows its figure to, if any; the capitalised words of the
-    company's names left out ("Harbor International")."""
-    own = {w.lower() for name in names for w in re.findall(r"[A-Za-z]+", name)}
+def place_asked(
+    question: str, names: Sequence[str] = (), *, own_words: set[str] | None = None
+) -> tuple[re.Pattern[str], str] | None:
+    """The place the question narrows its figure to, with the side of the border it is on;
+    None when it names none. The capitalised words of two letters or more of the company's
+    names (`names`, or their words `own_words`) are no place ("Harbor International")."""
+    own = own_words if own_words is not None else company_words(names)
     question = re.sub(
-        r"\b[A-Z][A-Za-z]*\b", lambda m: " " if m[0].lower() in own else m[0], question
+        r"\b[A-Z][A-Za-z]+\b", lambda m: " " if m[0].lower() in own else m[0], question
     )
     sides = ((_ABROAD, "outside the home country"), (_HOME, "in the home country"))
-    return [(place, side) for place, side in sides if place.search(question)][:1]
+    return next(((place, side) for place, side in sides if place.search(question)), None)
+
+
+def company_words(names: Sequence[str]) -> set[str]:
+    """The words of the company's names, in lower case."""
+    return {w.lower() for name in names for w in re.findall(r"[A-Za-z]{2,}", name)}

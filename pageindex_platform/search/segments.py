@@ -14,10 +14,11 @@ from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo
+from ..index.tables import label_key
 from .checks import CheckedBook
 from .figures import Figure, LineItem, items_in
 from .headline import Stated, candidate, figure_headline, not_sure
-from .printed import printed_forms, row_headings, row_line, table_context
+from .printed import printed_forms, row_at, row_headings, row_line, table_context
 
 # the nouns a filing names a part of the company by: "the Domestic segment", "the Data Center
 # Group", "the South America SBU" (strategic business unit), "our hardware business"
@@ -33,7 +34,7 @@ _SEGMENT_WORD = re.compile(
 _OWNED_PART = re.compile(
     rf"[\w&.-]+['’]s?\s+((?:[a-z][\w&'’-]*\s+){{1,4}})(?:{_PART_NOUN})\b(?!['’])"
 )
-# a part as the subject that earns the line ("how much revenue did eBay's first-party
+# a part as the subject that earns the line ("how much revenue did Acme's first-party
 # advertising products deliver"): the words between the owner and the verb
 _PART_SUBJECT = re.compile(
     r"\bdid\s+(?:the\s+)?[\w&.-]+(?:\s+[A-Z][\w&.-]*)*['’]s?\s+((?:[\w&-]+\s+){1,5}?)"
@@ -77,7 +78,7 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
     if not named and owned:
         named = _owned_name(owned.group(1), item)
     subject = _PART_SUBJECT.search(re.sub(r"\([^)]*\)", " ", question))
-    if not named and subject:  # "did eBay's first-party advertising products deliver"
+    if not named and subject:  # "did Acme's first-party advertising products deliver"
         named = _owned_name(subject.group(1), item)
     if named or _SEGMENT_WORD.search(question):  # "Group", "business": only with a name
         return Part(named, True)
@@ -236,7 +237,7 @@ def _segment_figure(
     column). A sub-line that is no segment ("casino revenue") is read from the primary
     statements only: a segment's table has rows of the same name."""
     segment = part.name
-    if part.segment:  # "Ground" printed "FedEx Ground segment", "MCAC" "MCAC SBU"
+    if part.segment:  # "Freight" printed "Acme Freight segment", "Andes" "Andes SBU"
         labels = [segment, *(f"{segment} {noun}" for noun in _PART_LABELS)]
         owners = book.document.company_aliases  # the company's short names
         labels += [f"{owner} {label}" for owner in owners for label in labels]
@@ -287,10 +288,32 @@ def _under_part(
     figures = [Figure.of(doc, row) for row in sorted(rows, key=lambda r: r.page)]
     wanted = _part_key(name)
     for figure in figures:
-        headings = row_headings(figure, pages.get(figure.page, ""))
-        if headings and _part_key(headings[0]) == wanted:
+        text = pages.get(figure.page, "")
+        headings = row_headings(figure, text)
+        if (
+            headings
+            and _part_key(headings[0]) == wanted
+            and _first_under(figure, headings[0], text)
+        ):
             return figure, figures, headings[0]
     return None, [], ""
+
+
+def _first_under(figure: Figure, heading: str, text: str) -> bool:
+    """Whether the figure's row is the first of the heading's block that names its line:
+    no "Total ..." row, and no other row between them ("Hardware revenues" stands between
+    "Hardware:" and "Total revenues", whose figure is the whole's)."""
+    if figure.label.lower().startswith("total"):
+        return False
+    lines = [" ".join(x.split()) for x in text.splitlines()]
+    at = row_at(figure, lines)
+    top = max((i for i in range(at) if lines[i] == heading), default=-1)
+    word = label_key(figure.label).split()[-1:]
+    return top >= 0 and not any(
+        label_key(re.sub(r"[\d$,.()%—-]+", " ", line)).split()[-1:] == word
+        for line in lines[top + 1 : at]
+        if re.search(r"\d", line)
+    )
 
 
 def _part_key(words: str) -> str:

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from ..db import queries
 from ..db.queries import DocumentInfo
 from .headline import Stated, not_sure
-from .narrowing import place_check, without_place
+from .narrowing import counted_kind, place_asked, place_check, without_place
 from .results import Candidate, Check, Headline
 from .sentence_numbers import (
     A_YEAR,
@@ -37,8 +37,8 @@ _COUNT = re.compile(
     r"|\b(?:total\s+)?number of\s+(?P<b>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})",
     re.IGNORECASE,
 )
-# ("how many times did ... cover": a ratio asked, not a count)
-# words that end the noun phrase counted ("how many permanent part-time employees did ...")
+# ("how many times ... cover": a ratio, not a count); the words that end the noun phrase
+# counted ("how many permanent part-time employees did ...")
 _PHRASE_END = frozenset(
     "did does do were was are is had has have in at of as for will would could can there on "
     "by during from and or the a an that which who work worked operate operated employ "
@@ -100,7 +100,7 @@ _MODIFIER = re.compile(
     r"\s+(?!(?:across|was|has|is|as|its|this|plus|versus|less|us|thus)\b)[a-z]{2,}s\b"
 )
 # the words a sentence about employing counts people by, beside "employees"
-_PEOPLE = r"people|persons|individuals|team\s+members|associates|workers"
+_PEOPLE = r"people|persons|individuals|team\s+members|associates"
 _RANGE = re.compile(r"(?:\d\s*(?:to|-|–|and)\s*)$")  # "20 to 30": a range, not a count
 _MAX_LABEL = 220
 
@@ -116,7 +116,7 @@ class TextAsk:
     direction: str  # "up", "down" or ""
     qualifier: str = ""  # the counted phrase's first word: "full-time" of "full-time employees"
     act: str = ""  # what was done to what is counted: "repurchase" ("did Oracle repurchase")
-    within: bool = False  # "how many of eBay's employees": "7,100 of our employees" counts
+    within: bool = False  # "how many of Acme's employees": "7,100 of our employees" counts
 
 
 def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
@@ -126,7 +126,7 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     if not count and not percent:
         return None
     # the place asked is the place check's (`place_check`), not words a sentence must share
-    plain = without_place(question)
+    plain = without_place(question, company_words)
     words = [
         w for w in phrase_words(plain).split() if w not in _STOP and not w.isdigit() and len(w) > 1
     ]
@@ -149,7 +149,8 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     acted = _AFTER_SUBJECT.search(question) if count else None
     verb = (acted.group("verb") or acted.group("done")) if acted else ""
     act = verb if verb not in _BEING | _PHRASE_END else ""
-    within = bool(re.search(r"\bhow many of\b", question, re.IGNORECASE))
+    of_place = place_asked(question, own_words=company_words)  # "7,100 of our employees" counts
+    within = bool(re.search(r"\bhow many of\b", question, re.IGNORECASE) and of_place)
     return TextAsk(bool(percent) and not count, noun, terms, direction, qualifier, act, within)
 
 
@@ -164,7 +165,7 @@ def text_stated(
     for _, page, sentence, value, shown in found[:8]:
         checks = _checks(sentence, document, year, segment_asked, page)
         if not ask.percent:
-            checks.append(_attached(sentence, shown, ask))
+            checks += [_attached(sentence, shown, ask), counted_kind(question, shown)]
         checks.append(respective(sentence, shown, ask.percent, year))
         checks.append(place_check(question, sentence, shown, names))
         failed = next((c for c in checks if not c.passed), None)

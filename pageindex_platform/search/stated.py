@@ -71,6 +71,7 @@ _SHARE_ASKED = re.compile(
     r"\bin (?:percent|percentage)(?:\s+terms)?\b|\bin %|\bby what percent",
     re.IGNORECASE,
 )
+_TIMES = re.compile(r"\bhow\s+many\s+times\b", re.IGNORECASE)
 _PER_SHARE = re.compile(r"\bper\s+(?:[\w-]+\s+){0,2}share\b|\beps\b", re.IGNORECASE)
 _DEDUCTED = re.compile(r" (?:net of|excluding|exclusive of|less|after|before) $")
 
@@ -184,6 +185,8 @@ def _other_than_the_line(question: str, item: LineItem, uncomputed: str) -> tupl
     if _SHARE_ASKED.search(question):
         why = "an amount; the question asks for a percentage or a share of it"
         return f"{item.name} as a percentage", why
+    if _TIMES.search(question):  # "how many times did operating income cover interest?"
+        return "the ratio asked", "an amount; the question asks how many times one covers another"
     per_share = any(_PER_SHARE.search(name) for name in item.names)
     if _PER_SHARE.search(question) and not per_share:
         why = "the whole company's amount; the question asks a figure per share"

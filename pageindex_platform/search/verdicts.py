@@ -12,6 +12,7 @@ from dataclasses import replace
 from sqlalchemy.orm import Session
 
 from ..db.queries import DocumentInfo
+from ..index.tables import label_key
 from ..periods import PeriodAsk
 from .document_search import Found
 from .headline import Stated, as_candidate
@@ -46,6 +47,11 @@ def agreed(
         if not said.figures:
             continue
         if stated.headline is None and said.headline is not None and not disputed:
+            if _set_aside_otherwise(stated.candidates, said.headline):
+                # the first copy's own row of that line and period holds another value
+                stated.candidates[:0] = [_disputed(said.headline, document.name)]
+                disputed = True
+                continue
             # a table the first copy prints unreadably: the other copy's row, said as such
             why = stated.text.splitlines()[0] if stated.text else "no figure was found"
             said.text += (
@@ -139,6 +145,17 @@ def _without_others(question: str, document: DocumentInfo, found: Sequence[Found
         if not (w[:1].isupper() and re.sub(r"['’]s?$|[^\w]", "", w).lower() in others)
     ]
     return " ".join(kept)
+
+
+def _set_aside_otherwise(candidates: Sequence[Candidate], headline: Headline) -> bool:
+    """Whether a candidate set aside in one copy is the other copy's row of the same line
+    and period with another value."""
+    return any(
+        label_key(c.label) == label_key(headline.label)
+        and c.period_end == headline.period_end
+        and not _same(c.value, headline.value)
+        for c in candidates
+    )
 
 
 def _spanned(figure: Headline, other: Headline) -> bool:

@@ -4,11 +4,12 @@ for the year asked (or its N-year average, or its change) as a `Working`."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ..errors import PageIndexError
-from .figures import Figure
+from .figures import Figure, LineItem
 from .formulas import FormulaError, Node, parse_formula
 from .metric_questions import Asked
 from .metrics import Catalogue, Lookup, Metric
@@ -146,6 +147,9 @@ class Evaluator:
         item = self.catalogue.item(name)
         if item is None:
             raise FormulaError(f"{name!r} is neither a line item nor a metric")
+        qualified = _QUALIFIED.search(_left_over(name, item))
+        if qualified:  # "operating income excluding special items": not the reported line
+            raise FormulaError(f"{name!r} is {item.name} {qualified.group(0)}, not the line")
         # two terms of one formula read as one line ("income tax provision" over "income from
         # continuing operations before income taxes"): one of them is not that line
         said = self._read_as.setdefault(item.name, phrase_words(name))
@@ -157,6 +161,27 @@ class Evaluator:
         if not any(n == item.name and y == year for n, y, _ in self.inputs):
             self.inputs.append((item.name, year, figure))
         return figure.value
+
+
+# words beside a line's name in a formula's term that make it another figure than the line
+_QUALIFIED = re.compile(
+    r"\b(?:exclu\w*|adjust\w*|non\s?gaap|before|after|less|net of|special|unallocated|organic|"
+    r"underlying|constant|pro forma|core|segment)\b"
+)
+
+
+def _left_over(name: str, item: LineItem) -> str:
+    """The words of a formula's term beside the item's name it was read as ("excluding
+    special items" of "operating income excluding special items"); "" when a name of the
+    item is the term whole."""
+    said = phrase_words(name)
+    names = [phrase_words(n.removesuffix(" *")) for n in item.names]
+    if said in names:
+        return ""
+    inside = max((n for n in names if n in said), key=len, default="")
+    left = said.replace(inside, " ", 1) if inside else said
+    # "equity excluding noncontrolling interest" is the equity line (the parent's)
+    return re.sub(r"\bexclu\w* (?:non ?controlling|minority) interest\b", " ", left)
 
 
 def compute(
