@@ -344,8 +344,8 @@ def test_a_question_own_definition_wins() -> None:
         ),
         # one line as a percentage of another, no name given
         (
-            "What was the cost of sales (COGS) as a percentage of net sales in FY2019? Round to "
-            "two decimal places.",
+            "What was Acme's cost of sales (COGS) as a percentage of net sales in FY2019? Round "
+            "to two decimal places.",
             "60.00%",
         ),
         # "how many times did A cover B": A divided by B

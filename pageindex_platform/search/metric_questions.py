@@ -232,17 +232,25 @@ def line_share(question: str, catalogue: Catalogue) -> dict[str, Metric]:
     found = _LINE_SHARE.search(_SENTENCE.split(question)[0])
     if found is None or _NOT_A_LINE.search(found["a"]):
         return {}
-    a, b = (re.sub(r"\([^)]*\)", " ", found[k]).strip() for k in ("a", "b"))
+    a, b = found["a"], found["b"]
     left, right = _line_named(a, catalogue), _line_named(b, catalogue)
     if left is None or right is None or left is right:
         return {}
     return {phrase_words(ASKED): Metric((ASKED,), f"({left.name}) / ({right.name})", True)}
 
 
+# words before a line's name that are not part of it: the owner ("Acme Corp.'s", "General
+# Mills'"), the period ("FY2019", "fiscal 2023"), "its", "the", "total"
+_NOT_THE_NAME = re.compile(
+    r"^(?:(?:\S*[A-Z]\S*\s+){0,3}?\S*[A-Z]\S*['’]s?\s+)?"
+    r"(?i:(?:its|their|the|total|(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{2,4}|q[1-4])\s+)*"
+)
+
+
 def _line_named(words: str, catalogue: Catalogue) -> LineItem | None:
     """The line item `words` name whole ("net revenues", "total operating revenues"); None
     where they name more than a line ("AWS segment operating income", "free cash flow")."""
-    said = phrase_words(re.sub(r"^(?:its|their|the|total)\s+", "", words.strip(), flags=re.I))
+    said = phrase_words(_NOT_THE_NAME.sub("", re.sub(r"\([^)]*\)", " ", words).strip()))
     for item in catalogue.items:
         if any(phrase_words(n.removesuffix(" *")) == said for n in item.names):
             return item
