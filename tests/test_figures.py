@@ -376,11 +376,8 @@ def test_a_formula_the_question_tells_is_computed_as_told(question: str, shown: 
 
 @pytest.mark.no_database
 def test_two_terms_of_a_formula_are_never_read_as_one_line() -> None:
-    # "inventories held in stores" names inventory too: not a ratio of 1
-    question = (
-        "What was the FY2019 figure? Compute it as inventory divided by inventories held in "
-        "stores, in percent."
-    )
+    # two names of one line: not a ratio of 1
+    question = "What was the FY2019 figure? Compute it as inventory divided by inventories."
     with pytest.raises(FormulaError, match="would both be read as inventory"):
         _compute(question)
     assert translate("interest expense (net of amounts capitalized) plus tax") == (
@@ -390,6 +387,16 @@ def test_two_terms_of_a_formula_are_never_read_as_one_line() -> None:
     assert translate("the average of inventory at the end of fiscal 2019 and 2018") == (
         "fy2019 average(inventory)"
     )
+    # a term that says more than the line is not the line ("U.S. net sales")
+    with pytest.raises(FormulaError, match="not the line"):
+        _compute("What was the FY2019 figure? Give U.S. net sales divided by inventory.")
+    # a part's possessive, two periods, a quarter: no share computed
+    for question in (
+        "What was Acme's Asia Pacific's revenue as a percentage of inventory in FY2019?",
+        "What was Acme's FY2019 revenue as a percentage of FY2018 inventory?",
+        "What was Acme's Q4 FY2019 revenue as a percentage of inventory?",
+    ):
+        assert line_share(question, CATALOGUE) == {}
     # a side that names more than a line is no line: no share computed
     assert line_share("What was the PP&E segment revenue as a percentage of net sales in "
                       "FY2019?", CATALOGUE) == {}  # fmt: skip

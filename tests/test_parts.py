@@ -292,6 +292,10 @@ We operated 1,140 stores at the end of 2023 throughout our Domestic and Internat
 segments. At the end of 2023 we had approximately 90,000 employees in the U.S. and Canada.
 Approximately 175 of our full-time employees were subject to fixed-term employment
 agreements. At the end of 2023 we operated 60 restaurants, all of them in the United States.
+We employed 15,000 people, most of them in the United States.
+
+Cooperative advertising costs were $50 million in 2023 and $45 million in 2022.
+Research and development costs related to our cloud products were $120 million in 2023.
 
 # Item 8. Financial Statements
 
@@ -302,6 +306,7 @@ Years Ended December 31,
 Total revenues $ 4,000 $ 3,700 $ 3,400
 Operating income 900 800 700
 Interest expense (income), net (6) 4 5
+Interest expense (after-tax) 30 28 25
 Net income 450 380 300
 
 # Note 12. Segment Information
@@ -324,6 +329,9 @@ Total revenues $ 4,000 $ 3,700 $ 3,400
         "How many of Lowe Peak's employees were full-time in 2023?",
         "How many restaurants did Lowe Peak operate outside the U.S. at the end of 2023?",
         "What was Lowe Peak's interest expense in 2023?",
+        "How many times did Lowe Peak's 2023 operating income cover its interest expense?",
+        "What was Lowe Peak's advertising expense in 2023?",
+        "What was Lowe Peak's research and development expense in 2023?",
         "What were the revenues of Lowe Peak's hardware business in 2023?",
         "What was Lowe Peak's free cash flow as a percentage of total revenues in 2023?",
         "What was Lowe Peak's adjusted operating margin in 2023, defined as operating income "
@@ -337,3 +345,18 @@ def test_a_figure_of_another_place_part_or_measure_is_never_stated(
     ingest_files(tmp_path / "lowe", files)
     out = run_json("ask", question)
     assert out["headline"] is None, out["answer"]
+
+
+def test_a_row_of_money_counts_nothing(tmp_path: Path) -> None:
+    channels = """# Item 8. Financial Statements
+
+Revenues by channel
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Stores $ 2,500 $ 2,300 $ 2,100
+Digital 1,500 1,400 1,300
+Total revenues $ 4,000 $ 3,700 $ 3,400
+"""
+    ingest_files(tmp_path / "gizmo", {"gizmo-10k-2023.md": annual_filing(2023, channels)})
+    assert run_json("ask", "How many stores did Gizmo Works operate in 2023?")["headline"] is None

@@ -236,6 +236,15 @@ def test_a_period_no_filing_reports_is_said_to_be_missing(gizmo: None) -> None:
         ("revenue per its 10-K for fiscal 2015", PeriodKind.YEAR, (2015,), None, 12, None),
         ("EPS reported for fiscal 2016 in its 2017 10-K", PeriodKind.YEAR, (2016,), None, 12, None),
         (
+            "net income in 2018 compared with 2017, per its FY2019 10-K",
+            PeriodKind.YEAR,
+            (2017, 2018),
+            None,
+            12,
+            None,
+        ),
+        ("Q4 2022 earnings per share, and FY2022 revenue", PeriodKind.QUARTER, (2022,), 4, 3, None),
+        (
             "per its annual report for 2022, growth versus 2021",
             PeriodKind.YEAR,
             (2021, 2022),

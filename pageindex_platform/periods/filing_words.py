@@ -30,7 +30,8 @@ PRIOR = re.compile(
 # a quarter that names the filing read ("its Q4 2022 earnings release"), and a full year
 # asked beside it ("Acme's FY2022 net margin, per its Q4 2022 earnings release")
 FILING_AFTER = re.compile(
-    r"\s+(?:(?:19|20)\d\d\s+)?(?:earnings|financial\s+results|results|(?:press\s+|news\s+)?release"
+    r"\s+(?:(?:19|20)\d\d\s+)?(?:earnings(?!\s+per\b)|financial\s+results|results"
+    r"|(?:press\s+|news\s+)?release"
     r"|10-?Q|report|shareholder\s+letter|conference\s+call)\b",
     re.IGNORECASE,
 )

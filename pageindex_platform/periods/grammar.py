@@ -160,9 +160,11 @@ def fiscal_years_written(question: str) -> list[int]:
     "fiscal 2019") and onto quarters, else the bare years; a range's years each — not a
     year that only names the filing read ("its 10-K for fiscal 2015, ... in 2014"), unless
     no other is written."""
-    if _COMPARING.search(question) or _DIFFERENCE.search(question):
-        return _years_asked(question)  # each year written is compared
-    return _years_asked(FILING_YEAR.sub(" ", question)) or _years_asked(question)
+    asked = _years_asked(FILING_YEAR.sub(" ", question))
+    if len(asked) < 2 and (_COMPARING.search(question) or _DIFFERENCE.search(question)):
+        # "its annual report for 2022 ... versus 2021": the filing's year is one compared
+        return sorted(set(asked) | set(_years_asked(question)))
+    return asked or _years_asked(question)
 
 
 def _years_asked(question: str) -> list[int]:
@@ -177,7 +179,9 @@ def _years_asked(question: str) -> list[int]:
 
 # A question comparing periods ("compared with the prior year", "how did it change"): its
 # years are each asked, none names the filing alone.
-_DIFFERENCE = re.compile(r"\bdifference\b|\bbetween\b.+\band\b", re.IGNORECASE)
+_DIFFERENCE = re.compile(
+    r"\bdifference\b|\bbetween\s+(?:fy\s?|fiscal\s+(?:year\s+)?)?\d{4}\s+and\b", re.IGNORECASE
+)
 _COMPARING = re.compile(
     r"\bcompar(?:e|ed|es|ing|ison)\b|\bversus\b|\bvs\b\.?|"
     r"\b(?:from|than|over)\s+the\s+(?:prior|previous)\b|"

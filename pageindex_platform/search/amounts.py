@@ -18,21 +18,22 @@ from ..periods.fiscal import Span
 from .figures import LineItem
 from .headline import Stated
 from .results import Check, Headline
-from .sentence_numbers import RESPECTIVELY, SENTENCE, YEAR
-from .terms import phrase_words
+from .sentence_numbers import RESPECTIVELY, SCALES, SENTENCE, YEAR
 
 _AMOUNT = re.compile(
     r"\$\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(million|billion|thousand)\b)?",
     re.IGNORECASE,
 )
-_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
-# words that make the amounts after them a change, not the line's amount
-_CHANGE = re.compile(
-    r"\b(?:increas|decreas|grew|grow|declin|rose|rise|fell|fall|chang|higher|lower|up\b|down\b"
-    r"|by\b|compared|offset|partially|reduc|improv)\w*",
+# what may stand before the line's name at a sentence's start: "In 2020, ", "Our total "
+_LEAD = re.compile(
+    r"^(?:\s*(?:in\s+(?:fiscal\s+)?\d{4},?|our|total|the|its)\s+)*\s*$", re.IGNORECASE
+)
+# the verb between the line's name and its amount: "were", "totaled", "amounted to"
+_LINK = re.compile(
+    r"\s+(?:(?:for|in|during)\s+(?:fiscal\s+)?\d{4},?\s+)?(?:were|was|are|is|totaled|totalled|"
+    r"amounted\s+to|came\s+to)\s+(?:approximately\s+|about\s+|nearly\s+)?",
     re.IGNORECASE,
 )
-_NAMED_BEFORE = 80  # characters between the line's name and its first amount, at most
 _MAX_LABEL = 220
 
 
@@ -50,7 +51,7 @@ def amount_stated(
             found = _of_year(flat, names, year)
             if found is None:
                 continue
-            value = float(found[1].replace(",", "")) * _SCALES.get((found[2] or "").lower(), 1)
+            value = float(found[1].replace(",", "")) * SCALES.get((found[2] or "").lower(), 1)
             label = flat if len(flat) <= _MAX_LABEL else f"{flat[: _MAX_LABEL - 1]}…"
             checks = [
                 Check("kind", True, f"a sentence that names {item.name}"),
@@ -75,19 +76,26 @@ def amount_stated(
     return Stated()
 
 
+def _named(sentence: str, name: str) -> re.Match[str] | None:
+    """Where the sentence names the line by `name` ("advertising costs"), a plural's "s"
+    as it comes."""
+    words = r"\s+".join(re.escape(w) for w in name.split())
+    return re.search(rf"\b{words}s?\b", sentence, re.IGNORECASE)
+
+
 def _of_year(sentence: str, names: Sequence[str], year: int) -> re.Match[str] | None:
     """The amount the sentence says of `year`, where it names the line before its amounts:
     the amounts listed "respectively" with as many years, in their order; else the amount
     followed by the year ("$763 million in 2020")."""
-    words = phrase_words(sentence)
-    named = [phrase_words(n) for n in names if phrase_words(n) in words]
-    if not named:
-        return None
     amounts = list(_AMOUNT.finditer(sentence))
-    start = re.search(rf"\b{re.escape(named[0].strip().split()[0])}", sentence, re.IGNORECASE)
-    if not amounts or start is None or not 0 <= amounts[0].start() - start.start() <= _NAMED_BEFORE:
+    named = next(filter(None, (_named(sentence, n) for n in names)), None)
+    if named is None or not amounts:
         return None
-    if _CHANGE.search(sentence[start.start() : amounts[0].start()]):
+    # the line is the sentence's subject ("Advertising costs were ..."), not a narrower
+    # one ("Cooperative advertising costs", "... costs related to our cloud products were")
+    if re.search(r"[A-Za-z]", _LEAD.sub("", sentence[: named.start()])):
+        return None
+    if not _LINK.fullmatch(sentence[named.end() : amounts[0].start()]):
         return None  # "Advertising costs increased $50 million in 2020": a change
     if RESPECTIVELY.search(sentence):
         after = sentence[amounts[-1].end() :]

@@ -282,6 +282,10 @@ def heading_check(item: LineItem, figure: Figure, text: str) -> Check:
     """A row labelled only "Diluted" or "Basic" is the per-share line asked where a heading
     of its table above it names a figure per share ("Net income (loss) per share
     attributable to ...:"), not a count of shares ("Weighted-average shares:")."""
+    qualified = _QUALIFIER.search(figure.label)
+    if qualified and not any(qualified.group(1).lower() in n for n in item.names):
+        # "Interest expense (after-tax)": the line after tax, not the line
+        return Check("label", False, f"the row {figure.label!r} is {item.name} {qualified[0]}")
     if label_key(figure.label) not in BARE_PER_SHARE:
         return Check("label", True, f"the row {figure.label!r} names {item.name}")
     for heading in row_headings(figure, text):
@@ -294,6 +298,12 @@ def heading_check(item: LineItem, figure: Figure, text: str) -> Check:
     return Check("label", False, f"the row {figure.label!r} stands under no heading per share")
 
 
+# a qualifier a row's label holds in parentheses, which its key leaves out
+_QUALIFIER = re.compile(
+    r"\(\s*(after[\s-]tax|pre[\s-]?tax|before\s+tax\w*|net\s+of\b[^)]*|excluding\b[^)]*|"
+    r"non-gaap|adjusted)\s*\)",
+    re.IGNORECASE,
+)
 _PER_SHARE_HEADING = re.compile(r"\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b", re.I)
 # a heading over figures the company does not report as its results
 _NOT_REPORTED = re.compile(

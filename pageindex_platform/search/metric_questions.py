@@ -216,12 +216,18 @@ _EQUATION = re.compile(r"\b(?:where|with)\s+(?:the\s+)?[a-z][\w' -]{1,40}?\s*=",
 
 # one line as a share of another, asked without a name: "what was Acme's capital expenditure
 # (purchases of property and equipment) as a percentage of net revenues in FY2018?"
-_LINE_SHARE = re.compile(
-    r"(?:['’]s?|\bwhat\s+(?:was|is|were)\s+(?:the\s+)?)\s*(?P<a>[a-z][^?,;]*?)\s+as\s+an?\s+"
-    r"(?:percentage|percent|share|proportion)\s+of\s+(?:its\s+|the\s+)?(?P<b>[a-z][^?,;]*?)"
-    r"(?=\s+(?:in|for|during|at|over)\s+(?:fy|fiscal|the|\d)|\?|,|;|\.\s|\.?$)",
-    re.IGNORECASE,
+_SHARE_WORDS = (
+    r"\s*(?P<a>[a-z][^?,;]*?)\s+as\s+an?\s+(?:percentage|percent|share|proportion)\s+of\s+"
+    r"(?:its\s+|the\s+)?(?P<b>[a-z][^?,;]*?)"
+    r"(?=\s+(?:in|for|during|at|over)\s+(?:fy|fiscal|the|\d)|\?|,|;|\.\s|\.?$)"
 )
+# after the owner's name ("eBay's capital expenditure ..."), else after "what was"
+_LINE_SHARE = (
+    re.compile(rf"['’]s?\s+{_SHARE_WORDS}", re.IGNORECASE),
+    re.compile(rf"\bwhat\s+(?:was|is|were)\s+(?:the\s+)?{_SHARE_WORDS}", re.IGNORECASE),
+)
+# a period written onto a side of the share ("FY2019 net income", "Q4 revenue")
+_SIDE_PERIOD = re.compile(r"\b(?:(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{2,4}|q[1-4])\b", re.I)
 _NOT_A_LINE = re.compile(r"\b(?:margin|ratio|rate|percent\w*|return|yield|growth)\b", re.I)
 
 
@@ -229,21 +235,26 @@ def line_share(question: str, catalogue: Catalogue) -> dict[str, Metric]:
     """One line item as a percentage of another that the question asks in its first
     sentence, as a metric it defines (named `ASKED`); {} where it asks none, or both sides
     name one line ("cloud revenues as a percentage of total revenues": a part, not a line)."""
-    found = _LINE_SHARE.search(_SENTENCE.split(question)[0])
+    first = _SENTENCE.split(question)[0]
+    found = _LINE_SHARE[0].search(first) or _LINE_SHARE[1].search(first)
     if found is None or _NOT_A_LINE.search(found["a"]):
         return {}
     a, b = found["a"], found["b"]
+    periods = [_SIDE_PERIOD.findall(side.lower()) for side in (a, b)]
+    if any(re.match(r"q[1-4]", p) for side in periods for p in side) or (
+        all(periods) and periods[0] != periods[1]
+    ):
+        return {}  # "FY2019 net income as a percentage of FY2018 revenue": not one period
     left, right = _line_named(a, catalogue), _line_named(b, catalogue)
     if left is None or right is None or left is right:
         return {}
     return {phrase_words(ASKED): Metric((ASKED,), f"({left.name}) / ({right.name})", True)}
 
 
-# words before a line's name that are not part of it: the owner ("Acme Corp.'s", "General
-# Mills'"), the period ("FY2019", "fiscal 2023"), "its", "the", "total"
+# words before a line's name that are not part of it: the period ("FY2019", "fiscal 2023"),
+# "its", "the", "total" (a possessive before it names the owner or a part: never stripped)
 _NOT_THE_NAME = re.compile(
-    r"^(?:(?:\S*[A-Z]\S*\s+){0,3}?\S*[A-Z]\S*['’]s?\s+)?"
-    r"(?i:(?:its|their|the|total|(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{2,4}|q[1-4])\s+)*"
+    r"^(?:(?:its|their|the|total|(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{2,4})\s+)*", re.IGNORECASE
 )
 
 

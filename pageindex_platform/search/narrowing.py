@@ -81,7 +81,8 @@ def place_check(question: str, sentence: str, shown: str, names: Sequence[str] =
         around = sentence[: min(starts)] + (sentence[last:] if shared else "")
         said = place.search(own) or place.search(around)
         after = (own if place.search(own) else around)[said.end() :] if said else ""
-        if said and not other.search(own) and not _ALSO.match(after):
+        hedged = _HEDGED.search(own) or _HEDGED.search(around)  # "most of them in the U.S."
+        if said and not other.search(own) and not _ALSO.match(after) and not hedged:
             return Check("place", True, f"{side}, as asked")
     return Check("place", False, f"{side} is asked; the sentence does not say it of {shown} alone")
 
@@ -99,6 +100,12 @@ def counted_kind(question: str, shown: str) -> Check:
 _PARTED = re.compile(r"[,;:(]|\bof\s+(?:which|whom)\b|\bincluding\b", re.IGNORECASE)
 # another place named with the one asked ("in the U.S. and Canada")
 _ALSO = re.compile(r"\s*(?:and|&|or|,)\s+(?:in\s+)?(?:the\s+)?[A-Z]")
+# words that make a place said of part of a figure, or of what it leaves out
+_HEDGED = re.compile(
+    r"\b(?:most|half|majority|some|portion|part\s+of|not\s+including|excluding|except|other\s+than"
+    r"|none|few)\b",
+    re.IGNORECASE,
+)
 # a part of a workforce counted apart
 _PART_OF_STAFF = re.compile(r"\b(?:part-time|part time|seasonal|temporary)\b", re.IGNORECASE)
 

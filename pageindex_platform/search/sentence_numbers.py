@@ -45,6 +45,7 @@ def respective(sentence: str, shown: str, percent: bool, year: int | None) -> Ch
     return Check("period", True, f"the sentence gives this figure for {year}, respectively")
 
 
+SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}  # a number's scale word
 RESPECTIVELY = re.compile(r",?\s*respectively\b", re.IGNORECASE)
 # where a page's text breaks into sentences (and list items, and lines that start anew)
 SENTENCE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(])|\n{2,}|\n(?=[A-Z•\-])")

@@ -21,6 +21,7 @@ from .sentence_numbers import (
     A_YEAR,
     MONTHS,
     RESPECTIVELY,
+    SCALES,
     SENTENCE,
     YEAR,
     numbers,
@@ -55,7 +56,6 @@ _PERCENT_ASKED = re.compile(
 )
 _NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s*(million|billion|thousand)\b)?"
 _PERCENT = re.compile(r"\(?(-?\d+(?:\.\d+)?)\)?\s?(%|percent\b)", re.IGNORECASE)
-_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 _STOP = frozenset(
     "a an the of in on at for to by and or did does do was were is are has have had how many "
     "what which number total company its their it as from with during end fiscal year quarter "
@@ -273,7 +273,7 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
 
 def _value(number: re.Match[str]) -> float:
     """A `_NUMBER` match's value, its scale word applied ("4.2 million")."""
-    scale = _SCALES.get((number.group(2) or "").lower(), 1)
+    scale = SCALES.get((number.group(2) or "").lower(), 1)
     return float(number.group(1).replace(",", "")) * scale
 
 

@@ -15,7 +15,7 @@ from ..db.queries import DocumentInfo, FactInfo
 from ..periods.fiscal import year_named
 from .figures import SCALE_WORDS, Figure, FigureBook
 from .headline import Stated, figure_headline
-from .printed import printed_form
+from .printed import printed_form, row_line
 from .results import Check
 
 # the words a question asks a repurchase by
@@ -75,6 +75,14 @@ def noun_row(
         power = {"thousands": 3, "millions": 6}.get((found[1] or "").lower(), 0)
         printed = fact.value / 10.0 ** -(fact.decimals or 0)
         facts.append(replace(fact, value=printed * 10.0**power, decimals=-power or None))
+    pages = {
+        p.page: p.text
+        for p in queries.page_texts(session, [(document.name, f.page) for f in facts])
+    }
+    # a row of money ("Stores $ 2,500") counts nothing
+    facts = [
+        f for f in facts if "$" not in row_line(Figure.of(document.name, f), pages.get(f.page, ""))
+    ]
     plural = noun if noun.endswith("s") else f"{noun}s"
     return _counted(session, document, facts, plural, f"the {plural}")
 

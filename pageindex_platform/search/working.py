@@ -144,12 +144,13 @@ class Evaluator:
                 self._depth -= 1
                 self._using.pop()
             return result
+        name = " ".join(_WHERE_READ.sub(" ", name).split())  # "D&A from the cash flow statement"
         item = self.catalogue.item(name)
         if item is None:
             raise FormulaError(f"{name!r} is neither a line item nor a metric")
-        qualified = _QUALIFIED.search(_left_over(name, item))
-        if qualified:  # "operating income excluding special items": not the reported line
-            raise FormulaError(f"{name!r} is {item.name} {qualified.group(0)}, not the line")
+        beside = _left_over(name, item).split()
+        if beside:  # "operating income excluding special items", "U.S. net sales"
+            raise FormulaError(f"{name!r} is {item.name} with {' '.join(beside)!r}: not the line")
         # two terms of one formula read as one line ("income tax provision" over "income from
         # continuing operations before income taxes"): one of them is not that line
         said = self._read_as.setdefault(item.name, phrase_words(name))
@@ -164,16 +165,24 @@ class Evaluator:
 
 
 # words beside a line's name in a formula's term that make it another figure than the line
-_QUALIFIED = re.compile(
-    r"\b(?:exclu\w*|adjust\w*|non\s?gaap|before|after|less|net of|special|unallocated|organic|"
-    r"underlying|constant|pro forma|core|segment)\b"
+# what a formula's term may say beside a line's name and still be the line: where it is
+# read ("from the cash flow statement"), its period, "the", "total", "reported" ...
+_WHERE_READ = re.compile(
+    r"\b(?:from|in|on|per|as\s+reported\s+in|reported\s+in)\s+(?:the\s+)?(?:consolidated\s+)?"
+    r"(?:statements?\s+of\s+\w+(?:\s+\w+)?|cash\s+flows?\s+statement|income\s+statement|"
+    r"balance\s+sheet)\b",
+    re.IGNORECASE,
+)
+_SAID_OF_THE_LINE = re.compile(
+    r"\b(?:the|its|their|total|net|fiscal|year|fy\s?\d{4}|\d{4}|consolidated|reported|"
+    r"unadjusted|gaap|company|s|annual|full|as|a|an|of)\b"
 )
 
 
 def _left_over(name: str, item: LineItem) -> str:
     """The words of a formula's term beside the item's name it was read as ("excluding
-    special items" of "operating income excluding special items"); "" when a name of the
-    item is the term whole."""
+    special items" of "operating income excluding special items"), less those that say
+    where or when the line is read; "" when the term is the line."""
     said = phrase_words(name)
     names = [phrase_words(n.removesuffix(" *")) for n in item.names]
     if said in names:
@@ -181,7 +190,8 @@ def _left_over(name: str, item: LineItem) -> str:
     inside = max((n for n in names if n in said), key=len, default="")
     left = said.replace(inside, " ", 1) if inside else said
     # "equity excluding noncontrolling interest" is the equity line (the parent's)
-    return re.sub(r"\bexclu\w* (?:non ?controlling|minority) interest\b", " ", left)
+    left = re.sub(r"\bexclu\w* (?:non ?controlling|minority) interest\b", " ", left)
+    return _SAID_OF_THE_LINE.sub(" ", left)
 
 
 def compute(
