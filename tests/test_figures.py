@@ -19,6 +19,7 @@ from pageindex_platform.search.metric_questions import (
     translate,
 )
 from pageindex_platform.search.metrics import Catalogue, Metric
+from pageindex_platform.search.vocabulary import Vocabulary
 from pageindex_platform.search.working import MissingInput, Working, compute
 
 from .helpers import run_json
@@ -451,3 +452,27 @@ def test_a_segment_or_adjusted_figure_is_never_stated_as_the_total(corpus: Path)
     assert comparable["figures"] == [] and "$9,583" not in comparable["answer"]
     adjusted = run_json("ask", "What was Best Buy's adjusted operating income in Q2 FY2024?")
     assert adjusted["answer"].startswith("The question asks for an adjusted (non-GAAP) figure")
+
+
+@pytest.mark.no_database
+def test_a_name_that_names_every_owner_is_its_line_whole() -> None:
+    catalogue = Vocabulary.packaged().catalogue
+    values = {"dividends paid": 120.0, "net income attributable to shareholders": 480.0}
+
+    def book(item: LineItem, year: int | None) -> Figure | None:
+        value = values.get(item.name)
+        return Figure("doc", item.name, value * 1e6, "iso4217:USD", -6, None, "2019-12-31", 9,
+                      "table") if value is not None else None  # fmt: skip
+
+    question = (
+        "What is the FY2019 payout? Payout is defined as: dividends paid / net income "
+        "attributable to Acme Corp. Round to two decimal places (percentage)."
+    )
+    defined = defined_metrics(question)
+    metric = metric_in(question, catalogue, defined)
+    assert metric is not None
+    working = compute(
+        metric=metric, catalogue=catalogue, defined=defined, lookup=book, ask=asked(question),
+        own_year=2019,
+    )  # fmt: skip
+    assert working.shown == "25.00%"

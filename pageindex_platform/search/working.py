@@ -185,8 +185,9 @@ def _left_over(name: str, item: LineItem) -> str:
     where or when the line is read; "" when the term is the line."""
     said = phrase_words(name)
     names = [phrase_words(n.removesuffix(" *")) for n in item.names]
-    if said in names:
-        return ""
+    starred = [phrase_words(n[:-2]) for n in item.names if n.endswith(" *")]
+    if said in names or any(said.startswith(n) for n in starred):
+        return ""  # "net income attributable to *" names every owner's
     inside = max((n for n in names if n in said), key=len, default="")
     left = said.replace(inside, " ", 1) if inside else said
     # "equity excluding noncontrolling interest" is the equity line (the parent's)
