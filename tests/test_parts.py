@@ -14,16 +14,21 @@ from pageindex_platform.search.sentences import text_ask
 
 from .helpers import annual_filing, ingest_files, run_json
 
-NOTE = """# Item 8. Financial Statements
-
-CONSOLIDATED STATEMENTS OF OPERATIONS
+# the income statement of the synthetic filings below
+INCOME = """CONSOLIDATED STATEMENTS OF OPERATIONS
 (In millions)
 Years Ended December 31,
 2023 2022 2021
 Total revenues $ 4,000 $ 3,700 $ 3,400
 Operating income 900 800 700
 Net income 450 380 300
+"""
+NOTE = (
+    """# Item 8. Financial Statements
 
+"""
+    + INCOME
+    + """
 # Note 12. Segment Information
 
 The following table presents summary results for each of our three businesses for each of
@@ -40,6 +45,7 @@ Margin $ 400 $ 350 $ 300
 Totals:
 Revenues $ 4,000 $ 3,700 $ 3,400
 """
+)
 UNITS = """
 Total revenue by strategic business unit
 (in millions)
@@ -133,7 +139,8 @@ def test_the_other_copy_of_one_filing_states_what_the_first_does_not_print(
     assert {600e6, 650e6} <= {c["value"] for c in disputed["candidates"]}
 
 
-PLACES = """# Item 1. Business
+PLACES = (
+    """# Item 1. Business
 
 Cloud revenue increased 25% in 2023, driven by new customers.
 
@@ -150,14 +157,9 @@ internationally.
 
 # Item 8. Financial Statements
 
-CONSOLIDATED STATEMENTS OF OPERATIONS
-(In millions)
-Years Ended December 31,
-2023 2022 2021
-Total revenues $ 4,000 $ 3,700 $ 3,400
-Operating income 900 800 700
-Net income 450 380 300
-
+"""
+    + INCOME
+    + """
 CONSOLIDATED STATEMENTS OF CASH FLOWS
 (In millions)
 Years Ended December 31,
@@ -174,6 +176,7 @@ Years Ended December 31,
 2023 2022 2021
 Number of stores 1,008 980 950
 """
+)
 
 
 @pytest.fixture

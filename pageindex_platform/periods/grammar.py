@@ -177,11 +177,13 @@ def _years_asked(question: str) -> list[int]:
     return sorted(years)
 
 
-# A question comparing periods ("compared with the prior year", "how did it change"): its
-# years are each asked, none names the filing alone.
+# A question asking the difference between years ("the difference between ... 2023 and
+# 2022", "between 2021 and 2022"): each year is asked.
 _DIFFERENCE = re.compile(
     r"\bdifference\b|\bbetween\s+(?:fy\s?|fiscal\s+(?:year\s+)?)?\d{4}\s+and\b", re.IGNORECASE
 )
+# A question comparing periods ("compared with the prior year", "how did it change"): its
+# years are each asked, none names the filing alone.
 _COMPARING = re.compile(
     r"\bcompar(?:e|ed|es|ing|ison)\b|\bversus\b|\bvs\b\.?|"
     r"\b(?:from|than|over)\s+the\s+(?:prior|previous)\b|"

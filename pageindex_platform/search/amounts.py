@@ -18,7 +18,7 @@ from ..periods.fiscal import Span
 from .figures import LineItem
 from .headline import Stated
 from .results import Check, Headline
-from .sentence_numbers import RESPECTIVELY, SCALES, SENTENCE, YEAR
+from .sentence_numbers import RESPECTIVELY, SCALES, SENTENCE, YEAR, sentence_label
 
 _AMOUNT = re.compile(
     r"\$\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(million|billion|thousand)\b)?",
@@ -28,13 +28,16 @@ _AMOUNT = re.compile(
 _LEAD = re.compile(
     r"^(?:\s*(?:in\s+(?:fiscal\s+)?\d{4},?|our|total|the|its)\s+)*\s*$", re.IGNORECASE
 )
+# the year said right after an amount ("$763 million in 2020")
+_YEAR_AFTER = re.compile(
+    r"\s*(?:in|for|during)\s+(?:fiscal\s+(?:year\s+)?|fy\s?)?((?:19|20)\d\d)\b", re.IGNORECASE
+)
 # the verb between the line's name and its amount: "were", "totaled", "amounted to"
 _LINK = re.compile(
     r"\s+(?:(?:for|in|during)\s+(?:fiscal\s+)?\d{4},?\s+)?(?:were|was|are|is|totaled|totalled|"
     r"amounted\s+to|came\s+to)\s+(?:approximately\s+|about\s+|nearly\s+)?",
     re.IGNORECASE,
 )
-_MAX_LABEL = 220
 
 
 def amount_stated(
@@ -52,7 +55,7 @@ def amount_stated(
             if found is None:
                 continue
             value = float(found[1].replace(",", "")) * SCALES.get((found[2] or "").lower(), 1)
-            label = flat if len(flat) <= _MAX_LABEL else f"{flat[: _MAX_LABEL - 1]}…"
+            label = sentence_label(flat)
             checks = [
                 Check("kind", True, f"a sentence that names {item.name}"),
                 Check("period", True, f"the sentence gives this amount for {year}"),
@@ -103,17 +106,8 @@ def _of_year(sentence: str, names: Sequence[str], year: int) -> re.Match[str] | 
         if len(years) == len(amounts) and year in years:
             return amounts[years.index(year)]
         return None
-    for at, amount in enumerate(amounts):
-        following = amounts[at + 1].start() if at + 1 < len(amounts) else len(sentence)
-        said = YEAR.findall(sentence[amount.end() : following])
-        if (
-            said
-            and int(said[0]) == year
-            and re.match(
-                r"\s*(?:in|for|during)\s+(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{4}\b",
-                sentence[amount.end() : following],
-                re.IGNORECASE,
-            )
-        ):
+    for amount in amounts:
+        said = _YEAR_AFTER.match(sentence, amount.end())
+        if said and int(said[1]) == year:
             return amount
     return None

@@ -178,9 +178,10 @@ def _definitions(question: str) -> list[tuple[str, str]]:
     of an input anywhere in a sentence."""
     found = []
     for sentence in _SENTENCE.split(question):
-        found.extend(_written(sentence))
+        written = _written(sentence)
+        found.extend(written)
         told = _IMPERATIVE.match(sentence.strip())
-        if told and not _written(sentence):
+        if told and not written:
             found.append((ASKED, _TRAILING_PERIOD.sub("", told.group("expr"))))
         cover = _COVER.search(sentence)
         if cover and not told:
@@ -261,11 +262,7 @@ _NOT_THE_NAME = re.compile(
 def _line_named(words: str, catalogue: Catalogue) -> LineItem | None:
     """The line item `words` name whole ("net revenues", "total operating revenues"); None
     where they name more than a line ("AWS segment operating income", "free cash flow")."""
-    said = phrase_words(_NOT_THE_NAME.sub("", re.sub(r"\([^)]*\)", " ", words).strip()))
-    for item in catalogue.items:
-        if any(phrase_words(n.removesuffix(" *")) == said for n in item.names):
-            return item
-    return None
+    return catalogue.named(_NOT_THE_NAME.sub("", re.sub(r"\([^)]*\)", " ", words).strip()))
 
 
 def writes_definition(question: str) -> bool:

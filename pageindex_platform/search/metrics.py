@@ -34,12 +34,20 @@ class Catalogue:
     metrics: tuple[Metric, ...]
     items: tuple[LineItem, ...]
 
-    def item(self, name: str) -> LineItem | None:
-        """The line item `name` names: one of its names, else the longest name inside it."""
+    def named(self, name: str) -> LineItem | None:
+        """The line item one of whose names `name` is, whole."""
         words = phrase_words(name)
         for item in self.items:
             if any(phrase_words(n.removesuffix(" *")) == words for n in item.names):
                 return item
+        return None
+
+    def item(self, name: str) -> LineItem | None:
+        """The line item `name` names: one of its names, else the longest name inside it."""
+        whole = self.named(name)
+        if whole is not None:
+            return whole
+        words = phrase_words(name)
         best: tuple[int, LineItem] | None = None
         for item in self.items:
             for n in item.names:

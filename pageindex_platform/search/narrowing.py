@@ -79,8 +79,9 @@ def place_check(question: str, sentence: str, shown: str, names: Sequence[str] =
         between = re.sub(r"\d[\d,.]*", " ", sentence[at:last])  # "46,000": no comma of parts
         shared = at < last and not _PARTED.search(between)
         around = sentence[: min(starts)] + (sentence[last:] if shared else "")
-        said = place.search(own) or place.search(around)
-        after = (own if place.search(own) else around)[said.end() :] if said else ""
+        in_own = place.search(own)
+        said = in_own or place.search(around)
+        after = (own if in_own else around)[said.end() :] if said else ""
         hedged = _HEDGED.search(own) or _HEDGED.search(around)  # "most of them in the U.S."
         if said and not other.search(own) and not _ALSO.match(after) and not hedged:
             return Check("place", True, f"{side}, as asked")

@@ -45,16 +45,21 @@ def printed_form(figure: Figure, text: str) -> str:
     return ""
 
 
+def page_lines(text: str) -> list[str]:
+    """A page's lines, each with its spaces squeezed, as rows and headings are compared."""
+    return [" ".join(x.split()) for x in text.splitlines()]
+
+
 def row_line(figure: Figure, text: str) -> str:
     """The line of the page that holds the figure's row ("" when the page is empty)."""
-    lines = [" ".join(x.split()) for x in text.splitlines()]
+    lines = page_lines(text)
     return lines[row_at(figure, lines)] if lines else ""
 
 
 def dated_columns(figure: Figure, text: str) -> bool:
     """Whether the figure's table heads its columns with dates ("December 31, 2020") rather
     than years or spans ("2020", "Year ended December 31, 2020"): a balance's columns."""
-    lines = [" ".join(x.split()) for x in text.splitlines()]
+    lines = page_lines(text)
     at = row_at(figure, lines)
     for back in range(at, max(-1, at - _ROW_WINDOW * 2), -1):
         if len(_DATES.findall(lines[back])) >= 2:
@@ -67,7 +72,7 @@ def dated_columns(figure: Figure, text: str) -> bool:
 def table_context(figure: Figure, text: str) -> str:
     """The lines that say what the figure's table is about: its row, its column header and
     the few lines above that header."""
-    lines = [" ".join(x.split()) for x in text.splitlines()]
+    lines = page_lines(text)
     at = row_at(figure, lines)
     header = next(
         (
@@ -87,7 +92,7 @@ def row_headings(figure: Figure, text: str) -> list[str]:
     above the row, below the table's header, that hold no figure ("Operating Revenues" over
     "Electric" and "Natural gas"; "Internet of Things" and then "Operating income (loss):"
     over a segment's row)."""
-    lines = [" ".join(x.split()) for x in text.splitlines()]
+    lines = page_lines(text)
     at = row_at(figure, lines)
     found: list[str] = []
     for back in range(at - 1, max(-1, at - _ROW_WINDOW), -1):

@@ -18,7 +18,7 @@ from ..index.tables import label_key
 from .checks import CheckedBook
 from .figures import Figure, LineItem, items_in
 from .headline import Stated, candidate, figure_headline, not_sure
-from .printed import printed_forms, row_at, row_headings, row_line, table_context
+from .printed import page_lines, printed_forms, row_at, row_headings, row_line, table_context
 
 # the nouns a filing names a part of the company by: "the Domestic segment", "the Data Center
 # Group", "the South America SBU" (strategic business unit), "our hardware business"
@@ -305,7 +305,7 @@ def _first_under(figure: Figure, heading: str, text: str) -> bool:
     "Hardware:" and "Total revenues", whose figure is the whole's)."""
     if figure.label.lower().startswith("total"):
         return False
-    lines = [" ".join(x.split()) for x in text.splitlines()]
+    lines = page_lines(text)
     at = row_at(figure, lines)
     top = max((i for i in range(at) if lines[i] == heading), default=-1)
     word = label_key(figure.label).split()[-1:]

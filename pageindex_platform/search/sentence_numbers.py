@@ -52,6 +52,14 @@ SENTENCE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(])|\n{2,}|\n(?=[A-Z•\-])")
 _PARENTHESISED = re.compile(r"\([^()]*\)")
 
 
+_MAX_LABEL = 220  # characters of a sentence shown as a figure's label
+
+
+def sentence_label(sentence: str) -> str:
+    """A sentence as a figure's label: cut to `_MAX_LABEL` characters."""
+    return sentence if len(sentence) <= _MAX_LABEL else f"{sentence[: _MAX_LABEL - 1]}…"
+
+
 def numbers(text: str) -> list[re.Match[str]]:
     """The numbers of a text that may be figures: no year, no day of a date ("May 31")."""
     return [

@@ -27,6 +27,7 @@ from .sentence_numbers import (
     numbers,
     position,
     respective,
+    sentence_label,
 )
 from .share_counts import count_row, noun_row
 from .terms import phrase_words
@@ -102,7 +103,6 @@ _MODIFIER = re.compile(
 # the words a sentence about employing counts people by, beside "employees"
 _PEOPLE = r"people|persons|individuals|team\s+members|associates"
 _RANGE = re.compile(r"(?:\d\s*(?:to|-|–|and)\s*)$")  # "20 to 30": a range, not a count
-_MAX_LABEL = 220
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,7 @@ def text_stated(
             "value": value,
             "shown": shown,
             "unit": unit,
-            "label": _label(sentence),
+            "label": sentence_label(sentence),
             "period": _period(document, year),
             "period_start": None,
             "period_end": document.period_end,
@@ -393,7 +393,3 @@ def _period(document: DocumentInfo, year: int | None) -> str:
         return str(document.period_end or "")
     quarter = document.fiscal_period if document.fiscal_period in ("Q1", "Q2", "Q3", "Q4") else ""
     return f"{quarter} FY{year}".strip() if document.fiscal_year == year else f"FY{year}"
-
-
-def _label(sentence: str) -> str:
-    return sentence if len(sentence) <= _MAX_LABEL else f"{sentence[: _MAX_LABEL - 1]}…"

@@ -50,7 +50,7 @@ def count_row(
         and f.value > 0
         and book.of_year(f, year)
     ]
-    return _counted(session, document, facts, "shares", "the shares repurchased")
+    return _counted(session, document, facts, "shares", "the shares repurchased", {})
 
 
 def noun_row(
@@ -84,18 +84,25 @@ def noun_row(
         f for f in facts if "$" not in row_line(Figure.of(document.name, f), pages.get(f.page, ""))
     ]
     plural = noun if noun.endswith("s") else f"{noun}s"
-    return _counted(session, document, facts, plural, f"the {plural}")
+    return _counted(session, document, facts, plural, f"the {plural}", pages)
 
 
 def _counted(
-    session: Session, document: DocumentInfo, facts: Sequence[FactInfo], noun: str, what: str
+    session: Session,
+    document: DocumentInfo,
+    facts: Sequence[FactInfo],
+    noun: str,
+    what: str,
+    pages: dict[int, str],
 ) -> Stated | None:
-    """The count the rows `facts` agree on, checked as printed on its page; None when they
-    give none or several."""
+    """The count the rows `facts` agree on, checked as printed on its page (from `pages`
+    where the caller read it already); None when they give none or several."""
     if len({f.value for f in facts}) != 1:
         return None
     fact = min(facts, key=lambda f: f.page)
-    text = next((p.text for p in queries.page_texts(session, [(document.name, fact.page)])), "")
+    text = pages.get(fact.page)
+    if text is None:
+        text = next((p.text for p in queries.page_texts(session, [(document.name, fact.page)])), "")
     figure = Figure.of(document.name, fact)
     printed = printed_form(figure, text)
     if not printed:

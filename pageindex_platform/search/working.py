@@ -164,7 +164,6 @@ class Evaluator:
         return figure.value
 
 
-# words beside a line's name in a formula's term that make it another figure than the line
 # what a formula's term may say beside a line's name and still be the line: where it is
 # read ("from the cash flow statement"), its period, "the", "total", "reported" ...
 _WHERE_READ = re.compile(
