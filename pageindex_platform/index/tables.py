@@ -215,7 +215,7 @@ def _page_figures(
     header: _Header | None = None
     power: int | None = None
     heading = wrapped = ""  # the line over the rows below it, and the one over it
-    rows = 0  # the rows read since `heading`
+    rows, totalled = 0, False  # the rows read since `heading`; whether one was its "Total"
     out: list[TaggedFact] = []
     previous = ""
     for i, line in enumerate(lines):
@@ -239,13 +239,14 @@ def _page_figures(
             # "Acme Corp.:") says what the rows below it are
             above = f"{wrapped} {heading}" if wrapped else heading
             row = _row_figures(line, previous, above, header, page.page, power)
-            if not row and rows and _GROUP.fullmatch(heading) and not re.search("[A-Za-z]", line):
+            grouped = rows and not totalled and _GROUP.fullmatch(heading)
+            if not row and grouped and not re.search("[A-Za-z]", line):
                 # a group's heading ("Data Center Group"), its rows, then their unlabelled
                 # subtotal: the group's figure
                 row = _row_figures(
                     f"{heading.rstrip(' :')} {line}", "", "", header, page.page, power
                 )
-                heading, rows = "", 0
+                heading, rows, totalled = "", 0, False
             elif (
                 not row
                 and heading == previous
@@ -255,10 +256,11 @@ def _page_figures(
                 # expense" over "(465) (419) (343)")
                 row = _row_figures(f"{heading} {line}", "", wrapped, header, page.page, power)
                 heading = wrapped if row else line
-            elif not row:
+            elif not row and not _label_begins(line, lines[i + 1] if i + 1 < len(lines) else ""):
                 wrapped = heading if heading == previous and not rows else ""
-                heading, rows = line, 0  # "Earnings per common share:" over "Basic", "Diluted"
+                heading, rows, totalled = line, 0, False  # "Earnings per share:" over "Basic"
             rows += bool(row)
+            totalled = totalled or any((f.label or "").lower().startswith("total") for f in row)
             out.extend(row)
         previous = line
     return out
@@ -282,6 +284,22 @@ def _split_row(label: str, line: str, header: _Header, before: str) -> bool:
     )
 
 
+def _label_begins(line: str, after: str) -> bool:
+    """Whether `line` is the first part of the label of the row below it, not a heading over
+    the rows: the row goes on in lower case ("... The Acme Corporation common" over
+    "stockholders, net of tax 0.33 ..."), it goes on with "and", "before" ... ("EARNINGS BEFORE
+    INTEREST" over "AND TAXES 818"), or the line breaks off after "of", "and" ... — not after
+    a heading's colon."""
+    if not line.strip() or not after.strip() or not _row_cells(after):
+        return False
+    if after[:1].islower():
+        return True
+    if line.rstrip().endswith(":"):
+        return False  # "Operating expenses:" heads the rows below it
+    goes_on = after.split()[0].lower() in _GOES_ON  # "EARNINGS BEFORE INTEREST" over "AND TAXES"
+    return goes_on or line.split()[-1].lower() in _RUNS_ON
+
+
 def _header_line(line: str) -> bool:
     """Whether a line is a header's: two dates or years, or a scale."""
     return len(_DATE.findall(line)) >= 2 or bool(_SCALE.search(line))
@@ -289,6 +307,10 @@ def _header_line(line: str) -> bool:
 
 # words a line of prose breaks after, that no row label ends with
 _RUNS_ON = frozenset("in of and or the a an to for by with as at on from since than under".split())
+
+
+# words a row label's second line may start with, going on from the first
+_GOES_ON = frozenset("and or of before after excluding including attributable".split())
 
 
 def _row_cells(line: str) -> list[re.Match[str]]:
@@ -337,8 +359,11 @@ def _row_figures(
     if not cells:
         return []
     label = _LEADERS.sub(" ", line[: cells[0].start()]).strip(" $:")
-    if label[:1].islower() and previous and not CELL.search(previous) and len(previous) < 100:
-        label = f"{previous.rstrip(' :')} {label}"  # a label wrapped over two lines
+    # a label wrapped over two lines: it goes on in lower case, or the line above breaks
+    # off after "of", "and" ... ("INCOME ... BEFORE TAXES AND EQUITY IN EARNINGS OF" over
+    # "AFFILIATES 488 ...")
+    if _label_begins(previous, line) and not CELL.search(previous) and len(previous) < 100:
+        label = f"{previous.rstrip(' :')} {label}"
     if not re.search(r"[A-Za-z]{2,}", label) or len(label) > _MAX_LABEL:
         return []
     if header.layout and _FIGURE.search(label):

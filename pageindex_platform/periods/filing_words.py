@@ -39,3 +39,17 @@ FULL_YEAR = re.compile(
     r"\bFY\s?'?\d{2,4}\b|\bfull[\s-]+year\b|\bfiscal\s+(?:year\s+)?\d{4}\b|\bannual\b",
     re.IGNORECASE,
 )
+# where the question says the answer is read, not what it asks: "According to Acme's 2016
+# annual report, ...", "Per the Form 8-K Acme filed on February 7, 2023, ...", "In the
+# stockholder letter of Acme's 2023 annual report, ..."
+_SOURCE = re.compile(
+    r"(?:^|,\s*)(?:according\s+to|per|in|from|based\s+on|as\s+(?:stated|reported|disclosed)\s+in)"
+    r"\s+(?:the\s+|its\s+|their\s+)?[^,?]{0,80}?\b(?:8-?K|10-?K|10-?Q|annual\s+report|quarterly"
+    r"\s+report|filing|release|letter|proxy(?:\s+statement)?)\b[^,?]{0,60}?(?=,|\?|$)",
+    re.IGNORECASE,
+)
+
+
+def without_source(question: str) -> str:
+    """The question less the words that name the filing the answer is read from."""
+    return _SOURCE.sub(" ", question)

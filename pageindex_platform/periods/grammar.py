@@ -21,6 +21,10 @@ from .filing_words import FILING_AFTER, FILING_NAMED, FILING_YEAR, FULL_YEAR, PR
 _FY = re.compile(r"\bFY\s?'?(\d{4}|\d{2})\b", re.IGNORECASE)
 _FISCAL = re.compile(r"\bfiscal(?:\s+year)?\s+'?(\d{4}|\d{2}(?!\d))\b", re.IGNORECASE)
 _YEAR = re.compile(r"(?<![\d$.,])(19[89]\d|20[0-4]\d)(?![\d%])")
+# a year that names when something falls due, not a period asked ("Senior Notes due 2033")
+MATURITY = re.compile(
+    r"\b(?:due|matur\w*|expir\w*)(?:\s+in)?\s+(?:fiscal\s+)?(?:19|20)\d\d\b", re.IGNORECASE
+)
 _APOSTROPHE = "['\u2019]"
 _ATTACHED_YEAR = (
     rf"(?:\s*(?:of\s+)?(?:(?:the\s+)?fiscal\s+(?:year\s+)?|FY\s?{_APOSTROPHE}?|{_APOSTROPHE})"
@@ -146,6 +150,7 @@ def quarters_written(question: str) -> list[tuple[int, int | None, str]]:
 def years_written(question: str) -> list[int]:
     """Every year the question writes: fiscal years ("FY23", "fiscal 2023"), calendar years
     (dates' included) and the years written onto quarters, sorted."""
+    question = MATURITY.sub(" ", question)
     years = {_year(y) for y in _FY.findall(question)}
     years.update(_year(y) for y in _FISCAL.findall(question))
     years.update(int(y) for y in _YEAR.findall(question))
@@ -168,6 +173,7 @@ def fiscal_years_written(question: str) -> list[int]:
 
 
 def _years_asked(question: str) -> list[int]:
+    question = MATURITY.sub(" ", question)
     fiscal = {_year(y) for y in _FY.findall(question)}
     fiscal.update(_year(y) for y in _FISCAL.findall(question))
     fiscal.update(y for _, y, _ in quarters_written(question) if y is not None)

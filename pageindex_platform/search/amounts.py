@@ -20,7 +20,7 @@ from .headline import Stated
 from .results import Check, Headline
 from .sentence_numbers import RESPECTIVELY, SCALES, SENTENCE, YEAR, sentence_label
 
-_AMOUNT = re.compile(
+AMOUNT = re.compile(
     r"\$\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(million|billion|thousand)\b)?",
     re.IGNORECASE,
 )
@@ -90,7 +90,7 @@ def _of_year(sentence: str, names: Sequence[str], year: int) -> re.Match[str] | 
     """The amount the sentence says of `year`, where it names the line before its amounts:
     the amounts listed "respectively" with as many years, in their order; else the amount
     followed by the year ("$763 million in 2020")."""
-    amounts = list(_AMOUNT.finditer(sentence))
+    amounts = list(AMOUNT.finditer(sentence))
     named = next(filter(None, (_named(sentence, n) for n in names)), None)
     if named is None or not amounts:
         return None

@@ -26,7 +26,16 @@ from ..db import queries
 from ..db.queries import DocumentInfo, FactInfo
 from ..index.tables import label_key
 from ..periods import PeriodAsk
-from .figures import BARE_PER_SHARE, Figure, FigureBook, LineItem, items_in, months_of
+from .figures import (
+    BARE_PER_SHARE,
+    PER_SHARE,
+    PER_SHARE_OF,
+    Figure,
+    FigureBook,
+    LineItem,
+    items_in,
+    months_of,
+)
 from .printed import (
     dated_columns,
     printed_form,
@@ -286,12 +295,22 @@ def heading_check(item: LineItem, figure: Figure, text: str) -> Check:
     if qualified and not any(qualified.group(1).lower() in n for n in item.names):
         # "Interest expense (after-tax)": the line after tax, not the line
         return Check("label", False, f"the row {figure.label!r} is {item.name} {qualified[0]}")
-    if label_key(figure.label) not in BARE_PER_SHARE:
+    key = label_key(figure.label)
+    # a per-share row named by what it is of ("Net income attributable to Acme — basic", or
+    # alone under "DILUTED EARNINGS PER SHARE:"): of the kind asked (diluted, basic)
+    of_income = item.per_share and any(key == k or key.startswith(f"{k} ") for k in PER_SHARE_OF)
+    kind = next((w for w in BARE_PER_SHARE if w in item.name), "") if of_income else ""
+    said = set(BARE_PER_SHARE) & set(key.split())
+    if kind and said:
+        return Check("label", kind in said, f"the row {figure.label!r} is {' and '.join(said)}")
+    if key not in BARE_PER_SHARE and not (kind and not PER_SHARE.search(figure.label)):
         return Check("label", True, f"the row {figure.label!r} names {item.name}")
     for heading in row_headings(figure, text):
         if re.search(r"\bshares\b", heading, re.IGNORECASE):
             break  # "Weighted-average shares (used in computing net income per share):"
-        if _PER_SHARE_HEADING.search(heading):
+        if PER_SHARE.search(heading):
+            if kind not in heading.lower():  # "BASIC EARNINGS PER SHARE:" for a diluted one
+                return Check("label", False, f"the row {figure.label!r} under {heading!r}")
             # not "Adjusted net income per share:": a figure the company does not report
             reported = not _NOT_REPORTED.search(heading)
             return Check("label", reported, f"the row {figure.label!r} under {heading!r}")
@@ -304,7 +323,6 @@ _QUALIFIER = re.compile(
     r"non-gaap|adjusted)\s*\)",
     re.IGNORECASE,
 )
-_PER_SHARE_HEADING = re.compile(r"\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b", re.I)
 # a heading over figures the company does not report as its results
 _NOT_REPORTED = re.compile(
     r"\b(?:adjusted|non-gaap|pro\s+forma|core|underlying|organic|excluding)\b", re.IGNORECASE

@@ -90,6 +90,18 @@ def items_in(text: str, items: Sequence[LineItem]) -> list[tuple[LineItem, int, 
     return found
 
 
+def items_asked(question: str, items: Sequence[LineItem]) -> list[tuple[LineItem, int, int]]:
+    """The line items a question names (`items_in`), less those it names only in parentheses
+    where it names another outside them: "diluted earnings per share (net income attributable
+    to Acme common stockholders)" asks the per-share line, the parentheses say which."""
+    found = items_in(question, items)
+    outside = phrase_words(re.sub(r"\([^()]*\)", " ", question))
+    kept = [
+        x for x in found if any(phrase_words(n.removesuffix(" *")) in outside for n in x[0].names)
+    ]
+    return kept or found
+
+
 @dataclass(frozen=True)
 class Figure:
     """One stated figure: tagged, or read from a table row (its label), with its period,
@@ -194,7 +206,12 @@ class Figure:
 
 # the bare labels of per-share rows under a heading that names the line ("Net income per
 # share:" over "Basic" and "Diluted")
+# a cash flow statement's row of money paid out, printed in parentheses: an amount paid
+_PAID = re.compile(r"\b(?:paid|payments?|purchases?|repayments?|repurchases?|additions?)\b", re.I)
 BARE_PER_SHARE = ("diluted", "basic")
+# words that say a figure is per share ("per common share", "per diluted share")
+PER_SHARE = re.compile(r"\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b", re.IGNORECASE)
+PER_SHARE_OF = ["net income", "net earning"]  # row keys of what a figure per share is of
 
 
 class FigureBook:
@@ -230,6 +247,18 @@ class FigureBook:
         found = queries.stated_figures(self.session, self.document.id, names=keys, prefixes=[])
         return self._of_period([f for f in found if f.source == "table"], self.span(year), year)
 
+    def row_named(self, label: str, year: int | None) -> Figure | None:
+        """The figure of the table row printed as `label` for the period asked, a primary
+        statement's first (a cash flow statement's payment as the amount paid); None where
+        none is, or the rows so named give different figures."""
+        found = [Figure.of(self.document.name, f) for f in self.rows([label], year)]
+        found = [f for f in found if f.page in self.statement_pages] or found
+        if not found or len({f.value for f in found}) > 1:
+            return None
+        first = found[0]
+        paid = self.statement_pages.get(first.page) == Statement.CASH_FLOW and _PAID.search(label)
+        return replace(first, value=-first.value) if paid and first.value < 0 else first
+
     @property
     def statement_pages(self) -> dict[int, Statement]:
         """The primary statements' pages: each first page and its continuations."""
@@ -261,11 +290,14 @@ class FigureBook:
         # "Diluted" under "Earnings per share:": a per-share line's bare row (checked for its
         # heading: `checks.CheckedBook`)
         bare = [w for w in BARE_PER_SHARE if item.per_share and any(w in n for n in item.names)]
+        # "Net income attributable to Acme common stockholders" under "DILUTED EARNINGS PER
+        # SHARE:": the per-share line's row named by what it is of (checked for its heading)
+        of_income = PER_SHARE_OF if bare else []
         rows = queries.stated_figures(
             self.session,
             self.document.id,
-            names=[*item.concepts, *(k for k in keys if not k.endswith("%")), *bare],
-            prefixes=[k for k in keys if k.endswith("%")],
+            names=[*item.concepts, *(k for k in keys if not k.endswith("%")), *bare, *of_income],
+            prefixes=[k for k in keys if k.endswith("%")] + [f"{k} %" for k in of_income],
         )
         minority = any("controlling" in n or "minority" in n for n in item.names)
         kept = [
@@ -294,6 +326,10 @@ class FigureBook:
             start = months_before(end, 12) + timedelta(days=1)
             figure = replace(figure, period_start=start.isoformat())
         return figure.positive() if item.outflow else figure
+
+    def of_period(self, facts: list[FactInfo], year: int | None) -> list[FactInfo]:
+        """The facts of the period asked, for fiscal `year` (`_of_period`)."""
+        return self._of_period(facts, self.span(year), year)
 
     def _of_period(
         self, facts: list[FactInfo], span: Span | None, year: int | None

@@ -16,13 +16,15 @@ from .terms import phrase_words
 
 _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z(])")
+# the words after a definition that say how to give the answer ("..., in USD millions")
+_HOW_GIVEN = r",\s*(?:and\s+)?(?:round|using|in\s|express|give|answer|based)"
 _DEFINED = re.compile(
     r"^(?:(?:the\s+)?(?P<name>[\w&%/' -]+?)\s+(?:here\s+)?(?:is|are)\s+defined\s+as"
-    r"|define\s+(?P<name2>[\w&%/' -]+?)\s+as)\s*:?\s*(?P<expr>.+?)\.?$",
+    rf"|define\s+(?P<name2>[\w&%/' -]+?)\s+as)\s*:?\s*(?P<expr>.+?)(?:{_HOW_GIVEN}.*)?\.?$",
     re.IGNORECASE,
 )
 _WORDS_TO_OPS = (
-    (r"\bdivided by\b", "/"),
+    (r"\bdivided by\b|\bover\b", "/"),
     (r"\bmultiplied by\b|\btimes\b", "*"),
     (r"\bplus\b", "+"),
     (r"\bminus\b|\bless\b", "-"),
@@ -44,6 +46,10 @@ _QUALIFIER = re.compile(
     r"\(\s*((?:excluding|including|net\s+of|less|after|before|exclusive\s+of)\b[^()]*)\)",
     re.IGNORECASE,
 )
+# where a term is read, in parentheses: "dividends paid (from the cash flow statement)"
+_READ_FROM = re.compile(
+    r"\(\s*((?:from|in|on|per)\s+the\s+[^()]*?(?:statement|sheet)s?)\s*\)", re.I
+)
 # a year written before a name, as the fiscal year's: "2020 net income"
 _YEAR_BEFORE = re.compile(r"(?<![\w.])((?:19|20)\d\d)\s+(?=[a-z])", re.IGNORECASE)
 # "average PP&E" (the year's and the year before's) where no years are named
@@ -52,12 +58,22 @@ _OF_YEARS = re.compile(
     re.IGNORECASE,
 )
 _SPAN_AVERAGE = re.compile(r"\b(\d|two|three|four|five)[\s-]years?\s+average\b", re.IGNORECASE)
-_PLACES = re.compile(
-    r"\b(?:round(?:ed)?\b[^.?]{0,30}?\bto|with)\s+(\w+)\s+decimal", re.IGNORECASE
-)  # "round your answer to two decimal places", "as a percentage with two decimals"
+# "round your answer to two decimal places", "as a percentage with two decimals", "give a
+# percentage to two decimal places"
+_PLACES = re.compile(r"\b(zero|one|two|three|four|\d)\s+decimal(?:s|\s+places?)?\b", re.IGNORECASE)
 _CHANGE = re.compile(r"\bchang\w*|\bcompare\w*|\bdifference\b|\bvs\.?\b", re.IGNORECASE)
 _PERCENT = re.compile(r"%|\bpercent|\bpercentage\b", re.IGNORECASE)
 _PERCENT_NAME = re.compile(r"\b(?:margin|rate)\b", re.IGNORECASE)
+# a term defined as an equation: "where debt = long-term debt + notes payable, and equity =
+# total stockholders' equity" (each term, like "taking X as", an input of the metric asked)
+_TERM_NAME = r"(?:the\s+)?(?P<name>[a-z][\w&'’ -]{0,40}?)\s*="
+_EQUATION = re.compile(rf"\b(?:where|with)\s+{_TERM_NAME}", re.IGNORECASE)
+_EQUATION_TERM = re.compile(
+    rf"(?:\b(?:where|with)|,?\s+and)\s+{_TERM_NAME}\s*(?P<expr>[^=?;]+?)"
+    r"(?=,?\s+and\s+(?:the\s+)?[a-z][\w&'’ -]{0,40}?\s*=|\?|;|,\s*(?:and\s+)?(?:round|using|in\s|"
+    r"express|give|answer)|\.\s|\.?$)",
+    re.IGNORECASE,
+)
 # "taking total debt as long-term debt including the current portion and finance leases"
 _TAKING = re.compile(
     r"\b(?:taking|treating|counting)\s+(?:the\s+)?(?P<name>[a-z][\w&'/ -]{2,40}?)\s+(?:as|to be)\s+"
@@ -70,16 +86,16 @@ _TAKING = re.compile(
 # eBay's debt-to-equity ratio at year-end 2019, defined as long-term debt divided by total
 # stockholders' equity?" (also "computed as", "calculated as", "i.e.", "that is,")
 _INLINE = re.compile(
-    r"(?P<before>.+?),?\s+(?:(?:(?:is|are|was)\s+)?(?:defined|computed|calculated)\s+as\s*:?"
+    r"(?P<before>.+?),?\s+(?:(?:(?:is|are|was)\s+)?(?:defined|computed|calculated|measured)\s+as\s*:?"
     r"|i\.e\.,?|that\s+is,)\s+"
-    r"(?P<expr>[^?;]+?)(?=\?|;|,\s*(?:and\s+)?(?:round|using|in\s|express|give|answer|based)|\.\s|\.?$)",
+    rf"(?P<expr>[^?;]+?)(?=\?|;|{_HOW_GIVEN}|\.\s|\.?$)",
     re.IGNORECASE,
 )
 # "Calculate Acme's interest coverage for fiscal 2023 as operating income divided by
 # interest expense": the metric named, defined after "as"
 _CALCULATE_AS = re.compile(
     r"(?:calculate|compute|determine)\s+(?P<before>.+?)\s+as\s+"
-    r"(?P<expr>[^?;]+?\bdivided\s+by\b[^?;]+?)"
+    r"(?P<expr>[^?;]+?\b(?:divided\s+by|plus|minus)\b[^?;]+?)"
     r"(?=\?|;|,\s*(?:and\s+)?(?:round|using|in\s|express)|\.\s|\.?$)",
     re.IGNORECASE,
 )
@@ -112,7 +128,7 @@ def translate(expression: str) -> str:
     if share:
         left, right = expression[: share.start()], expression[share.end() :]
         return f"({translate(left)}) / ({translate(right)})"
-    text = _QUALIFIER.sub(r" \1", expression)
+    text = _QUALIFIER.sub(r" \1", _READ_FROM.sub(r" \1", expression))
     # the later of the two years ends the average, whichever is written first
     text = _BETWEEN.sub(
         lambda m: f"fy{max(m.group(3), m.group(4))} {m.group(1).lower()}({m.group(2)})", text
@@ -120,7 +136,8 @@ def translate(expression: str) -> str:
     text = _YEAR_BEFORE.sub(r"fy\1 ", text)
     for words, op in _WORDS_TO_OPS:
         text = re.sub(words, op, text, flags=re.IGNORECASE)
-    return _OF_YEARS.sub(lambda m: f"{m.group(1).lower()}({m.group(2)})", text)
+    text = _OF_YEARS.sub(lambda m: f"{m.group(1).lower()}({m.group(2)})", text)
+    return re.sub(r",\s*(?=[a-z])", " ", text)  # "property, plant and equipment, net"
 
 
 def _including(expression: str) -> str:
@@ -188,6 +205,8 @@ def _definitions(question: str) -> list[tuple[str, str]]:
             found.append((ASKED, f"{cover['a']} divided by {cover['b']}"))
         for taken in _TAKING.finditer(sentence):
             found.append((taken.group("name").strip(), _including(taken.group("expr").strip())))
+        for term in _EQUATION_TERM.finditer(sentence):
+            found.append((term.group("name").strip(), term.group("expr").strip()))
     return found
 
 
@@ -209,10 +228,6 @@ def _written(sentence: str) -> list[tuple[str, str]]:
     if own in phrase_words(expr) or not re.search(r"[a-z]{3,}", expr, re.I):
         return []
     return [(name, expr)]
-
-
-# a definition written as an equation ("where debt = ...", "with equity = ...")
-_EQUATION = re.compile(r"\b(?:where|with)\s+(?:the\s+)?[a-z][\w' -]{1,40}?\s*=", re.IGNORECASE)
 
 
 # one line as a share of another, asked without a name: "what was Acme's capital expenditure
@@ -265,11 +280,20 @@ def _line_named(words: str, catalogue: Catalogue) -> LineItem | None:
     return catalogue.named(_NOT_THE_NAME.sub("", re.sub(r"\([^)]*\)", " ", words).strip()))
 
 
+# a formula told in words anywhere: "compute full-year 2022 EBITDA as operating income plus
+# depreciation plus amortization of intangibles"
+_TELLS = re.compile(
+    r"\b(?:compute|calculate|computed|calculated|defined|measured)\b[^?.;]*?\bas\b[^?.;]*?"
+    r"\b(?:plus|minus|divided\s+by|over|times)\b",
+    re.IGNORECASE,
+)
+
+
 def writes_definition(question: str) -> bool:
     """Whether the question writes how its metric is computed, in a form it may not be
     read in ("defined as (...)", "where debt = ...")."""
     written = any(_written(sentence) for sentence in _SENTENCE.split(question))
-    return written or bool(_EQUATION.search(question))
+    return written or bool(_EQUATION.search(question) or _TELLS.search(question))
 
 
 def defined_metrics(question: str) -> dict[str, Metric]:
@@ -325,18 +349,31 @@ def asked(question: str) -> Asked:
     return Asked(years, span_average, places, bool(_PERCENT.search(question)), change)
 
 
+def input_names(question: str) -> list[str]:
+    """The names of the inputs the question defines ("taking X as ...", "where X = ...")."""
+    return [m["name"] for pattern in (_TAKING, _EQUATION_TERM) for m in pattern.finditer(question)]
+
+
+def _inputs_defined(text: str) -> str:
+    """`text` less the definitions of the metric's inputs ("taking X as ...", "where X = ...")."""
+    return _EQUATION_TERM.sub(" ", _TAKING.sub(" ", text))
+
+
 def metric_in(question: str, catalogue: Catalogue, defined: dict[str, Metric]) -> Metric | None:
     """The metric a question asks for: one it defines (named in its first sentence, else
     the first it defines), else the catalogue's with the longest name found in it."""
     # a term defined by "taking X as ..." is an input of the metric asked, not the metric
-    first = phrase_words(_TAKING.sub(" ", _SENTENCE.split(question)[0]))
+    first = phrase_words(_inputs_defined(_SENTENCE.split(question)[0]))
     told = defined.get(phrase_words(ASKED))
     if told is not None:  # "compute it as ...": the question's formula for what it asks
         return told
+    inputs = {phrase_words(n) for n in input_names(question)}
     for metric in defined.values():
+        if phrase_words(metric.name) in inputs:
+            continue  # "where debt = ...": an input of the metric asked, not the metric
         if any(phrase_words(n) in first for n in metric.names):
             return metric
-    words = phrase_words(_TAKING.sub(" ", question))
+    words = phrase_words(_inputs_defined(question))
     best: tuple[Metric, int] | None = None
     for metric in catalogue.metrics:
         for name in metric.names:
@@ -344,7 +381,7 @@ def metric_in(question: str, catalogue: Catalogue, defined: dict[str, Metric]) -
             if w in words and (best is None or len(w) > best[1]):
                 best = (metric, len(w))
     if best is None:
-        return next(iter(defined.values()), None)
+        return next((m for m in defined.values() if phrase_words(m.name) not in inputs), None)
     # "ROE is defined as ...": the question's own definition of the catalogue's metric asked
     names = {phrase_words(n) for n in best[0].names}
     return next(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .figures import LineItem
 from .results import Check, Headline
 from .sentence_numbers import numbers, position
 
@@ -43,11 +44,21 @@ def another_measure(words_after: str) -> bool:
     return bool(set(words_after.split()[:1]) & _OTHER_AFTER)
 
 
+# a difference asked: "How much more operating income did A generate than B?"
+DIFFERENCE_ASKED = re.compile(
+    r"\bhow\s+much\s+(?:more|less|higher|lower|greater|larger|smaller|bigger)\b[^?]*\bthan\b|"
+    r"\bdifference\s+between\b",
+    re.IGNORECASE,
+)
+
+
 def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> str | None:
     """Why `headline` is not the figure `question` asks, where the question narrows a line
     to a place or to what remains and the row's label does not say so; None when nothing
     narrows it, or its label says the same. `names`: the company's, which name no place
     ("Harbor International"). (A sentence's figure: `place_check`.)"""
+    if headline.kind != "metric" and DIFFERENCE_ASKED.search(question):
+        return "one figure; the question asks how much one is more or less than another"
     if headline.kind == "text":
         return None
     said = headline.label
@@ -136,3 +147,39 @@ def place_asked(
 def company_words(names: Sequence[str]) -> set[str]:
     """The words of the company's names, in lower case."""
     return {w.lower() for name in names for w in re.findall(r"[A-Za-z]{2,}", name)}
+
+
+_SHARE_ASKED = re.compile(
+    r"\bwhat (?:percent|percentage|share|portion|proportion|fraction)\b|\bas an? "
+    r"(?:percent|percentage|%|share|proportion)\b|\bpercent(?:age)? of\b|%\s+of\b|"
+    r"\bin (?:percent|percentage)(?:\s+terms)?\b|\bin %|\bby what percent|"
+    r"\b(?:give|express|state|report|provide)\b[^.?]{0,20}\bpercent(?:age)?\b",
+    re.IGNORECASE,
+)
+_TIMES = re.compile(r"\bhow\s+many\s+times\b", re.IGNORECASE)
+_PER_SHARE = re.compile(r"\bper\s+(?:[\w-]+\s+){0,2}share\b|\beps\b", re.IGNORECASE)
+
+
+def other_than_the_line(question: str, item: LineItem, uncomputed: str) -> tuple[str, str] | None:
+    """What the question asks where the line item's figure is not its answer, and why: the
+    metric it names that could not be computed, a percentage or share of the line, or a
+    figure per share of a line of the company's total; None when the line is the answer."""
+    if uncomputed:
+        return uncomputed, f"a line of the question, not the {uncomputed} asked (not computed)"
+    if _SHARE_ASKED.search(question):
+        why = "an amount; the question asks for a percentage or a share of it"
+        return f"{item.name} as a percentage", why
+    if _TIMES.search(question):  # "how many times did operating income cover interest?"
+        return "the ratio asked", "an amount; the question asks how many times one covers another"
+    per_share = any(_PER_SHARE.search(name) for name in item.names)
+    if _PER_SHARE.search(question) and not per_share:
+        why = "the whole company's amount; the question asks a figure per share"
+        return f"{item.name} per share", why
+    return None
+
+
+# an adjusted (non-GAAP) figure asked: the reported lines and rows are not it
+ADJUSTED = re.compile(
+    r"\b(?:adjusted|non-gaap|organic|exclud\w*|pro forma|constant currency|underlying)\b",
+    re.IGNORECASE,
+)

@@ -111,9 +111,15 @@ _SENTENCE = re.compile(r"(?:\S+\s+){7,}\S*[:.]\)?$")
 
 def row_at(figure: Figure, lines: list[str]) -> int:
     """The line holding the figure's row: its label followed by its digits (else its label
-    alone), else the page's last line."""
+    alone; a label wrapped over two lines, its second), else the page's last line."""
     label = " ".join(figure.label.split()).lower()
     rows = [i for i, line in enumerate(lines) if label and line.lower().startswith(label)]
+    if not rows and label:  # a label printed over two lines: the row is its second
+        rows = [
+            i + 1
+            for i in range(len(lines) - 1)
+            if f"{lines[i]} {lines[i + 1]}".lower().startswith(label)
+        ]
     forms = printed_forms(figure)
     for i in rows:
         if any(form in lines[i] for form in forms):

@@ -110,8 +110,9 @@ class Candidate(Shape):
 @dataclass(frozen=True)
 class Headline(Candidate):
     """The one figure or metric the answer states first, and the checks it passed: `kind` is
-    "line item", "segment", "metric" or "text" (a figure read from a sentence); `notes` say
-    what else was seen (a table row that differs from the tagged fact, an unusual value)."""
+    "line item", "segment", "metric", "text" (a figure read from a sentence) or "row" (a table
+    row the question names that no catalogue line names); `notes` say what else was seen (a
+    table row that differs from the tagged fact, an unusual value)."""
 
     kind: str = "line item"
     notes: list[str] = field(default_factory=list)

@@ -75,3 +75,39 @@ def position(sentence: str, shown: str) -> int:
     the end of "136,000"); -1 when it is not there."""
     found = re.search(rf"(?<![\d,.]){re.escape(shown)}(?!\d)", sentence)
     return found.start() if found else -1
+
+
+# a percentage a question asks of a sentence: a change, comparable sales, or a share
+PERCENT_ASKED = re.compile(
+    r"\bby (?:what|how much) (?:percent|percentage|%)|\bwhat (?:was |is )?(?:the )?"
+    r"percent(?:age)?(?: point)? (?:increase|decrease|change|growth|decline|rise)|"
+    r"\bpercent(?:age)? (?:increase|decrease|change|growth|decline) (?:in|of)\b|"
+    r"\b(?:comparable|same[- ]store|comp)\s+(?:store\s+)?sales\b|"
+    r"\bhow much did\b.{1,120}\b(?:grow|increase|rise|decline|decrease|fall)\b.{0,120}"
+    r"\bin (?:percent|percentage|%)",
+    re.IGNORECASE,
+)
+# a share asked of a whole: "what share of Acme's revenues came from Europe", "approximately
+# what percentage of its payment volume was generated outside the U.S."
+SHARE_ASKED = re.compile(
+    r"\b(?:what|which)\s+(?:share|percentage|percent|portion|proportion|fraction)\s+of\b",
+    re.IGNORECASE,
+)
+_OF_A_WHOLE = re.compile(
+    r"(?:\s*(?:,|and|,\s*and)\s+\(?-?\d+(?:\.\d+)?\)?\s?%)*\s+of\s+(?!(?:approximately|about|\$|\d))",
+    re.IGNORECASE,
+)  # "37% and 36% of TPV, respectively"
+
+
+MOVED_BY = re.compile(
+    r"\b(?:increas|decreas|grew|grow|declin|rose|rise|fell|fall|drop|up|down|by)\w*\s+"
+    r"(?:approximately\s+|about\s+|nearly\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def of_a_whole(sentence: str, percent: re.Match[str]) -> bool:
+    """Whether a percentage is said as a share of something ("59% of our GMV", "28% of
+    total revenues"), not as a change ("increased 5% of ...")."""
+    moved = MOVED_BY.search(sentence[max(0, percent.start() - 40) : percent.start()])
+    return not moved and bool(_OF_A_WHOLE.match(sentence, percent.end()))

@@ -14,23 +14,27 @@ from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo
+from ..periods.filing_words import without_source
 from .headline import Stated, not_sure
 from .narrowing import counted_kind, place_asked, place_check, without_place
 from .results import Candidate, Check, Headline
+from .sentence_checks import sentence_checks
 from .sentence_numbers import (
     A_YEAR,
     MONTHS,
+    PERCENT_ASKED,
     RESPECTIVELY,
     SCALES,
     SENTENCE,
-    YEAR,
+    SHARE_ASKED,
     numbers,
+    of_a_whole,
     position,
     respective,
     sentence_label,
 )
 from .share_counts import count_row, noun_row
-from .terms import phrase_words
+from .terms import phrase_words, spelled_out
 
 _COUNT = re.compile(
     r"\bhow many\s+(?!times\b)"
@@ -46,15 +50,6 @@ _PHRASE_END = frozenset(
     "by during from and or the a an that which who work worked operate operated employ "
     "employed".split()
 )
-_PERCENT_ASKED = re.compile(
-    r"\bby (?:what|how much) (?:percent|percentage|%)|\bwhat (?:was |is )?(?:the )?"
-    r"percent(?:age)?(?: point)? (?:increase|decrease|change|growth|decline|rise)|"
-    r"\bpercent(?:age)? (?:increase|decrease|change|growth|decline) (?:in|of)\b|"
-    r"\b(?:comparable|same[- ]store|comp)\s+(?:store\s+)?sales\b|"
-    r"\bhow much did\b.{1,120}\b(?:grow|increase|rise|decline|decrease|fall)\b.{0,120}"
-    r"\bin (?:percent|percentage|%)",
-    re.IGNORECASE,
-)
 _NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s*(million|billion|thousand)\b)?"
 _PERCENT = re.compile(r"\(?(-?\d+(?:\.\d+)?)\)?\s?(%|percent\b)", re.IGNORECASE)
 _STOP = frozenset(
@@ -62,27 +57,23 @@ _STOP = frozenset(
     "what which number total company its their it as from with during end fiscal year quarter "
     "percent percentage increase decrease change growth grow rise decline compared over than "
     "versus vs much prior previous last first second third fourth yoy roughly approximately "
-    "about around nearly based located headquartered".split()
+    "about around nearly based located headquartered share portion proportion came be being "
+    "been would will could should say says said".split()
 )
+_STOP = _STOP | frozenset(phrase_words(w).strip() for w in _STOP)  # as words are compared
 _UP = re.compile(r"\b(?:increas\w*|grew|grow\w*|rose|ris\w*|up|higher|improv\w*)\b", re.I)
 _DOWN = re.compile(r"\b(?:decreas\w*|declin\w*|fell|fall\w*|down|lower|drop\w*)\b", re.I)
-_SEGMENT = re.compile(r"\bsegments?\b", re.IGNORECASE)
 # the parts listed after a whole: "136,000 employees, including 38,000 in ...", "143,000
 # employees, of which 95,000 were employed internationally"
 _INCLUDING = re.compile(r"\b(?:including|of (?:which|whom))\b")
-# a sentence about one segment ("Our Outdoor segment sales increased 12.5%"), not one that
-# says the company's figure spans its segments ("throughout our Domestic and International
-# segments")
-_ONE_SEGMENT = re.compile(r"\bsegment\b(?!s)", re.IGNORECASE)
-_SPANNING = re.compile(
-    r"\b(?:throughout|across|among|in|of|for)\s+(?:all\s+(?:of\s+)?)?(?:our|its|the|their)\s+"
-    r"(?:[\w&'’-]+\s+){0,5}segments\b",
-    re.IGNORECASE,
-)
-# the verbs a count is said with that name no act of its own ("did Costco have|operate")
+# the verbs a count is said with that name no act of its own ("did Costco have|operate",
+# "does the company say it has established")
 _BEING = frozenset(
-    "have has had be operate own employ report record maintain total based located".split()
+    "have has had be operate own report record maintain total based located say said "
+    "state disclose mention indicate".split()
 )
+# a name or an adverb ("how many employees globally were ..."): the counted phrase ends
+_ENDS_PHRASE = re.compile(r"[A-Z].*|\w+(?:ally|ately)|worldwide|overall").fullmatch
 # acts said in other words: "bought back" for "repurchased"
 _SAME_ACT = {s: "repurcha|buy|bought" for s in ("repurcha", "repurchas", "buy")}
 _AFTER_SUBJECT = re.compile(
@@ -90,18 +81,15 @@ _AFTER_SUBJECT = re.compile(
     r"|(?:the\s+company|it|they)\s+)(?P<verb>[a-z]+)"
     r"|\b(?:were|was|are|is|(?:have|has|had)\s+been)\s+(?P<done>[a-z]+ed)\b"  # "were repurchased"
 )
-# a sentence of plans or expectations states no figure reported
-_PLAN = re.compile(
-    r"\b(?:expects?|expected|plans?|planned|will|anticipates?|intends?|targets?|goal|on track|"
-    r"outlook|guidance|forecast\w*|project(?:s|ed|ions?)?)\b",
-    re.IGNORECASE,
-)
 # a plural noun after the noun asked, which then only names a kind ("pharmacy stores")
 _MODIFIER = re.compile(
     r"\s+(?!(?:across|was|has|is|as|its|this|plus|versus|less|us|thus)\b)[a-z]{2,}s\b"
 )
 # the words a sentence about employing counts people by, beside "employees"
 _PEOPLE = r"people|persons|individuals|team\s+members|associates"
+_NEGATED = re.compile(r"\b(?:not|excluding|other\s+than|except)\s+([a-z][\w-]+)", re.IGNORECASE)
+# units a count is printed in by their symbol ("8,228 MW of renewable generation")
+_SYMBOLS = {"megawatt": "MW", "gigawatt": "GW", "kilowatt": "kW", "barrel": "bbl"}
 _RANGE = re.compile(r"(?:\d\s*(?:to|-|–|and)\s*)$")  # "20 to 30": a range, not a count
 
 
@@ -117,20 +105,24 @@ class TextAsk:
     qualifier: str = ""  # the counted phrase's first word: "full-time" of "full-time employees"
     act: str = ""  # what was done to what is counted: "repurchase" ("did Oracle repurchase")
     within: bool = False  # "how many of Acme's employees": "7,100 of our employees" counts
+    share: bool = False  # a share of a whole: "59% of our GMV", not "increased 5%"
+    negated: tuple[str, ...] = ()  # "(gross, not proportional)": not "4,293 proportional MW"
 
 
 def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     """The count or percentage a question asks for in text; None when it asks neither."""
     count = _COUNT.search(question)
-    percent = _PERCENT_ASKED.search(question)
+    share = SHARE_ASKED.search(question)
+    percent = PERCENT_ASKED.search(question) or share
     if not count and not percent:
         return None
     # the place asked is the place check's (`place_check`), not words a sentence must share
-    plain = without_place(question, company_words)
+    plain, spelled = spelled_out(without_source(without_place(question, company_words)))
     words = [
         w for w in phrase_words(plain).split() if w not in _STOP and not w.isdigit() and len(w) > 1
     ]
     terms = tuple(w for w in words if w not in company_words and not re.match(r"^(fy|q)\d", w))
+    terms += tuple(phrase_words(name).strip() for name in spelled)  # "GMV" or its name
     noun = qualifier = ""
     if count:
         written = (count.group("a") or count.group("b") or "").split()
@@ -138,7 +130,7 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
             written = written[1:]  # "how many Apple employees": the owner's name first
         # the phrase ends at a verb or a name, read as written ("employees does Apple have")
         cut = next(
-            (i for i, w in enumerate(written) if w.lower() in _PHRASE_END or w[:1].isupper()),
+            (i for i, w in enumerate(written) if w.lower() in _PHRASE_END or _ENDS_PHRASE(w)),
             len(written),
         )
         said = phrase_words(" ".join(written[:cut] or written[:1])).split() or [""]
@@ -151,7 +143,13 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     act = verb if verb not in _BEING | _PHRASE_END else ""
     of_place = place_asked(question, own_words=company_words)  # "7,100 of our employees" counts
     within = bool(re.search(r"\bhow many of\b", question, re.IGNORECASE) and of_place)
-    return TextAsk(bool(percent) and not count, noun, terms, direction, qualifier, act, within)
+    share = share if not (count or direction) else None
+    negated = tuple(phrase_words(" ".join(_NEGATED.findall(question))).split())
+    terms = tuple(t for t in terms if t not in negated)
+    plain_percent = bool(percent) and not count
+    return TextAsk(
+        plain_percent, noun, terms, direction, qualifier, act, within, bool(share), negated
+    )
 
 
 def text_stated(
@@ -159,11 +157,10 @@ def text_stated(
 ) -> Stated:
     """The best sentence's figure, checked; candidates set aside when none passes."""
     found = _found(session, document, ask)
-    segment_asked = bool(_SEGMENT.search(question))
     names = (document.company or "", *document.company_aliases)
     aside: list[Candidate] = []
     for _, page, sentence, value, shown in found[:8]:
-        checks = _checks(sentence, document, year, segment_asked, page)
+        checks = sentence_checks(sentence, document, year, question, page, shown)
         if not ask.percent:
             checks += [_attached(sentence, shown, ask), counted_kind(question, shown)]
         checks.append(respective(sentence, shown, ask.percent, year))
@@ -204,16 +201,18 @@ def _found(
     """(score, page, sentence, value, as written) for each figure of the kind asked, best
     first: the sentences sharing most of the question's words."""
     keys = [ask.noun] if ask.noun else list(ask.terms)
-    pages = queries.pages_mentioning(session, document, [k for k in keys if len(k) > 2])
+    keys = [k for k in keys if len(k) > 2] + ([_SYMBOLS[ask.noun]] if ask.noun in _SYMBOLS else [])
+    pages = queries.pages_mentioning(session, document, keys)
     out: list[tuple[int, int, str, float, str]] = []
     for page in pages:
         for sentence in SENTENCE.split(page.text):
             flat = " ".join(sentence.split())
             words = phrase_words(flat)
-            # the noun by its stem: "employed" speaks of employees
+            # a word in another form ("owned": "own"), the noun by its stem ("employed"
+            # speaks of employees)
             score = sum(
                 f" {t} " in words
-                or (t == ask.noun and bool(re.search(rf"\b{_stem(t)}", flat, re.IGNORECASE)))
+                or bool(re.search(rf"\b(?:{_noun(t) if t == ask.noun else _root(t)})", flat, re.I))
                 for t in ask.terms
             )
             for value, shown in _figures(flat, ask):
@@ -237,6 +236,7 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
         return [
             (_signed(float(m.group(1)), m.group(0), sentence[: m.start()], ask), m.group(0))
             for m in _PERCENT.finditer(sentence)
+            if not ask.share or of_a_whole(sentence, m)
         ]
     # "871 warehouses", "4.2 million shares of common stock"; not "10,000 of our employees";
     # "46,000 full-time and 18,000 part-time employees": the first by its qualifier
@@ -245,7 +245,7 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
     shared = rf"[\w-]*(?:\s+[\w-]+){{0,2}}?\s+(?:and|or)\b[^;.]{{0,80}}?\b{_stem(ask.noun)}"
     ours = r"(?:of\s+(?:our|its|their)\s+)?" if ask.within else ""  # "7,100 of our employees"
     qualified = _stem(ask.qualifier) if ask.qualifier else None
-    nouns = [n for n in (_stem(ask.noun), qualified) if n]
+    nouns = [n for n in (_noun(ask.noun), qualified) if n]
     if ask.noun.startswith("employ") and re.search(r"\bemploy", sentence, re.IGNORECASE):
         nouns.append(_PEOPLE)  # "we employed approximately 14,000 people"
     for noun in nouns:
@@ -261,7 +261,8 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
                 continue  # a year or a range's end, not a count
             if before.rstrip().endswith(("$", "€", "£")):
                 continue  # "$2.0 billion share repurchase program": money, not a count
-            found.setdefault(m.start(), (_value(m), m.group(0)))
+            if not set(phrase_words(m.group(0)).split()) & set(ask.negated):
+                found.setdefault(m.start(), (_value(m), m.group(0)))
     including = _INCLUDING.search(sentence) if found else None
     if including and including.start() > min(found):
         # "136,000 employees, including approximately 38,000 in research and development":
@@ -275,6 +276,21 @@ def _value(number: re.Match[str]) -> float:
     """A `_NUMBER` match's value, its scale word applied ("4.2 million")."""
     scale = SCALES.get((number.group(2) or "").lower(), 1)
     return float(number.group(1).replace(",", "")) * scale
+
+
+def _noun(noun: str) -> str:
+    """A pattern of the noun counted: its stem, or the symbol of a unit ("MW" of megawatts)."""
+    symbol = _SYMBOLS.get(noun)
+    return f"{_stem(noun)}|{symbol}(?![a-z])" if symbol else _stem(noun)
+
+
+def _root(word: str) -> str:
+    """A word less its ending, as a pattern ("operated": "operat", "owned": "own"), where
+    four letters or more remain (three for "owned"); else the word whole."""
+    root = re.sub(r"(?:ing|ed|es|s)$", "", word)
+    return re.escape(root if len(root) >= 3 and len(word) - len(root) <= 3 else word) + (
+        r"\b" if len(root) < 4 else ""
+    )
 
 
 def _stem(noun: str) -> str:
@@ -295,33 +311,6 @@ def _signed(value: float, shown: str, before: str, ask: TextAsk) -> float:
     return -value if downs and max(downs) > max(ups, default=-1) else value
 
 
-def _checks(
-    sentence: str, document: DocumentInfo, year: int | None, segment_asked: bool, page: int
-) -> list[Check]:
-    checks = [Check("page", True, f"read from the sentence on p. {page}")]
-    years = {int(y) for y in YEAR.findall(sentence)}
-    own = document.fiscal_year
-    if year is not None and years and year not in years:
-        said = ", ".join(str(y) for y in sorted(years))
-        checks.append(Check("period", False, f"the sentence speaks of {said}, not {year}"))
-    elif year is not None and not years and own is not None and own != year:
-        checks.append(Check("period", False, f"the filing is of fiscal {own}, not {year}"))
-    else:
-        checks.append(Check("period", True, "the sentence is of the period asked"))
-    if _PLAN.search(sentence):
-        checks.append(Check("kind", False, "the sentence speaks of a plan or an expectation"))
-    else:
-        checks.append(Check("kind", True, "the sentence reports the figure"))
-    one = _ONE_SEGMENT.search(sentence) or (
-        _SEGMENT.search(sentence) and not _SPANNING.search(sentence)
-    )
-    if one and not segment_asked:
-        checks.append(Check("statement", False, "the sentence gives a segment's figure"))
-    else:
-        checks.append(Check("statement", True, "the company's own figure"))
-    return checks
-
-
 def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
     """Whether the sentence says what the question asks of this figure: the act asked
     ("repurchase") is in it, and the question's words in it go with this figure — a word
@@ -334,7 +323,14 @@ def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
     if ask.act and not re.search(rf"\b(?:{_SAME_ACT.get(stem, stem)})", sentence, re.I):
         return Check("label", False, f"the sentence does not say {ask.act!r}")
     at = position(sentence, shown)
-    spans = [m.span() for m in numbers(sentence)]
+    # a figure in parentheses restates the one before it ("8,228 MW (4,293 proportional MW)
+    # of renewable generation"): the words after go with that one
+    asides = [m.span() for m in re.finditer(r"\([^()]*\)", sentence)]
+    spans = [
+        m.span()
+        for m in numbers(sentence)
+        if m.start() == at or not any(a < m.start() < b for a, b in asides)
+    ]
     figures = [start for start, _ in spans]
     if at < 0 or at not in figures:
         return Check("label", True, "the sentence gives one figure of the kind asked")

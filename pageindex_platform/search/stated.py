@@ -21,7 +21,7 @@ from ..periods.fiscal import asked_years, own_years, reading, year_ended_before
 from ..periods.grammar import figure_period, figure_years
 from .amounts import amount_stated
 from .checks import CheckedBook, Vetted, required_statements
-from .figures import Figure, FigureBook, LineItem, items_in
+from .figures import Figure, FigureBook, LineItem, items_asked
 from .formulas import FormulaError
 from .headline import (
     Stated,
@@ -43,17 +43,15 @@ from .metric_questions import (
     writes_definition,
 )
 from .metrics import Catalogue, Metric
-from .narrowing import another_measure, narrowed
+from .named_rows import or_named_row
+from .narrowing import ADJUSTED, another_measure, narrowed, other_than_the_line
 from .segments import part_asked, segment_stated
 from .sentences import text_ask, text_stated
-from .working import MissingInput, Working, compute
+from .text_amounts import or_in_text
+from .working import MissingInput, Working, compute, terms_defined
 
 logger = logging.getLogger(__name__)
 
-_ADJUSTED = re.compile(
-    r"\b(?:adjusted|non-gaap|organic|exclud\w*|pro forma|constant currency|underlying)\b",
-    re.IGNORECASE,
-)
 # a question answered by yes or no, a name or a reason, not by a number
 _NOT_A_NUMBER = re.compile(
     r"^\W*(?:is|are|was|were|does|do|did|has|have|had|can|could|should|will|would|which|why|"
@@ -65,14 +63,6 @@ _NOT_A_NUMBER = re.compile(
 # are store measures the statements do not report, not the revenue line
 _OTHER_MEASURE = frozenset({"comparable", "comp", "same", "like"})
 # a percentage or share of a line item, which its amount is not
-_SHARE_ASKED = re.compile(
-    r"\bwhat (?:percent|percentage|share|portion|proportion|fraction)\b|\bas an? "
-    r"(?:percent|percentage|%|share|proportion)\b|\bpercent(?:age)? of\b|%\s+of\b|"
-    r"\bin (?:percent|percentage)(?:\s+terms)?\b|\bin %|\bby what percent",
-    re.IGNORECASE,
-)
-_TIMES = re.compile(r"\bhow\s+many\s+times\b", re.IGNORECASE)
-_PER_SHARE = re.compile(r"\bper\s+(?:[\w-]+\s+){0,2}share\b|\beps\b", re.IGNORECASE)
 _DEDUCTED = re.compile(r" (?:net of|excluding|exclusive of|less|after|before) $")
 
 
@@ -102,11 +92,18 @@ def state(
     book = CheckedBook(session, document, period)
     book.required = required_statements(question, catalogue.items)
     stated = _stated(session, question, catalogue, book, ask, document)
+    year = ask.years[-1] if ask.years else None
+    if not _NOT_A_NUMBER.search(question):
+        items = catalogue.items
+        stated = or_named_row(
+            stated, session=session, question=question, book=book, year=year, items=items
+        )
     names = (document.company or "", *document.company_aliases)
     why = narrowed(question, stated.headline, names) if stated.headline is not None else None
     if why is not None:  # "revenue generated internationally": not the whole line's
         demote(stated, why)
         stated.text = not_sure("the figure asked", stated.candidates)
+    stated = or_in_text(stated, session=session, question=question, document=document, year=year)
     in_unit(stated, question, ask.places)
     return _read_as(stated, read_as or _reading(period, book, ask, stated.figures))
 
@@ -122,7 +119,7 @@ def _stated(
     """The metric asked, computed, else the line item asked, for the period asked."""
     defined = defined_metrics(question) or line_share(question, catalogue)
     metric = metric_in(question, catalogue, defined)
-    items = items_in(question, catalogue.items)
+    items = items_asked(question, catalogue.items)
     number = not _NOT_A_NUMBER.search(question)
     in_text = text_ask(question, set(phrase_words(document.company or "").split()))
     if in_text is not None and number and (metric is None or not in_text.percent):
@@ -143,14 +140,14 @@ def _stated(
             logger.info("metric %s not computed: %s", metric.name, exc)
             uncomputed = metric.name
         else:
-            own = metric in defined.values()
+            own = metric in defined.values() or terms_defined(question, stated.working)
             if writes_definition(question) and not own and stated.working is not None:
                 stated.text = (
                     "The question defines the metric in its own words, which could not be "
                     f"read as a formula; computed by the usual definition instead: {stated.text}"
                 )
                 demote(stated, "the usual definition, not the one the question writes")
-            elif _ADJUSTED.search(question) and stated.working is not None and not own:
+            elif ADJUSTED.search(question) and stated.working is not None and not own:
                 stated.text = (
                     "The question asks for an adjusted (non-GAAP) figure; computed from the "
                     f"reported lines instead: {stated.text}"
@@ -168,30 +165,12 @@ def _stated(
         logger.info("%r asks for another measure than %s", question, item.name)
         return Stated()
     stated = _line_item(session, question, catalogue, item, book, ask, document)
-    other = _other_than_the_line(question, item, uncomputed) if stated.headline else None
+    other = other_than_the_line(question, item, uncomputed) if stated.headline else None
     if other is not None:
         what, reason = other
         demote(stated, reason)
         stated.text = not_sure(what, stated.candidates)
     return stated
-
-
-def _other_than_the_line(question: str, item: LineItem, uncomputed: str) -> tuple[str, str] | None:
-    """What the question asks where the line item's figure is not its answer, and why: the
-    metric it names that could not be computed, a percentage or share of the line, or a
-    figure per share of a line of the company's total; None when the line is the answer."""
-    if uncomputed:
-        return uncomputed, f"a line of the question, not the {uncomputed} asked (not computed)"
-    if _SHARE_ASKED.search(question):
-        why = "an amount; the question asks for a percentage or a share of it"
-        return f"{item.name} as a percentage", why
-    if _TIMES.search(question):  # "how many times did operating income cover interest?"
-        return "the ratio asked", "an amount; the question asks how many times one covers another"
-    per_share = any(_PER_SHARE.search(name) for name in item.names)
-    if _PER_SHARE.search(question) and not per_share:
-        why = "the whole company's amount; the question asks a figure per share"
-        return f"{item.name} per share", why
-    return None
 
 
 def _reading(period: PeriodAsk, book: FigureBook, ask: Asked, figures: list[Figure]) -> str:
@@ -255,6 +234,7 @@ def _computed(
             lookup=catalogue.lookup(book.get),
             ask=ask,
             own_year=document.fiscal_year,
+            rows=book.row_named,
         )
     except MissingInput as exc:
         where = f" in {_labels(book)(exc.year)}" if exc.year else ""
@@ -290,8 +270,10 @@ def _computed(
             f"{label(years[0])} ({before}) to {label(years[-1])} ({after})"
         )
         working.period = f"{label(years[0])} to {label(years[-1])}"
+    terms = "".join(f"; {m.name} = {' '.join(m.formula.split())}" for m in working.defined)
+    told = " (as the question defines them)" if terms else ""
     lines = [
-        f"{first} = {working.formula}{' (as a %)' if working.percent else ''}",
+        f"{first} = {working.formula}{terms}{told}{' (as a %)' if working.percent else ''}",
         "Working:",
     ]
     lines.extend(
@@ -361,7 +343,7 @@ def _line_item(
         )
     vetted = _vetted_of(book, figure)
     aside = set_aside(list(book.vetted.values()))
-    if _ADJUSTED.search(question):
+    if ADJUSTED.search(question):
         if figure is None:
             return Stated(f"No reported {item.name}{when} was found in {document.name}.")
         reason = "the reported figure; the question asks for an adjusted (non-GAAP) one"

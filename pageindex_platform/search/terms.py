@@ -15,7 +15,15 @@ from sqlalchemy.orm import Session
 
 from ..index.text import phrase_words
 
-__all__ = ["keywords", "phrase_words", "rarity", "term_weights", "terms", "tsquery"]
+__all__ = [
+    "keywords",
+    "phrase_words",
+    "rarity",
+    "spelled_out",
+    "term_weights",
+    "terms",
+    "tsquery",
+]
 
 _WORD = re.compile(r"[a-z0-9]+(?:[.-][a-z0-9]+)*")
 _STOP = frozenset(
@@ -77,3 +85,30 @@ def term_weights(
     if document_ids is not None:
         params["ids"] = list(document_ids)
     return rarity(session, len(found), rows=f"chunks {where}", tsv="tsv", params=params)
+
+
+# a name spelled out before its abbreviation: "gross merchandise volume (GMV)"
+_ABBREVIATION = re.compile(r"\(([A-Z][A-Za-z&]{1,7})\)")
+_SMALL_WORDS = frozenset("and of the for to in & a".split())
+
+
+def spelled_out(text: str) -> tuple[str, list[str]]:
+    """`text` with each name spelled out before its abbreviation left as the abbreviation
+    alone ("gross merchandise volume (GMV)" → "GMV"), and the names spelled out: a filing
+    names it either way, and one thing asked is one term, not four."""
+    names: list[str] = []
+    out, last = [], 0
+    for found in _ABBREVIATION.finditer(text):
+        letters = [c.lower() for c in found[1] if c.isupper() or c == "&"]
+        words = text[last : found.start()].split()
+        for k in range(1, min(len(words), 8) + 1):
+            initials = [w[0].lower() for w in words[-k:] if w.lower() not in _SMALL_WORDS]
+            if initials == letters:
+                out.append(" ".join([*words[:-k], found[1]]) + " ")
+                names.append(" ".join(words[-k:]))
+                break
+        else:
+            out.append(text[last : found.end()])
+        last = found.end()
+    out.append(text[last:])
+    return "".join(out), names

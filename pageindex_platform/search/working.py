@@ -5,16 +5,18 @@ for the year asked (or its N-year average, or its change) as a `Working`."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..errors import PageIndexError
 from .figures import Figure, LineItem
 from .formulas import FormulaError, Node, parse_formula
-from .metric_questions import Asked
+from .metric_questions import Asked, input_names
 from .metrics import Catalogue, Lookup, Metric
 from .results import MetricWorking
 from .terms import phrase_words
+
+Rows = Callable[[str, int | None], Figure | None]  # a row's figure by its printed label
 
 
 class MissingInput(PageIndexError):
@@ -38,6 +40,8 @@ class Working:
     years: list[int]
     inputs: list[tuple[str, int | None, Figure]] = field(default_factory=list)
     ratio: bool = True  # False: an amount of money (inputs added and subtracted)
+    # the question's own definitions of its terms that the formula used ("debt = ...")
+    defined: list[Metric] = field(default_factory=list)
     change: tuple[float, float] | None = None  # (first year's, last year's) for a change asked
     period: str = (
         ""  # the period it is computed for: "FY2023", "Q2 FY2024", "FY2021–FY2023 average"
@@ -71,15 +75,20 @@ class Evaluator:
     """Evaluates formulas over one filing's figures (`lookup`), recording each input."""
 
     def __init__(
-        self, catalogue: Catalogue, lookup: Lookup, defined: dict[str, Metric] | None = None
+        self,
+        catalogue: Catalogue,
+        lookup: Lookup,
+        defined: dict[str, Metric] | None = None,
+        rows: Rows | None = None,
     ) -> None:
-        self.catalogue, self.lookup = catalogue, lookup
+        self.catalogue, self.lookup, self.rows = catalogue, lookup, rows
         self.defined = defined or {}
         self.inputs: list[tuple[str, int | None, Figure]] = []
         self.ratio = False  # whether it multiplied, divided or counted (not an amount)
         self._depth = 0
         self._using: list[str] = []  # the definitions being evaluated
         self._read_as: dict[str, str] = {}  # each line item read, by the words that named it
+        self.used: list[Metric] = []  # the question's definitions used, in order
 
     def computing(self, name: str) -> None:
         """The metric being computed: no term of its own formula stands for it ("operating
@@ -128,11 +137,10 @@ class Evaluator:
         return self.name(node.value, year)
 
     def name(self, name: str, year: int | None) -> float:
-        metric = (
-            self.defined.get(phrase_words(name))
-            or self._standing_for(name)
-            or self.catalogue.metric(name)
-        )
+        metric = self.defined.get(phrase_words(name)) or self._standing_for(name)
+        if metric is not None and metric not in self.used:
+            self.used.append(metric)
+        metric = metric or self.catalogue.metric(name)
         if metric is not None:
             self._depth += 1
             self._using.append(metric.name)
@@ -147,10 +155,11 @@ class Evaluator:
         name = " ".join(_WHERE_READ.sub(" ", name).split())  # "D&A from the cash flow statement"
         item = self.catalogue.item(name)
         if item is None:
-            raise FormulaError(f"{name!r} is neither a line item nor a metric")
+            return self._row(name, year, f"{name!r} is neither a line item nor a metric")
         beside = _left_over(name, item).split()
         if beside:  # "operating income excluding special items", "U.S. net sales"
-            raise FormulaError(f"{name!r} is {item.name} with {' '.join(beside)!r}: not the line")
+            why = f"{name!r} is {item.name} with {' '.join(beside)!r}: not the line"
+            return self._row(name, year, why)  # unless a row is printed so
         # two terms of one formula read as one line ("income tax provision" over "income from
         # continuing operations before income taxes"): one of them is not that line
         said = self._read_as.setdefault(item.name, phrase_words(name))
@@ -161,6 +170,19 @@ class Evaluator:
             raise MissingInput(item.name, year)
         if not any(n == item.name and y == year for n, y, _ in self.inputs):
             self.inputs.append((item.name, year, figure))
+        return figure.value
+
+    def _row(self, name: str, year: int | None, why: str) -> float:
+        """A term no line item names whole, read from the row the filing prints under that
+        name ("Notes payable and other borrowings, non-current"; else `why` it is not read);
+        never a figure in parentheses, which may be an outflow or a loss."""
+        figure = self.rows(name, year) if self.rows is not None else None
+        if figure is None:
+            raise FormulaError(why)
+        if figure.value < 0:
+            raise FormulaError(f"the row {figure.label!r} is printed negative")
+        if not any(n == figure.label and y == year for n, y, _ in self.inputs):
+            self.inputs.append((figure.label, year, figure))
         return figure.value
 
 
@@ -202,10 +224,11 @@ def compute(
     lookup: Lookup,
     ask: Asked,
     own_year: int | None,
+    rows: Rows | None = None,
 ) -> Working:
     """The metric for the year asked (or the N-year average of it), its inputs recorded.
     Raises MissingInput naming an input the filing does not hold."""
-    evaluator = Evaluator(catalogue, lookup, defined)
+    evaluator = Evaluator(catalogue, lookup, defined, rows)
     evaluator.computing(metric.name)
     formula = parse_formula(metric.formula)
     over_time = "previous(" in metric.formula or "change(" in metric.formula
@@ -232,5 +255,14 @@ def compute(
         years=[y for y in years if y is not None],
         inputs=evaluator.inputs,
         ratio=evaluator.ratio,
+        defined=evaluator.used,
         change=change,
     )
+
+
+def terms_defined(question: str, working: Working | None) -> bool:
+    """Whether the question defines its metric's terms ("where debt = ..., and equity = ...")
+    and the working used each of those definitions."""
+    names = {phrase_words(n) for n in input_names(question)}
+    used = {phrase_words(m.name) for m in working.defined} if working else set()
+    return bool(names) and names <= used

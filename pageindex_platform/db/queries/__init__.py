@@ -23,7 +23,7 @@ from .companies import (
     symbol_holders,
 )
 from .copies import copies_of, link_copy, rivals, unlink_copy
-from .facts import FactInfo, stated_figures
+from .facts import FactInfo, stated_figures, table_keys
 from .metadata import (
     DocumentInfo,
     descriptions,
@@ -74,6 +74,7 @@ __all__ = [
     "stored_companies",
     "stored_sha256",
     "symbol_holders",
+    "table_keys",
     "tree",
     "unlink_copy",
 ]

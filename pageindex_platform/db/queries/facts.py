@@ -40,3 +40,15 @@ def stated_figures(
         {"d": document_id, "n": list(names), "p": list(prefixes)},
     )
     return [FactInfo(*row) for row in rows]
+
+
+def table_keys(session: Session, document_id: int) -> list[str]:
+    """The label keys of the document's table rows (whole-company), each once."""
+    rows = session.execute(
+        text(
+            "SELECT DISTINCT split_part(concept, ':', 2) FROM facts WHERE document_id = :d "
+            "AND source = 'table' AND page IS NOT NULL AND dimensions = '[]'::jsonb"
+        ),
+        {"d": document_id},
+    )
+    return [row[0] for row in rows]

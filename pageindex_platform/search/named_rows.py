@@ -1,0 +1,185 @@
+"""A figure a table prints on a row the question names where no line item of the catalogue
+names it: "How many active buyers did Acme have ...?" ("Active buyers 132"), "How much gross
+merchandise volume ...?" ("Total Gross Merchandise Volume $ 18,214"), or a part of it under its
+heading ("International" under "Gross Merchandise Volume"). Every word of the row's label
+(with its heading's, for a label of one word) is in the question, two words at least; the row
+prints the figure for the period asked, and no other row so named prints another."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from sqlalchemy.orm import Session
+
+from ..db import queries
+from ..db.queries import DocumentInfo
+from ..periods.filing_words import without_source
+from .checks import CheckedBook, column_check, page_check
+from .figures import PER_SHARE, Figure, LineItem, items_in
+from .headline import Stated, candidate, figure_headline, not_sure
+from .narrowing import ADJUSTED
+from .printed import row_headings
+from .results import Check
+from .sentence_numbers import MONTHS
+from .terms import phrase_words
+
+# words of a label that say nothing of what the row is
+_FILLER = frozenset("total net and of the in for to a an from by on at or".split())
+# a percentage asked: a table's rows print amounts and counts (their ratios are not read)
+_PERCENT = re.compile(r"%|\bpercent|\bpercentage\b|\bshare\s+of\b|\bmargin\b|\bratio\b", re.I)
+_LEAST = 2  # words of the question a row's name must say
+# what is asked: the words after "how many", "how much" or "what"
+_ASKED = re.compile(r"\b(?:how\s+many|how\s+much|what)\b(?P<what>[^?]*)", re.IGNORECASE)
+_NAME = re.compile(r"(?<![.?!]\s)(?<!^)\b[A-Z][a-z]+\b")  # a capitalised word inside a sentence
+_NOT_A_NAME = (
+    frozenset(
+        "what how in according per for as the during answer round give using based calculate "
+        "compute form annual report quarterly fiscal united states international".split()
+    )
+    | MONTHS
+)
+_RULED_OUT = re.compile(
+    r"\b(?:excluding|not|other\s+than|except|less|net\s+of)\s+((?:the\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*)?)",
+    re.IGNORECASE,
+)
+_COUNTED = re.compile(r"\bhow\s+many\s+([a-z]+)", re.IGNORECASE)  # the noun counted
+# words of a question that name no row: its verbs, its period, how to answer
+_NOT_SAID = _FILLER | frozenset(
+    "did does do was were is are has have had its their it as with during end fiscal year "
+    "quarter answer round usd dollar million billion thousand approximately about as of "
+    "company be been will would could should generate generated report reported".split()
+)
+
+
+def named_row(
+    *,
+    session: Session,
+    question: str,
+    document: DocumentInfo,
+    book: CheckedBook,
+    year: int | None,
+    items: Sequence[LineItem] = (),
+) -> Stated:
+    """The figure of the row the question names, for the period asked, checked; the rows so
+    named set aside (with why) when none passes, or when two give different figures."""
+    if _PERCENT.search(question):
+        return Stated()
+    own = set(phrase_words(document.company or "").split())
+    plain = without_source(question)
+    asked = set(phrase_words(plain).split()) - own
+    what = _ASKED.search(plain)
+    # the words of what is asked ("how many shares of its common stock did ... repurchase")
+    core = {w for w in phrase_words(what["what"] if what else plain).split() if _word(w)} - own
+    # a name the question gives ("Greater China", "Mobileye") is in the row's name
+    names = {phrase_words(w).strip() for w in _NAME.findall(plain)} - own - _NOT_A_NAME
+    counted = _COUNTED.search(question)
+    noun = phrase_words(counted[1]).strip() if counted else ""
+    # "(excluding the current portion)": a row that says it is not the one asked
+    asked -= set(phrase_words(" ".join(_RULED_OUT.findall(plain))).split())
+    lines = {k for item in items for k in item.keys}  # the catalogue's rows: its lines'
+    keys = {}
+    for key in queries.table_keys(session, document.id):
+        said = [w for w in key.split() if _word(w) and w not in _FILLER]
+        if key in lines or not said or (noun and noun not in said):
+            continue
+        if all(w in asked for w in said):
+            keys[key] = said
+    if not keys:
+        return Stated()
+    per_share = bool(PER_SHARE.search(question))
+    facts = [
+        f
+        for f in queries.stated_figures(session, document.id, names=list(keys), prefixes=[])
+        if f.source == "table" and ("/" in f.unit) == per_share
+    ]
+    facts = book.of_period(facts, year)
+    book.load_pages([f.page for f in facts])
+    scored = []
+    for fact in facts:
+        figure = Figure.of(document.name, fact)
+        name = set(keys[fact.concept.split(":", 1)[1]])
+        headings = row_headings(figure, book.page_text(figure.page))
+        if _measures_another(headings, question, items):
+            continue  # "Coast Group" under "Operating income (loss):" for its net revenue
+        if len(name) < _LEAST:  # "International": named only with its heading
+            name |= _heading_words(headings, asked)
+        # the row's name says half of what is asked at least (not "Operating leases" for
+        # "operating lease payments scheduled to fall due in 2021")
+        if len(name) >= _LEAST and 2 * len(name & core) >= len(core) and names <= name:
+            scored.append((len(name), figure))
+    return _checked(scored, book, year) if scored else Stated()
+
+
+def _checked(scored: list[tuple[int, Figure]], book: CheckedBook, year: int | None) -> Stated:
+    """The figure of the rows the question names most fully, checked; set aside (with the
+    others so named) where a check fails or another row so named gives another figure."""
+    best = max(words for words, _ in scored)
+    named = [figure for words, figure in scored if words == best]
+    first = named[0]
+    text = book.page_text(first.page)
+    checks = [
+        Check("label", True, f"the row {first.label!r} is named by the question's words"),
+        book.duration_check(first, year),
+        book.statement_check(first, text),  # not a table about affiliates or segments
+        page_check(first, text),
+        column_check(first, named, text),
+        Check("sign", first.value >= 0, "not printed negative (a deduction or an outflow)"),
+    ]
+    others = sorted({f.value for f in named if f.value != first.value})
+    if others:
+        checks.append(Check("agreement", False, f"another row so named gives {others[0]:,.2f}"))
+    failed = next((c for c in checks if not c.passed), None)
+    if failed is None:
+        headline = figure_headline(first, checks, kind="row")
+        return Stated(f"{first.shown} — {first.cited}", [first], headline=headline)
+    aside = [candidate(f, failed.detail, checks) for f in named[:4]]
+    return Stated(not_sure("the figure asked", aside), candidates=aside)
+
+
+def _measures_another(headings: list[str], question: str, items: Sequence[LineItem]) -> bool:
+    """Whether the row's nearest heading names a line item the question does not name: the
+    row is a part of that line ("Operating income (loss):" over "Coast Group 50")."""
+    named = {item.name for item, _, _ in items_in(headings[0], items)} if headings else set()
+    return bool(named) and not named & {item.name for item, _, _ in items_in(question, items)}
+
+
+def _heading_words(headings: list[str], asked: set[str]) -> set[str]:
+    """The words of the row's nearest heading where the question says them all (two at
+    least), else none: "Gross Merchandise Volume (3)" over "International"."""
+    if not headings:
+        return set()
+    said = {
+        w
+        for w in phrase_words(re.sub(r"\([^)]*\)", " ", headings[0])).split()
+        if _word(w) and w not in _FILLER
+    }
+    return said if len(said) >= _LEAST and said <= asked else set()
+
+
+def _word(word: str) -> bool:
+    """A word that may say what a row is: not a number, not a month, not a filler word."""
+    return word.isalpha() and word not in MONTHS and word not in _NOT_SAID
+
+
+def or_named_row(
+    stated: Stated,
+    *,
+    session: Session,
+    question: str,
+    book: CheckedBook,
+    year: int | None,
+    items: Sequence[LineItem] = (),
+) -> Stated:
+    """`stated` where it states a figure or computed a metric; else the figure of the row the
+    question names (or the rows set aside), where it names one."""
+    if stated.headline is not None or stated.working is not None or ADJUSTED.search(question):
+        return stated
+    document = book.document
+    row = named_row(
+        session=session, question=question, document=document, book=book, year=year, items=items
+    )
+    if row.headline is None and (stated.text or not row.candidates):
+        return stated  # what was said of the line asked stands
+    row.candidates += stated.candidates
+    return row

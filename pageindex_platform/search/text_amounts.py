@@ -1,0 +1,256 @@
+"""An amount of money a question asks that no line item names, as a filing says it in a
+sentence: "What were Acme's remaining performance obligations as of May 31, 2023?" ("As of May
+31, 2023, our remaining performance obligations were $67.9 billion"), "how much remained
+available for future repurchases" ("$12.9 billion remained available for future repurchases
+of our common stock"), "what aggregate principal amount of 5.200% Senior Notes due 2033 was
+issued" (the amount of a list that those words follow).
+
+What the question asks (the words after "how much" or "what", less its period, its unit and
+the company's name) must all be said in the sentence; of several amounts in it, the one those
+words go with; an amount said as a change ("increased $50 million") is not the amount asked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from sqlalchemy.orm import Session
+
+from ..db import queries
+from ..db.queries import DocumentInfo
+from ..periods.filing_words import without_source
+from .amounts import AMOUNT
+from .figures import PER_SHARE
+from .headline import Stated, not_sure
+from .narrowing import DIFFERENCE_ASKED, place_check, without_place
+from .results import Candidate, Check, Headline
+from .sentence_checks import sentence_checks
+from .sentence_numbers import (
+    MONTHS,
+    MOVED_BY,
+    PERCENT_ASKED,
+    SCALES,
+    sentence_label,
+)
+from .terms import phrase_words
+
+# an amount asked: "how much ...", "what (total) amount / value / cost / fee ...", "in USD
+# millions" (a percentage or a count is asked in other words: sentences.py)
+_MONEY_ASKED = re.compile(
+    r"\bhow\s+much\b|\bwhat\s+(?:was\s+|were\s+|is\s+|are\s+)?(?:the\s+)?(?:total\s+|aggregate\s+)?"
+    r"(?:amount|value|cost|price|fee|payment|principal)\b|\bin\s+(?:usd|us\$|\$|dollars)\b|"
+    r"\bin\s+(?:usd\s+)?(?:millions|billions|thousands)\s+of\s+dollars\b|\bper\s+share\b",
+    re.IGNORECASE,
+)
+_COMPUTED = re.compile(
+    r"\b(?:compute|calculate|defined?|computed|calculated|divided\s+by|minus|plus|average)\b|=",
+    re.IGNORECASE,
+)
+_NOT_MONEY = re.compile(
+    r"\b(?:what|which)\s+(?:percent|percentage|share|portion|proportion)\b|\bin\s+percent|"
+    r"\bas\s+an?\s+(?:percent|percentage|share)\b|\bhow\s+many\b|\bratio\b|"
+    r"\bmargin\b|\brate\b|\btimes\b",
+    re.IGNORECASE,
+)
+# where the words of what is asked start: after "how much" or "what"
+_ASKED = re.compile(r"\b(?:how\s+much|what)\b(?P<asked>[^?]*)", re.IGNORECASE)
+# the year said right after an amount ("$15.0 billion of senior notes in fiscal 2021")
+_YEAR_AFTER = re.compile(
+    r"(?:\s+of\s+[\w%.-]+(?:\s+[\w%.-]+){0,3})?\s+(?:in|for|during)\s+(?:fiscal\s+(?:year\s+)?)?"
+    r"((?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+# a page's sentences as prose runs on over its lines ("... issued $1,500,000,000 of 4.875%
+# Senior Notes due 2026 (the “2026\nNotes”), $1,750,000,000 ..."); a table's row or a
+# heading is a line of its own
+_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(“\"])")
+_ROW_END = re.compile(r"(?:\s+\(?\$?\s?[\d,.]+\s?\)?%?){2,}\s*$|^.{0,60}[\d)%]\s*$")
+_HEADING = 30  # characters: a shorter line is a heading or a label, not prose
+# the question's own figures that name what is asked ("5.200% Senior Notes"): not a year, not
+# a day of a date
+_OWN_FIGURE = re.compile(r"(?<![\w.,])\d+(?:\.\d+)?(?=\s*%)|(?<![\w.,$])\d+\.\d+(?![\d,])")
+_NOT_ASKED = frozenset(
+    "a an the of in on at for to by and or did does do was were is are has have had what how "
+    "much many its their it as from with during end fiscal year quarter total as of usd us "
+    "dollar million billion thousand answer round approximately about roughly amount value "
+    "be been being will would could should company per under over which that this".split()
+)
+
+
+def money_asked(question: str) -> bool:
+    """Whether the question asks an amount of money (and not a percentage, a count, or a
+    figure it tells how to compute)."""
+    if _NOT_MONEY.search(question) or PERCENT_ASKED.search(question):
+        return False
+    if _COMPUTED.search(question) or DIFFERENCE_ASKED.search(question):
+        return False  # "Compute it as notes payable ... minus cash": a formula, not a sentence
+    return bool(_MONEY_ASKED.search(question))
+
+
+def amount_in_text(
+    *,
+    session: Session,
+    question: str,
+    document: DocumentInfo,
+    year: int | None,
+    company_words: set[str],
+) -> Stated:
+    """The amount a sentence of the document says of what the question asks, checked; the
+    sentences' amounts set aside (with why) when none passes; empty when none says it."""
+    plain = without_source(without_place(question, company_words))
+    asked = _ASKED.search(plain)
+    if asked is None:
+        return Stated()
+    core = _words(asked["asked"], company_words)
+    context = [w for w in _words(plain[: asked.start()], company_words) if w not in core]
+    figures = _OWN_FIGURE.findall(asked["asked"])
+    per_share = bool(PER_SHARE.search(question))
+    if len(core) < 2:
+        return Stated()  # "how much did it pay": too little to know a sentence by
+    names = (document.company or "", *document.company_aliases)
+    aside: list[Candidate] = []
+    for score, page, sentence in _sentences(session, document, core, context)[:8]:
+        amount = _amount_of(sentence, core, figures, per_share)
+        if amount is None:
+            continue
+        value = float(amount[1].replace(",", "")) * SCALES.get((amount[2] or "").lower(), 1)
+        shown = amount[0]
+        said = _YEAR_AFTER.match(sentence, amount.end())
+        checks = [
+            Check("kind", True, f"the sentence says {' '.join(core)} ({score} words asked)"),
+            *sentence_checks(sentence, document, year, question, page, shown),
+            Check(
+                "period",
+                not (said and year and int(said[1]) != year),
+                f"the sentence gives this amount for {said[1] if said else 'the period asked'}",
+            ),
+            place_check(question, sentence, shown, names),
+        ]
+        fields = {
+            "value": value,
+            "shown": shown,
+            "unit": "USD/share" if per_share else "USD",
+            "label": sentence_label(sentence),
+            "period": f"FY{year}" if year else "",
+            "period_start": None,
+            "period_end": document.period_end,
+            "document": document.name,
+            "page": page,
+            "checks": checks,
+        }
+        failed = next((c for c in checks if not c.passed), None)
+        if failed is None:
+            headline = Headline(**fields, kind="text")  # type: ignore[arg-type]
+            text = f"{shown} — “{headline.label}” [{document.name}, p. {page}]"
+            return Stated(text, headline=headline, candidates=aside)
+        aside.append(Candidate(**fields, set_aside=failed.detail))  # type: ignore[arg-type]
+    return Stated(not_sure("the amount asked", aside), candidates=aside) if aside else Stated()
+
+
+def _words(text: str, company_words: set[str]) -> list[str]:
+    """The words of `text` that say what is asked: no period, unit, number or company name."""
+    words = phrase_words(re.sub(r"\d[\d,.%]*", " ", text)).split()
+    return list(
+        dict.fromkeys(
+            w
+            for w in words
+            if w not in _NOT_ASKED and w not in MONTHS and w not in company_words and len(w) > 1
+        )
+    )
+
+
+def _said(word: str, words: str) -> bool:
+    """Whether a sentence's words say `word`, in another form of it ("issued": "issuance")."""
+    stem = word[: max(4, len(word) - 2)] if len(word) > 5 else word
+    return re.search(rf"(?<!\w){re.escape(stem)}", words) is not None
+
+
+def _sentences(
+    session: Session, document: DocumentInfo, core: Sequence[str], context: Sequence[str]
+) -> list[tuple[int, int, str]]:
+    """(words of the question said, page, sentence) of each sentence that says every word of
+    what is asked and an amount, best first."""
+    found = []
+    for page in queries.pages_mentioning(session, document, [max(core, key=len)]):
+        for sentence in _prose(page.text):
+            flat = " ".join(sentence.split())
+            if "$" not in flat:
+                continue
+            words = phrase_words(flat)
+            if all(_said(w, words) for w in core):
+                score = len(core) + sum(_said(w, words) for w in context)
+                found.append((score, page.page, flat))
+    found.sort(key=lambda x: (-x[0], x[1]))
+    return found
+
+
+def _amount_of(
+    sentence: str, core: Sequence[str], figures: Sequence[str], per_share: bool
+) -> re.Match[str] | None:
+    """The amount of the sentence that the words asked go with: its only one; of several,
+    the one whose words up to the next amount hold the question's own figures ("5.200%"), or
+    where the question has none, the one after every word asked ("obligations were $6.8
+    billion, and ..."); None when that is not one amount. Never a change ("increased $40
+    million"); an amount per share ("$1.36 per share") where one is asked, else never."""
+    amounts = [
+        a
+        for a in AMOUNT.finditer(sentence)
+        if not MOVED_BY.search(sentence[: a.start()][-40:])
+        and bool(PER_SHARE.match(sentence[a.end() :].lstrip())) == per_share
+    ]
+    if len(amounts) <= 1:
+        return amounts[0] if amounts else None
+    ends = [a.start() for a in amounts[1:]] + [len(sentence)]
+    starts = [0] + [a.end() for a in amounts[:-1]]
+    if figures:  # "$750,000,000 aggregate principal amount of 5.200% Senior Notes"
+        fits = [
+            a
+            for a, end in zip(amounts, ends, strict=True)
+            if _holds(sentence[a.end() : end], figures)
+        ]
+    else:  # "our remaining performance obligations were $6.8 billion, and ..."
+        fits = [
+            a
+            for a, start in zip(amounts, starts, strict=True)
+            if all(_said(w, phrase_words(sentence[start : a.start()])) for w in core)
+        ]
+    return fits[0] if len(fits) == 1 else None
+
+
+def _holds(words: str, figures: Sequence[str]) -> bool:
+    """Whether `words` hold each of the question's own figures, as whole numbers."""
+    return all(re.search(rf"(?<![\d.]){re.escape(f)}(?![\d])", words) for f in figures)
+
+
+def or_in_text(
+    stated: Stated, *, session: Session, question: str, document: DocumentInfo, year: int | None
+) -> Stated:
+    """`stated` where it states a figure, computed a metric or the question asks no amount of
+    money; else the amount a sentence says (the figures `stated` set aside kept with it)."""
+    if stated.headline is not None or stated.working is not None or not money_asked(question):
+        return stated
+    own = set(phrase_words(document.company or "").split())
+    said = amount_in_text(
+        session=session, question=question, document=document, year=year, company_words=own
+    )
+    if said.headline is None and not said.candidates:
+        return stated
+    said.candidates = [*said.candidates, *stated.candidates]
+    return said
+
+
+def _prose(text: str) -> list[str]:
+    """A page's sentences, each joined over the lines it runs on; a table's row (numbers at
+    its end) or a short line (a heading) on its own."""
+    paragraphs: list[str] = []
+    run: list[str] = []
+    for line in (x.strip() for x in text.splitlines()):
+        if line and not _ROW_END.search(line) and len(line) >= _HEADING:
+            run.append(line)
+            continue
+        paragraphs.append(" ".join(run))
+        run = []
+        paragraphs.append(line)
+    paragraphs.append(" ".join(run))
+    return [s for p in paragraphs if p for s in _SENTENCE_END.split(p)]
