@@ -23,7 +23,7 @@ from pageindex_platform.periods import parse_period
 from pageindex_platform.search.checks import CheckedBook, page_check, required_statements
 from pageindex_platform.search.figures import LineItem
 from pageindex_platform.search.segments import part_asked
-from pageindex_platform.search.sentences import text_ask
+from pageindex_platform.search.text_ask import text_ask
 from pageindex_platform.search.statements import Statement
 from pageindex_platform.search.vocabulary import Vocabulary
 from pageindex_platform.web import create_app
@@ -365,7 +365,7 @@ def test_a_count_and_a_percentage_are_read_from_the_sentence_that_states_them(
     assert percent["headline"]["value"] == 7.6 and percent["headline"]["unit"] == "%"
     segment = run_json("ask", "By what percent did Widget Works' sales increase in 2023?")
     assert segment["headline"] is None or segment["headline"]["value"] != 12.5
-    assert "a segment's figure" in _reasons(segment)[12.5]
+    assert "a part's figure (segment)" in _reasons(segment)[12.5]
     plan = run_json("ask", "How many new warehouses will Widget Works open in 2024?")
     assert plan["headline"] is None
     assert 30 in _reasons(plan)  # the plan a question asks is no figure of a year not stored
@@ -548,7 +548,7 @@ def test_a_year_that_names_the_filing_is_not_the_year_asked(
 def test_an_amount_is_never_stated_for_a_figure_asked_in_percent(widget: None) -> None:
     grew = run_json("ask", "How much did Widget Works' net sales grow in 2023, in percent?")
     assert grew["headline"] is None  # the sentences give only a segment's 12.5%
-    assert "a segment's figure" in _reasons(grew).get(12.5, "a segment's figure")
+    assert "a part's figure" in _reasons(grew).get(12.5, "a part's figure")
     amount = run_json("ask", "What were Widget Works' net sales in 2023, in percent?")
     assert amount["headline"] is None
     assert "percentage" in _reasons(amount)[4_000e6]  # the year's net sales: an amount

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pageindex_platform.search.sentences import text_ask
+from pageindex_platform.search.text_ask import text_ask
 
 from .helpers import annual_filing, ingest_files, run_json
 

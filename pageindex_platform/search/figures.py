@@ -206,6 +206,12 @@ class Figure:
 
 # the bare labels of per-share rows under a heading that names the line ("Net income per
 # share:" over "Basic" and "Diluted")
+def _of_income(concept: str) -> bool:
+    """Whether a table row's key starts with what a figure per share is of ("net income")."""
+    key = concept.split(":", 1)[-1]
+    return any(key == k or key.startswith(f"{k} ") for k in PER_SHARE_OF)
+
+
 # a cash flow statement's row of money paid out, printed in parentheses: an amount paid
 _PAID = re.compile(r"\b(?:paid|payments?|purchases?|repayments?|repurchases?|additions?)\b", re.I)
 BARE_PER_SHARE = ("diluted", "basic")
@@ -305,6 +311,8 @@ class FigureBook:
             for f in rows
             if ("/" in f.unit) == item.per_share
             and (minority or not _MINORITY.search(f.label or ""))
+            # a per-share row named by what it is of is a flow: never a column at a date
+            and not (of_income and f.period_start is None and _of_income(f.concept))
         ]
         span = self.span(year)
         wanted = sorted(self._of_period(kept, span, year), key=self._ranking(item, span))

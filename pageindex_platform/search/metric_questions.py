@@ -134,6 +134,10 @@ def translate(expression: str) -> str:
         lambda m: f"fy{max(m.group(3), m.group(4))} {m.group(1).lower()}({m.group(2)})", text
     )
     text = _YEAR_BEFORE.sub(r"fy\1 ", text)
+    over = re.search(r"\b(?:over|divided\s+by)\s+", text, re.IGNORECASE)
+    rest = text[over.end() :] if over else ""
+    if over and "(" not in rest and re.search(r"\b(?:plus|minus|less)\b|\s[+-]\s", rest):
+        text = f"{text[: over.start()]}divided by ({rest})"  # "A over B plus C": A / (B + C)
     for words, op in _WORDS_TO_OPS:
         text = re.sub(words, op, text, flags=re.IGNORECASE)
     text = _OF_YEARS.sub(lambda m: f"{m.group(1).lower()}({m.group(2)})", text)

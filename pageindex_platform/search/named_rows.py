@@ -43,6 +43,12 @@ _RULED_OUT = re.compile(
     r"\b(?:excluding|not|other\s+than|except|less|net\s+of)\s+((?:the\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*)?)",
     re.IGNORECASE,
 )
+# a change the question asks of what it counts or sums: the row's balance is not it
+_ACT = re.compile(
+    r"\b(open(?:ed)?|clos(?:e|ed)|add(?:ed)?|hir(?:e|ed)|acquir(?:e|ed)|sold|repurchas(?:e|ed)|"
+    r"issu(?:e|ed)|impair(?:ed)?)\b",
+    re.IGNORECASE,
+)
 _COUNTED = re.compile(r"\bhow\s+many\s+([a-z]+)", re.IGNORECASE)  # the noun counted
 # words of a question that name no row: its verbs, its period, how to answer
 _NOT_SAID = _FILLER | frozenset(
@@ -78,11 +84,14 @@ def named_row(
     # "(excluding the current portion)": a row that says it is not the one asked
     asked -= set(phrase_words(" ".join(_RULED_OUT.findall(plain))).split())
     lines = {k for item in items for k in item.keys}  # the catalogue's rows: its lines'
+    acts = [m[1].lower()[:4] for m in _ACT.finditer(plain)]
     keys = {}
     for key in queries.table_keys(session, document.id):
         said = [w for w in key.split() if _word(w) and w not in _FILLER]
-        if key in lines or not said or (noun and noun not in said):
-            continue
+        if key in lines or not said or (noun and noun not in said) or re.search(r"\d", key):
+            continue  # a label holding figures is a row misread
+        if acts and not all(any(w.startswith(a) for w in said) for a in acts):
+            continue  # "stores did Acme open": a row of stores is the balance, not those opened
         if all(w in asked for w in said):
             keys[key] = said
     if not keys:

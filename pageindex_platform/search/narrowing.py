@@ -21,7 +21,7 @@ _ABROAD = re.compile(
     re.IGNORECASE,
 )
 _HOME = re.compile(
-    r"\bdomestic(?:ally)?\b|\b(?:in|within|based\s+in)\s+the\s+(?:u\.\s?s\.?|us|united\s+states)"
+    r"\bdomestic(?:ally)?\b|\b(?:in|within|from|based\s+in)\s+the\s+(?:u\.\s?s\.?|us|united\s+states)"
     r"(?!\w)|\bu\.\s?s\.?-based\b",
     re.IGNORECASE,
 )

@@ -15,17 +15,28 @@ _SEGMENT = re.compile(r"\bsegments?\b", re.IGNORECASE)
 # a sentence about one segment ("Our Outdoor segment sales increased 12.5%"), not one that
 # says the company's figure spans its segments ("throughout our Domestic and International
 # segments")
-_ONE_SEGMENT = re.compile(r"\bsegment\b(?!s)", re.IGNORECASE)
+_ONE_SEGMENT = re.compile(
+    r"\b(segment)\b(?!s)|\b(SBU)\b|\bbusiness\s+(unit)\b(?!s)|\b(subsidiar)y\b|\b(division)\b(?!s)|"
+    r"\b(utilit)(?:y|ies)\b|^\s*(?:\(\w+\)\s*)?(includes?)\b",
+    re.IGNORECASE,
+)
 _SPANNING = re.compile(
     r"\b(?:throughout|across|among|in|of|for)\s+(?:all\s+(?:of\s+)?)?(?:our|its|the|their)\s+"
     r"(?:[\w&'’-]+\s+){0,5}segments\b",
     re.IGNORECASE,
 )
+# a sentence whose subject is another entity: "OVEC has two plants ... with 2,109 MW"
+_SUBJECT = re.compile(
+    r"^\s*((?:[A-Z][\w&.'’-]*\s+){1,4}?)(?:has|have|had|owns|owned|operates|operated)\b"
+)
+_WE = frozenset("we our the company its management".split())
+_PREFERRED = re.compile(r"\bpreferred\s+(?:stock|shares?)\b", re.IGNORECASE)
 _ALLOWED = re.compile(r"\bauthori[sz]\w*|\bpermit\w*|\bup\s+to\b", re.IGNORECASE)
 # a sentence of plans or expectations states no figure reported
 _PLAN = re.compile(
     r"\b(?:expects?|expected|plans?|planned|will|would|anticipates?|intends?|targets?|goal|"
-    r"on track|outlook|guidance|forecast\w*|project(?:s|ed|ions?)?|future)\b",
+    r"on track|outlook|guidance|forecast\w*|project(?:s|ed|ions?)?|future|committed|"
+    r"commitments?|agreed\s+to|obligated|(?:is|are)\s+payable)\b",
     re.IGNORECASE,
 )
 
@@ -40,8 +51,9 @@ def sentence_checks(
 ) -> list[Check]:
     """The checks a figure read from a sentence passes or fails: its page, its period (the
     year the sentence says, else the filing's), that it is reported (not a plan, unless a
-    plan is asked: "how much will Acme pay") and the company's (not one segment's, unless
-    one is asked)."""
+    plan is asked: "how much will Acme pay"; not what is authorized) and the company's (not
+    a segment's, a unit's, a subsidiary's or a utility's, nor a footnote of what a figure
+    includes, unless the question names that part; not preferred stock's)."""
     checks = [Check("page", True, f"read from the sentence on p. {page}")]
     years = {int(y) for y in YEAR.findall(MATURITY.sub(" ", sentence))}
     own = document.fiscal_year
@@ -60,11 +72,19 @@ def sentence_checks(
         checks.append(Check("kind", False, "the sentence gives what is authorized"))
     else:
         checks.append(Check("kind", True, "the sentence reports the figure"))
-    one = _ONE_SEGMENT.search(sentence) or (
-        _SEGMENT.search(sentence) and not _SPANNING.search(sentence)
+    part = _ONE_SEGMENT.search(sentence)
+    named = part is not None and re.search(
+        rf"\b{next(g for g in part.groups() if g)}", question, re.I
     )
-    if one and not _SEGMENT.search(question):
-        checks.append(Check("statement", False, "the sentence gives a segment's figure"))
+    one = (part and not named) or (_SEGMENT.search(sentence) and not _SPANNING.search(sentence))
+    other = _other_subject(sentence, document, question)
+    if other:
+        checks.append(Check("statement", False, f"the sentence speaks of {other}"))
+    elif _PREFERRED.search(sentence) and not _PREFERRED.search(question):
+        checks.append(Check("statement", False, "the sentence speaks of preferred stock"))
+    elif one and not _SEGMENT.search(question):
+        what = part[0].strip() if part else "segment"
+        checks.append(Check("statement", False, f"the sentence gives a part's figure ({what})"))
     else:
         checks.append(Check("statement", True, "the company's own figure"))
     return checks
@@ -79,3 +99,16 @@ def _clause(sentence: str, shown: str) -> str:
         return sentence
     end = at + len(shown)
     return sentence[:end] + sentence[end:].split(",")[0]
+
+
+def _other_subject(sentence: str, document: DocumentInfo, question: str) -> str:
+    """The entity a sentence speaks of as its subject where it is neither the company (its
+    names, "we", "the Company") nor named by the question ("OVEC has two plants with a
+    combined generation capacity of 2,109 MW"); "" otherwise."""
+    subject = _SUBJECT.match(sentence)
+    if subject is None or subject[1].strip().lower() in question.lower():
+        return ""
+    names = (document.company or "", *document.company_aliases)
+    own = {w for n in names for w in n.lower().split()} | _WE
+    said = {w.lower().strip(".,") for w in subject[1].split()}
+    return "" if said & own else subject[1].strip()

@@ -8,6 +8,7 @@ import re
 
 from ..periods import MONTH_NAMES
 from .results import Check
+from .terms import phrase_words
 
 MONTHS = frozenset(MONTH_NAMES.lower().split("|"))
 A_YEAR = re.compile(r"(?:19|20)\d\d")  # a number that is a year, not a count
@@ -101,13 +102,36 @@ _OF_A_WHOLE = re.compile(
 
 MOVED_BY = re.compile(
     r"\b(?:increas|decreas|grew|grow|declin|rose|rise|fell|fall|drop|up|down|by)\w*\s+"
-    r"(?:approximately\s+|about\s+|nearly\s+)?$",
+    r"(?:of\s+|by\s+)?(?:approximately\s+|about\s+|nearly\s+)?$",
     re.IGNORECASE,
 )
 
 
-def of_a_whole(sentence: str, percent: re.Match[str]) -> bool:
+def of_a_whole(sentence: str, percent: re.Match[str], whole: tuple[str, ...] = ()) -> bool:
     """Whether a percentage is said as a share of something ("59% of our GMV", "28% of
-    total revenues"), not as a change ("increased 5% of ...")."""
+    total revenues"), not as a change ("increased 5% of ..."); where the question names its
+    whole (`whole_words`), a share of that whole, not of another ("47% of cloud services
+    revenues" for a share of total revenues)."""
     moved = MOVED_BY.search(sentence[max(0, percent.start() - 40) : percent.start()])
-    return not moved and bool(_OF_A_WHOLE.match(sentence, percent.end()))
+    of = _OF_A_WHOLE.match(sentence, percent.end())
+    if moved or of is None:
+        return False
+    said = whole_words(sentence[of.end() :])
+    return not whole or (bool(said) and set(said) <= set(whole))
+
+
+# where the words naming a whole end: a verb, a preposition of place or time, punctuation
+_WHOLE_END = re.compile(
+    r"\b(?:was|were|is|are|came|come|comes|generated|derived|from|in|for|during|by|"
+    r"attributable|represented|respectively)\b|[,.;:()?]",
+    re.IGNORECASE,
+)
+_NOT_THE_WHOLE = frozenset("our its their the total company s of a an".split())
+
+
+def whole_words(text: str) -> tuple[str, ...]:
+    """The words of the whole a share is of, from the start of `text` ("our total revenues
+    in 2020" → ("revenue",))."""
+    end = _WHOLE_END.search(text)
+    words = phrase_words(text[: end.start() if end else len(text)]).split()
+    return tuple(w for w in words if w not in _NOT_THE_WHOLE)

@@ -8,25 +8,21 @@ unless the question names one."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo
-from ..periods.filing_words import without_source
 from .headline import Stated, not_sure
-from .narrowing import counted_kind, place_asked, place_check, without_place
+from .narrowing import counted_kind, place_check
 from .results import Candidate, Check, Headline
 from .sentence_checks import sentence_checks
 from .sentence_numbers import (
     A_YEAR,
     MONTHS,
-    PERCENT_ASKED,
     RESPECTIVELY,
     SCALES,
     SENTENCE,
-    SHARE_ASKED,
     numbers,
     of_a_whole,
     position,
@@ -34,122 +30,47 @@ from .sentence_numbers import (
     sentence_label,
 )
 from .share_counts import count_row, noun_row
-from .terms import phrase_words, spelled_out
+from .terms import phrase_words
+from .text_ask import DOWN, UP, TextAsk
 
-_COUNT = re.compile(
-    r"\bhow many\s+(?!times\b)"
-    r"(?:of\s+(?:the\s+)?(?:(?-i:[A-Z][\w&.-]*\s+){0,3}[\w&.-]+['’]s?\s+)?)?"
-    r"(?P<a>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})"
-    r"|\b(?:total\s+)?number of\s+(?P<b>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})",
-    re.IGNORECASE,
-)
-# ("how many times ... cover": a ratio, not a count); the words that end the noun phrase
-# counted ("how many permanent part-time employees did ...")
-_PHRASE_END = frozenset(
-    "did does do were was are is had has have in at of as for will would could can there on "
-    "by during from and or the a an that which who work worked operate operated employ "
-    "employed".split()
-)
 _NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s*(million|billion|thousand)\b)?"
 _PERCENT = re.compile(r"\(?(-?\d+(?:\.\d+)?)\)?\s?(%|percent\b)", re.IGNORECASE)
-_STOP = frozenset(
-    "a an the of in on at for to by and or did does do was were is are has have had how many "
-    "what which number total company its their it as from with during end fiscal year quarter "
-    "percent percentage increase decrease change growth grow rise decline compared over than "
-    "versus vs much prior previous last first second third fourth yoy roughly approximately "
-    "about around nearly based located headquartered share portion proportion came be being "
-    "been would will could should say says said".split()
-)
-_STOP = _STOP | frozenset(phrase_words(w).strip() for w in _STOP)  # as words are compared
-_UP = re.compile(r"\b(?:increas\w*|grew|grow\w*|rose|ris\w*|up|higher|improv\w*)\b", re.I)
-_DOWN = re.compile(r"\b(?:decreas\w*|declin\w*|fell|fall\w*|down|lower|drop\w*)\b", re.I)
 # the parts listed after a whole: "136,000 employees, including 38,000 in ...", "143,000
 # employees, of which 95,000 were employed internationally"
 _INCLUDING = re.compile(r"\b(?:including|of (?:which|whom))\b")
-# the verbs a count is said with that name no act of its own ("did Costco have|operate",
-# "does the company say it has established")
-_BEING = frozenset(
-    "have has had be operate own report record maintain total based located say said "
-    "state disclose mention indicate".split()
-)
-# a name or an adverb ("how many employees globally were ..."): the counted phrase ends
-_ENDS_PHRASE = re.compile(r"[A-Z].*|\w+(?:ally|ately)|worldwide|overall").fullmatch
 # acts said in other words: "bought back" for "repurchased"
 _SAME_ACT = {s: "repurcha|buy|bought" for s in ("repurcha", "repurchas", "buy")}
-_AFTER_SUBJECT = re.compile(
-    r"\b(?:did|does|do|will|has|have|had)\s+(?:(?:[A-Z&][\w&.'’-]*(?<!['’]s)(?<!['’])\s+){1,5}"
-    r"|(?:the\s+company|it|they)\s+)(?P<verb>[a-z]+)"
-    r"|\b(?:were|was|are|is|(?:have|has|had)\s+been)\s+(?P<done>[a-z]+ed)\b"  # "were repurchased"
-)
 # a plural noun after the noun asked, which then only names a kind ("pharmacy stores")
 _MODIFIER = re.compile(
-    r"\s+(?!(?:across|was|has|is|as|its|this|plus|versus|less|us|thus)\b)[a-z]{2,}s\b"
+    r"\s+(?:[A-Z][a-z]+\s+)?(?!(?:across|was|has|is|as|its|this|plus|versus|less|us|thus)\b)"
+    r"(?:[a-z]{2,}|[A-Z][a-z]+)s\b"
+)  # "15 different Employee Resource Groups": groups, not employees
+# an act done to what is counted, where the question asks what is had: "hired 23,000 new
+# employees", "completed construction of 2,079 MW"
+_DONE = re.compile(
+    r"\b(?:completed|acquired|added|hired|opened|closed|signed|sold|retired|built|launched|"
+    r"divested|repurchased)\b[^.;]{0,150}$",
+    re.IGNORECASE,
 )
 # the words a sentence about employing counts people by, beside "employees"
 _PEOPLE = r"people|persons|individuals|team\s+members|associates"
-_NEGATED = re.compile(r"\b(?:not|excluding|other\s+than|except)\s+([a-z][\w-]+)", re.IGNORECASE)
+# a bound, not a figure: "more than 10%", "less than 5%"
+_BOUND = re.compile(
+    r"\b(?:more|less|greater|fewer)\s+than\s+$|\b(?:over|under|at\s+least|at\s+most|up\s+to|"
+    r"exceed(?:ed|ing|s)?|below|above)\s+$",
+    re.IGNORECASE,
+)
+# the verbs a sentence says how many there are with ("we had", "employed", "were outstanding")
+_HAVING = re.compile(
+    r"\b(?:ha[sd]|have|employ(?:s|ed|ing)?|were|was|are|is|total\w*|operat\w*|own\w*|maintain\w*|"
+    r"compris\w*|consist\w*)\b",
+    re.IGNORECASE,
+)
+_SHARE_OF_ALL = re.compile(r"\d%\s+of\s+(?:our|the|its|their)\b", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"^\W*(?:we|our|the\s+company)\b", re.IGNORECASE)
 # units a count is printed in by their symbol ("8,228 MW of renewable generation")
 _SYMBOLS = {"megawatt": "MW", "gigawatt": "GW", "kilowatt": "kW", "barrel": "bbl"}
 _RANGE = re.compile(r"(?:\d\s*(?:to|-|–|and)\s*)$")  # "20 to 30": a range, not a count
-
-
-@dataclass(frozen=True)
-class TextAsk:
-    """What a question asks a sentence for: a count of `noun`, or a percentage; `terms` are
-    its other words a sentence should share."""
-
-    percent: bool
-    noun: str
-    terms: tuple[str, ...]
-    direction: str  # "up", "down" or ""
-    qualifier: str = ""  # the counted phrase's first word: "full-time" of "full-time employees"
-    act: str = ""  # what was done to what is counted: "repurchase" ("did Oracle repurchase")
-    within: bool = False  # "how many of Acme's employees": "7,100 of our employees" counts
-    share: bool = False  # a share of a whole: "59% of our GMV", not "increased 5%"
-    negated: tuple[str, ...] = ()  # "(gross, not proportional)": not "4,293 proportional MW"
-
-
-def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
-    """The count or percentage a question asks for in text; None when it asks neither."""
-    count = _COUNT.search(question)
-    share = SHARE_ASKED.search(question)
-    percent = PERCENT_ASKED.search(question) or share
-    if not count and not percent:
-        return None
-    # the place asked is the place check's (`place_check`), not words a sentence must share
-    plain, spelled = spelled_out(without_source(without_place(question, company_words)))
-    words = [
-        w for w in phrase_words(plain).split() if w not in _STOP and not w.isdigit() and len(w) > 1
-    ]
-    terms = tuple(w for w in words if w not in company_words and not re.match(r"^(fy|q)\d", w))
-    terms += tuple(phrase_words(name).strip() for name in spelled)  # "GMV" or its name
-    noun = qualifier = ""
-    if count:
-        written = (count.group("a") or count.group("b") or "").split()
-        while len(written) > 1 and written[0][:1].isupper():
-            written = written[1:]  # "how many Apple employees": the owner's name first
-        # the phrase ends at a verb or a name, read as written ("employees does Apple have")
-        cut = next(
-            (i for i, w in enumerate(written) if w.lower() in _PHRASE_END or _ENDS_PHRASE(w)),
-            len(written),
-        )
-        said = phrase_words(" ".join(written[:cut] or written[:1])).split() or [""]
-        noun = said[-1]  # the head: "permanent part-time employees"
-        first = said[0] if len(said) > 1 else ""
-        qualifier = first if first not in company_words else ""
-    direction = "up" if _UP.search(question) else "down" if _DOWN.search(question) else ""
-    acted = _AFTER_SUBJECT.search(question) if count else None
-    verb = (acted.group("verb") or acted.group("done")) if acted else ""
-    act = verb if verb not in _BEING | _PHRASE_END else ""
-    of_place = place_asked(question, own_words=company_words)  # "7,100 of our employees" counts
-    within = bool(re.search(r"\bhow many of\b", question, re.IGNORECASE) and of_place)
-    share = share if not (count or direction) else None
-    negated = tuple(phrase_words(" ".join(_NEGATED.findall(question))).split())
-    terms = tuple(t for t in terms if t not in negated)
-    plain_percent = bool(percent) and not count
-    return TextAsk(
-        plain_percent, noun, terms, direction, qualifier, act, within, bool(share), negated
-    )
 
 
 def text_stated(
@@ -229,14 +150,16 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
     """The figures of the kind asked in a sentence: a number before the noun asked, or a
     percentage in a sentence moving the way asked."""
     if ask.percent:
-        if ask.direction == "up" and not _UP.search(sentence):
+        if ask.direction == "up" and not UP.search(sentence):
             return []
-        if ask.direction == "down" and not _DOWN.search(sentence):
+        if ask.direction == "down" and not DOWN.search(sentence):
             return []
         return [
             (_signed(float(m.group(1)), m.group(0), sentence[: m.start()], ask), m.group(0))
             for m in _PERCENT.finditer(sentence)
-            if not ask.share or of_a_whole(sentence, m)
+            if not _BOUND.search(sentence[: m.start()][-25:])
+            and (not ask.share or of_a_whole(sentence, m, ask.whole))
+            and all(re.search(rf"\b{_root(w)}", sentence, re.I) for w in ask.part)
         ]
     # "871 warehouses", "4.2 million shares of common stock"; not "10,000 of our employees";
     # "46,000 full-time and 18,000 part-time employees": the first by its qualifier
@@ -259,6 +182,8 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
             before = sentence[: m.start()]
             if A_YEAR.fullmatch(m.group(1)) or _RANGE.search(before):
                 continue  # a year or a range's end, not a count
+            if "." in m.group(1) and not m.group(2):
+                continue  # "2.31 Employee ...": a section's number; a count is whole
             if before.rstrip().endswith(("$", "€", "£")):
                 continue  # "$2.0 billion share repurchase program": money, not a count
             if not set(phrase_words(m.group(0)).split()) & set(ask.negated):
@@ -306,8 +231,8 @@ def _signed(value: float, shown: str, before: str, ask: TextAsk) -> float:
         return value
     if shown.startswith("(") and ")" in shown:
         return -value
-    ups = [m.end() for m in _UP.finditer(before)]
-    downs = [m.end() for m in _DOWN.finditer(before)]
+    ups = [m.end() for m in UP.finditer(before)]
+    downs = [m.end() for m in DOWN.finditer(before)]
     return -value if downs and max(downs) > max(ups, default=-1) else value
 
 
@@ -323,6 +248,15 @@ def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
     if ask.act and not re.search(rf"\b(?:{_SAME_ACT.get(stem, stem)})", sentence, re.I):
         return Check("label", False, f"the sentence does not say {ask.act!r}")
     at = position(sentence, shown)
+    done = _DONE.search(sentence[:at]) if not ask.act and at > 0 else None
+    if done:  # "we hired approximately 23,000 new employees" for how many it has
+        return Check("label", False, f"the sentence says what was {done[0].split()[0]}")
+    if not ask.act and not _HAVING.search(sentence):  # "9,000 employees leverage these programs"
+        return Check("label", False, "the sentence does not say how many there are")
+    if _SHARE_OF_ALL.search(sentence[at:]):  # "50,000 employees, which constitute 32% of our"
+        return Check("label", False, "the sentence gives a part of the whole count")
+    if ask.noun in _SYMBOLS and not _FIRST_PERSON.match(sentence):  # "AES Southland ... 3,611 MW"
+        return Check("label", False, "the sentence does not say the company's own")
     # a figure in parentheses restates the one before it ("8,228 MW (4,293 proportional MW)
     # of renewable generation"): the words after go with that one
     asides = [m.span() for m in re.finditer(r"\([^()]*\)", sentence)]

@@ -46,8 +46,9 @@ from .metrics import Catalogue, Metric
 from .named_rows import or_named_row
 from .narrowing import ADJUSTED, another_measure, narrowed, other_than_the_line
 from .segments import part_asked, segment_stated
-from .sentences import text_ask, text_stated
+from .sentences import text_stated
 from .text_amounts import or_in_text
+from .text_ask import text_ask
 from .working import MissingInput, Working, compute, terms_defined
 
 logger = logging.getLogger(__name__)
@@ -62,6 +63,7 @@ _NOT_A_NUMBER = re.compile(
 # words that make a line item's name another measure: "comparable sales", "same-store sales"
 # are store measures the statements do not report, not the revenue line
 _OTHER_MEASURE = frozenset({"comparable", "comp", "same", "like"})
+_VALUED = re.compile(r"\b(?:fair|market)\s+value\b", re.IGNORECASE)  # not the carrying amount
 # a percentage or share of a line item, which its amount is not
 _DEDUCTED = re.compile(r" (?:net of|excluding|exclusive of|less|after|before) $")
 
@@ -161,7 +163,11 @@ def _stated(
         return Stated()
     item, at, length = items[0]
     qualifiers = words[:at].split()[-3:]
-    if _OTHER_MEASURE.intersection(qualifiers) or another_measure(words[at + length :]):
+    if (
+        _OTHER_MEASURE.intersection(qualifiers)
+        or another_measure(words[at + length :])
+        or (_VALUED.search(question))
+    ):
         logger.info("%r asks for another measure than %s", question, item.name)
         return Stated()
     stated = _line_item(session, question, catalogue, item, book, ask, document)

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from ..db import queries
 from ..db.queries import DocumentInfo
 from ..periods.filing_words import without_source
+from ..periods.grammar import MATURITY
 from .amounts import AMOUNT
 from .figures import PER_SHARE
 from .headline import Stated, not_sure
@@ -31,6 +32,7 @@ from .sentence_numbers import (
     MOVED_BY,
     PERCENT_ASKED,
     SCALES,
+    YEAR,
     sentence_label,
 )
 from .terms import phrase_words
@@ -55,6 +57,7 @@ _NOT_MONEY = re.compile(
 )
 # where the words of what is asked start: after "how much" or "what"
 _ASKED = re.compile(r"\b(?:how\s+much|what)\b(?P<asked>[^?]*)", re.IGNORECASE)
+_QUARTERLY = re.compile(r"\b(?:each|every|per|a)\s+quarter\b|\bquarterly\b", re.IGNORECASE)
 # the year said right after an amount ("$15.0 billion of senior notes in fiscal 2021")
 _YEAR_AFTER = re.compile(
     r"(?:\s+of\s+[\w%.-]+(?:\s+[\w%.-]+){0,3})?\s+(?:in|for|during)\s+(?:fiscal\s+(?:year\s+)?)?"
@@ -111,7 +114,7 @@ def amount_in_text(
     names = (document.company or "", *document.company_aliases)
     aside: list[Candidate] = []
     for score, page, sentence in _sentences(session, document, core, context)[:8]:
-        amount = _amount_of(sentence, core, figures, per_share)
+        amount = _amount_of(sentence, core, figures, per_share, year)
         if amount is None:
             continue
         value = float(amount[1].replace(",", "")) * SCALES.get((amount[2] or "").lower(), 1)
@@ -124,6 +127,13 @@ def amount_in_text(
                 "period",
                 not (said and year and int(said[1]) != year),
                 f"the sentence gives this amount for {said[1] if said else 'the period asked'}",
+            ),
+            Check(
+                "duration",
+                not (
+                    _QUARTERLY.search(sentence[amount.end() :]) and not _QUARTERLY.search(question)
+                ),
+                "the amount of the period asked, not each quarter's",
             ),
             place_check(question, sentence, shown, names),
         ]
@@ -186,20 +196,24 @@ def _sentences(
 
 
 def _amount_of(
-    sentence: str, core: Sequence[str], figures: Sequence[str], per_share: bool
+    sentence: str, core: Sequence[str], figures: Sequence[str], per_share: bool, year: int | None
 ) -> re.Match[str] | None:
     """The amount of the sentence that the words asked go with: its only one; of several,
     the one whose words up to the next amount hold the question's own figures ("5.200%"), or
     where the question has none, the one after every word asked ("obligations were $6.8
-    billion, and ..."); None when that is not one amount. Never a change ("increased $40
-    million"); an amount per share ("$1.36 per share") where one is asked, else never."""
+    billion, and ..."); amounts listed with as many years, the one of the year asked, by
+    their order; None when that is not one amount. Never a change ("increased $40 million",
+    "an increase of $40 million"); an amount per share ("$1.36 and $1.49 per share") where
+    one is asked, else never."""
+    listed = list(AMOUNT.finditer(sentence))
     amounts = [
         a
-        for a in AMOUNT.finditer(sentence)
+        for i, a in enumerate(listed)
         if not MOVED_BY.search(sentence[: a.start()][-40:])
-        and bool(PER_SHARE.match(sentence[a.end() :].lstrip())) == per_share
+        and _per_share(sentence, listed[i:]) == per_share
     ]
-    if len(amounts) <= 1:
+    years = [int(y) for y in YEAR.findall(MATURITY.sub(" ", sentence))]
+    if len(amounts) <= 1 and (len(listed) <= 1 or len(set(years)) <= 1):
         return amounts[0] if amounts else None
     ends = [a.start() for a in amounts[1:]] + [len(sentence)]
     starts = [0] + [a.end() for a in amounts[:-1]]
@@ -209,6 +223,8 @@ def _amount_of(
             for a, end in zip(amounts, ends, strict=True)
             if _holds(sentence[a.end() : end], figures)
         ]
+    elif len(set(years)) > 1:  # "$76.7 billion and $83.5 billion in 2021 and 2022"
+        return _of_year(sentence, listed, year) if len(amounts) == len(listed) else None
     else:  # "our remaining performance obligations were $6.8 billion, and ..."
         fits = [
             a
@@ -216,6 +232,29 @@ def _amount_of(
             if all(_said(w, phrase_words(sentence[start : a.start()])) for w in core)
         ]
     return fits[0] if len(fits) == 1 else None
+
+
+def _of_year(
+    sentence: str, listed: Sequence[re.Match[str]], year: int | None
+) -> re.Match[str] | None:
+    """Of amounts listed with as many years (all after the amounts, or all before them),
+    the one of `year`, by their order; None where the years are not so listed."""
+    for words in (sentence[listed[-1].end() :], sentence[: listed[0].start()]):
+        years = [int(y) for y in YEAR.findall(MATURITY.sub(" ", words))]
+        if len(years) == len(listed) and year in years:
+            return listed[years.index(year)]
+    return None
+
+
+def _per_share(sentence: str, following: Sequence[re.Match[str]]) -> bool:
+    """Whether the first of `following` (the amounts from one on) is per share: "per share"
+    after it, or after the list it opens ("$1.48 and $1.49 per share")."""
+    end = following[0].end()
+    for after in following[1:]:
+        if not re.fullmatch(r"\s*(?:,|and|,\s*and)\s*", sentence[end : after.start()]):
+            break
+        end = after.end()
+    return bool(PER_SHARE.match(sentence[end:].lstrip()))
 
 
 def _holds(words: str, figures: Sequence[str]) -> bool:
@@ -245,8 +284,10 @@ def _prose(text: str) -> list[str]:
     its end) or a short line (a heading) on its own."""
     paragraphs: list[str] = []
     run: list[str] = []
-    for line in (x.strip() for x in text.splitlines()):
-        if line and not _ROW_END.search(line) and len(line) >= _HEADING:
+    lines = [x.strip() for x in text.splitlines()]
+    for line, after in zip(lines, [*lines[1:], ""], strict=True):
+        goes_on = after[:1].islower()  # "... As of January 28, 2023, $1.1" over "billion remained"
+        if line and (goes_on or not _ROW_END.search(line)) and len(line) >= _HEADING:
             run.append(line)
             continue
         paragraphs.append(" ".join(run))

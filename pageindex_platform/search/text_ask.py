@@ -1,0 +1,131 @@
+"""What a question asks of a filing's sentences (`TextAsk`): a count of a noun ("how many
+permanent part-time employees did ..."), a percentage (a change, comparable sales) or a share
+of a whole ("what share of Acme's GMV was generated outside the U.S."), and the words a
+sentence that says it should share — less the place asked, where the answer is read ("According
+to Acme's 2016 annual report"), the words it rules out ("not proportional") and the names it
+spells out before their abbreviation ("gross merchandise volume (GMV)")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..periods.filing_words import without_source
+from .narrowing import place_asked, without_place
+from .sentence_numbers import PERCENT_ASKED, SHARE_ASKED, whole_words
+from .terms import phrase_words, spelled_out
+
+_COUNT = re.compile(
+    r"\bhow many\s+(?!times\b)"
+    r"(?:of\s+(?:the\s+)?(?:(?-i:[A-Z][\w&.-]*\s+){0,3}[\w&.-]+['’]s?\s+)?)?"
+    r"(?P<a>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})"
+    r"|\b(?:total\s+)?number of\s+(?P<b>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})",
+    re.IGNORECASE,
+)
+# ("how many times ... cover": a ratio, not a count); the words that end the noun phrase
+# counted ("how many permanent part-time employees did ...")
+_PHRASE_END = frozenset(
+    "did does do were was are is had has have in at of as for will would could can there on "
+    "by during from and or the a an that which who work worked operate operated employ "
+    "employed".split()
+)
+_STOP = frozenset(
+    "a an the of in on at for to by and or did does do was were is are has have had how many "
+    "what which number total company its their it as from with during end fiscal year quarter "
+    "percent percentage increase decrease change growth grow rise decline compared over than "
+    "versus vs much prior previous last first second third fourth yoy roughly approximately "
+    "about around nearly based located headquartered share portion proportion came be being "
+    "been would will could should say says said".split()
+)
+_STOP = _STOP | frozenset(phrase_words(w).strip() for w in _STOP)  # as words are compared
+UP = re.compile(r"\b(?:increas\w*|grew|grow\w*|rose|ris\w*|up|higher|improv\w*)\b", re.I)
+DOWN = re.compile(r"\b(?:decreas\w*|declin\w*|fell|fall\w*|down|lower|drop\w*)\b", re.I)
+# the verbs a count is said with that name no act of its own ("did Costco have|operate",
+# "does the company say it has established")
+_BEING = frozenset(
+    "have has had be operate own report record maintain total based located say said "
+    "state disclose mention indicate".split()
+)
+# a name or an adverb ("how many employees globally were ..."): the counted phrase ends
+_ENDS_PHRASE = re.compile(r"[A-Z].*|\w+(?:ally|ately)|worldwide|overall").fullmatch
+_AFTER_SUBJECT = re.compile(
+    r"\b(?:did|does|do|will|has|have|had)\s+(?:(?:[A-Z&][\w&.'’-]*(?<!['’]s)(?<!['’])\s+){1,5}"
+    r"|(?:the\s+company|it|they)\s+)(?P<verb>[a-z]+)"
+    r"|\b(?:were|was|are|is|(?:have|has|had)\s+been)\s+(?P<done>[a-z]+ed)\b"  # "were repurchased"
+)
+_NEGATED = re.compile(r"\b(?:not|excluding|other\s+than|except)\s+([a-z][\w-]+)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class TextAsk:
+    """What a question asks a sentence for: a count of `noun`, or a percentage; `terms` are
+    its other words a sentence should share."""
+
+    percent: bool
+    noun: str
+    terms: tuple[str, ...]
+    direction: str  # "up", "down" or ""
+    qualifier: str = ""  # the counted phrase's first word: "full-time" of "full-time employees"
+    act: str = ""  # what was done to what is counted: "repurchase" ("did Oracle repurchase")
+    within: bool = False  # "how many of Acme's employees": "7,100 of our employees" counts
+    share: bool = False  # a share of a whole: "59% of our GMV", not "increased 5%"
+    negated: tuple[str, ...] = ()  # "(gross, not proportional)": not "4,293 proportional MW"
+    whole: tuple[str, ...] = ()  # what a share is asked of: "of eBay's GMV" → ("gmv",)
+    part: tuple[str, ...] = ()  # what the share is of it: "came from cloud services" → ...
+
+
+def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
+    """The count or percentage a question asks for in text; None when it asks neither."""
+    count = _COUNT.search(question)
+    share = SHARE_ASKED.search(question)
+    percent = PERCENT_ASKED.search(question) or share
+    if not count and not percent:
+        return None
+    # the place asked is the place check's (`place_check`), not words a sentence must share
+    plain, spelled = spelled_out(without_source(without_place(question, company_words)))
+    words = [
+        w for w in phrase_words(plain).split() if w not in _STOP and not w.isdigit() and len(w) > 1
+    ]
+    terms = tuple(w for w in words if w not in company_words and not re.match(r"^(fy|q)\d", w))
+    terms += tuple(phrase_words(name).strip() for name in spelled)  # "GMV" or its name
+    noun = qualifier = ""
+    if count:
+        written = (count.group("a") or count.group("b") or "").split()
+        while len(written) > 1 and written[0][:1].isupper():
+            written = written[1:]  # "how many Apple employees": the owner's name first
+        # the phrase ends at a verb or a name, read as written ("employees does Apple have")
+        cut = next(
+            (i for i, w in enumerate(written) if w.lower() in _PHRASE_END or _ENDS_PHRASE(w)),
+            len(written),
+        )
+        said = phrase_words(" ".join(written[:cut] or written[:1])).split() or [""]
+        noun = said[-1]  # the head: "permanent part-time employees"
+        first = said[0] if len(said) > 1 else ""
+        qualifier = first if first not in company_words else ""
+    direction = "up" if UP.search(question) else "down" if DOWN.search(question) else ""
+    acted = _AFTER_SUBJECT.search(question) if count else None
+    verb = (acted.group("verb") or acted.group("done")) if acted else ""
+    act = verb if verb not in _BEING | _PHRASE_END else ""
+    of_place = place_asked(question, own_words=company_words)  # "7,100 of our employees" counts
+    within = bool(re.search(r"\bhow many of\b", question, re.IGNORECASE) and of_place)
+    share = share if not (count or direction) else None
+    rest, names = spelled_out(question[share.end() :]) if share else ("", [])
+    whole = whole_words(rest) + tuple(phrase_words(" ".join(names)).split())
+    whole = tuple(w for w in whole if w not in company_words)  # "GMV" or its name
+    negated = tuple(phrase_words(" ".join(_NEGATED.findall(question))).split())
+    terms = tuple(t for t in terms if t not in negated)
+    plain_percent = bool(percent) and not count
+    part = tuple(t for t in terms if " " not in t and t not in whole) if share else ()
+    return TextAsk(
+        plain_percent,
+        noun,
+        terms,
+        direction,
+        qualifier,
+        act,
+        within,
+        bool(share),
+        negated,
+        whole,
+        part,
+    )
