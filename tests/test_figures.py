@@ -11,10 +11,10 @@ from pageindex_platform.index.tables import label_key, read_tables
 from pageindex_platform.records import PageText
 from pageindex_platform.search.figures import Figure, LineItem
 from pageindex_platform.search.formulas import FormulaError, parse_formula
+from pageindex_platform.search.line_shares import line_share
 from pageindex_platform.search.metric_questions import (
     asked,
     defined_metrics,
-    line_share,
     metric_in,
     translate,
 )

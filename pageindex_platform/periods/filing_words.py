@@ -18,6 +18,13 @@ FILING_YEAR = re.compile(
     r"(?P<y2>(?:19|20)\d\d)\b",
     re.IGNORECASE,
 )
+# An annual filing named by its fiscal year: "its 2021 Form 10-K", "the 2016 annual report".
+ANNUAL_FILING_YEAR = re.compile(
+    r"(?:\bFY\s?'?|\bfiscal(?:\s+year)?\s+'?)?(?<!\d)((?:19|20)\d\d)\s+(?:form\s+)?"
+    r"(?:10-?K|20-F|annual\s+report)\b|\b(?:10-?K|annual\s+report)\s+for\s+(?:the\s+)?"
+    r"(?:fiscal(?:\s+year)?\s+|FY\s?)?((?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
 # A filing named, with or without its year: "its 10-Q for the quarter ended June 30, 2023".
 FILING_NAMED = re.compile(rf"\b(?:form\s+)?{_FILING}\b", re.IGNORECASE)
 # The period before the one named: "the prior year", "the comparable prior-year quarter",

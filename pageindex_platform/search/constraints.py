@@ -15,6 +15,7 @@ from ..db import queries
 from ..db.queries import CompanyNames
 from ..periods import PeriodAsk, PeriodKind, parse_period
 from ..periods.dates import parse_dates
+from ..periods.filing_words import ANNUAL_FILING_YEAR
 from ..periods.grammar import quarter_labels
 from .companies import common_in, link, resolve_companies
 from .entities import entity_groups
@@ -52,6 +53,9 @@ class Constraints:
     # empty: grouped by their spelling alone (`entity_groups`)
     entities: list[list[str]] = field(default_factory=list)
     period: PeriodAsk = field(default_factory=PeriodAsk)  # the period asked, as one value
+    # the fiscal years of the annual filings the question names ("its 2021 Form 10-K"): the
+    # filing read, whatever date it asks a figure of
+    filing_years: list[int] = field(default_factory=list)
 
     def groups(self) -> list[list[str]]:
         """The companies named, one list of stored names per company."""
@@ -160,4 +164,5 @@ def parse_constraints(
         readings=resolved.readings,
         across_companies=bool(_ACROSS.search(question)) and len(resolved.entities) < 2,
         period=period,
+        filing_years=sorted({int(m[1] or m[2]) for m in ANNUAL_FILING_YEAR.finditer(question)}),
     )

@@ -80,6 +80,9 @@ def _of_period(
     fiscal year's; the years named (or the nearest that report them); with no period, the
     latest of each periodic type."""
     ask = constraints.period
+    named = [r for r in rows if r.fiscal_year in constraints.filing_years and covers_year(r)]
+    if named:  # "As presented in Acme's 2021 Form 10-K, what was goodwill at December 31, 2020?"
+        return named, [f"the annual filings of fiscal {constraints.filing_years} named"]
     dated = of_dates(rows, constraints.dates)
     if dated:
         return dated, [f"period_end near {constraints.dates}"]

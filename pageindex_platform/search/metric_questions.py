@@ -9,13 +9,12 @@ import re
 from dataclasses import dataclass
 
 from ..periods.grammar import fiscal_years_written
-from .figures import LineItem
 from .formulas import FormulaError, Node, parse_formula
 from .metrics import Catalogue, Metric
 from .terms import phrase_words
 
 _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
-_SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z(])")
+SENTENCES = re.compile(r"(?<=[.?!])\s+(?=[A-Z(])")
 # the words after a definition that say how to give the answer ("..., in USD millions")
 _HOW_GIVEN = r",\s*(?:and\s+)?(?:round|using|in\s|express|give|answer|based)"
 _DEFINED = re.compile(
@@ -198,7 +197,7 @@ def _definitions(question: str) -> list[tuple[str, str]]:
     (`_written`, or a formula it tells how to compute, named `ASKED`), and "taking X as Y"
     of an input anywhere in a sentence."""
     found = []
-    for sentence in _SENTENCE.split(question):
+    for sentence in SENTENCES.split(question):
         written = _written(sentence)
         found.extend(written)
         told = _IMPERATIVE.match(sentence.strip())
@@ -234,56 +233,6 @@ def _written(sentence: str) -> list[tuple[str, str]]:
     return [(name, expr)]
 
 
-# one line as a share of another, asked without a name: "what was Acme's capital expenditure
-# (purchases of property and equipment) as a percentage of net revenues in FY2018?"
-_SHARE_WORDS = (
-    r"\s*(?P<a>[a-z][^?,;]*?)\s+as\s+an?\s+(?:percentage|percent|share|proportion)\s+of\s+"
-    r"(?:its\s+|the\s+)?(?P<b>[a-z][^?,;]*?)"
-    r"(?=\s+(?:in|for|during|at|over)\s+(?:fy|fiscal|the|\d)|\?|,|;|\.\s|\.?$)"
-)
-# after the owner's name ("eBay's capital expenditure ..."), else after "what was"
-_LINE_SHARE = (
-    re.compile(rf"['’]s?\s+{_SHARE_WORDS}", re.IGNORECASE),
-    re.compile(rf"\bwhat\s+(?:was|is|were)\s+(?:the\s+)?{_SHARE_WORDS}", re.IGNORECASE),
-)
-# a period written onto a side of the share ("FY2019 net income", "Q4 revenue")
-_SIDE_PERIOD = re.compile(r"\b(?:(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{2,4}|q[1-4])\b", re.I)
-_NOT_A_LINE = re.compile(r"\b(?:margin|ratio|rate|percent\w*|return|yield|growth)\b", re.I)
-
-
-def line_share(question: str, catalogue: Catalogue) -> dict[str, Metric]:
-    """One line item as a percentage of another that the question asks in its first
-    sentence, as a metric it defines (named `ASKED`); {} where it asks none, or both sides
-    name one line ("cloud revenues as a percentage of total revenues": a part, not a line)."""
-    first = _SENTENCE.split(question)[0]
-    found = _LINE_SHARE[0].search(first) or _LINE_SHARE[1].search(first)
-    if found is None or _NOT_A_LINE.search(found["a"]):
-        return {}
-    a, b = found["a"], found["b"]
-    periods = [_SIDE_PERIOD.findall(side.lower()) for side in (a, b)]
-    if any(re.match(r"q[1-4]", p) for side in periods for p in side) or (
-        all(periods) and periods[0] != periods[1]
-    ):
-        return {}  # "FY2019 net income as a percentage of FY2018 revenue": not one period
-    left, right = _line_named(a, catalogue), _line_named(b, catalogue)
-    if left is None or right is None or left is right:
-        return {}
-    return {phrase_words(ASKED): Metric((ASKED,), f"({left.name}) / ({right.name})", True)}
-
-
-# words before a line's name that are not part of it: the period ("FY2019", "fiscal 2023"),
-# "its", "the", "total" (a possessive before it names the owner or a part: never stripped)
-_NOT_THE_NAME = re.compile(
-    r"^(?:(?:its|their|the|total|(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{2,4})\s+)*", re.IGNORECASE
-)
-
-
-def _line_named(words: str, catalogue: Catalogue) -> LineItem | None:
-    """The line item `words` name whole ("net revenues", "total operating revenues"); None
-    where they name more than a line ("AWS segment operating income", "free cash flow")."""
-    return catalogue.named(_NOT_THE_NAME.sub("", re.sub(r"\([^)]*\)", " ", words).strip()))
-
-
 # a formula told in words anywhere: "compute full-year 2022 EBITDA as operating income plus
 # depreciation plus amortization of intangibles"
 _TELLS = re.compile(
@@ -296,7 +245,7 @@ _TELLS = re.compile(
 def writes_definition(question: str) -> bool:
     """Whether the question writes how its metric is computed, in a form it may not be
     read in ("defined as (...)", "where debt = ...")."""
-    written = any(_written(sentence) for sentence in _SENTENCE.split(question))
+    written = any(_written(sentence) for sentence in SENTENCES.split(question))
     return written or bool(_EQUATION.search(question) or _TELLS.search(question))
 
 
@@ -304,7 +253,7 @@ def defined_metrics(question: str) -> dict[str, Metric]:
     """The metrics the question defines, by their name's words."""
     found: dict[str, Metric] = {}
     # a formula told without a name: a percentage where the question asks one, or a rate
-    told = bool(_PERCENT.search(question) or _PERCENT_NAME.search(_SENTENCE.split(question)[0]))
+    told = bool(_PERCENT.search(question) or _PERCENT_NAME.search(SENTENCES.split(question)[0]))
     for name, written in _definitions(question):
         expr = translate(written.strip())
         try:
@@ -348,7 +297,7 @@ def asked(question: str) -> Asked:
     if found:
         word = found.group(1).lower()
         places = int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
-    first = _SENTENCE.split(question)[0]  # what is asked, not how it defines its terms
+    first = SENTENCES.split(question)[0]  # what is asked, not how it defines its terms
     change = not span_average and len(years) >= 2 and bool(_CHANGE.search(first))
     return Asked(years, span_average, places, bool(_PERCENT.search(question)), change)
 
@@ -367,7 +316,7 @@ def metric_in(question: str, catalogue: Catalogue, defined: dict[str, Metric]) -
     """The metric a question asks for: one it defines (named in its first sentence, else
     the first it defines), else the catalogue's with the longest name found in it."""
     # a term defined by "taking X as ..." is an input of the metric asked, not the metric
-    first = phrase_words(_inputs_defined(_SENTENCE.split(question)[0]))
+    first = phrase_words(_inputs_defined(SENTENCES.split(question)[0]))
     told = defined.get(phrase_words(ASKED))
     if told is not None:  # "compute it as ...": the question's formula for what it asks
         return told

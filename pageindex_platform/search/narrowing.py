@@ -44,6 +44,11 @@ def another_measure(words_after: str) -> bool:
     return bool(set(words_after.split()[:1]) & _OTHER_AFTER)
 
 
+# a region, a market or an area of the company the question names: "its Asia Pacific region"
+_REGION = re.compile(
+    r"\b(?:its|the|their)\s+((?:[A-Z][\w&.-]*\s+){0,3}[A-Z][\w&.-]*)\s+(?:region|geograph\w*|"
+    r"geographic\s+(?:area|segment)|market)\b"
+)
 # a difference asked: "How much more operating income did A generate than B?"
 DIFFERENCE_ASKED = re.compile(
     r"\bhow\s+much\s+(?:more|less|higher|lower|greater|larger|smaller|bigger)\b[^?]*\bthan\b|"
@@ -62,6 +67,9 @@ def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> st
     if headline.kind == "text":
         return None
     said = headline.label
+    region = _REGION.search(question)
+    if region and region[1].lower() not in said.lower():  # "its Asia Pacific region"
+        return f"{region[0]} is asked; {said!r} does not name it"
     place = place_asked(question, names)
     if place is not None and not place[0].search(said):
         return f"{place[1]} is asked; {said!r} does not say so"

@@ -248,15 +248,9 @@ def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
     if ask.act and not re.search(rf"\b(?:{_SAME_ACT.get(stem, stem)})", sentence, re.I):
         return Check("label", False, f"the sentence does not say {ask.act!r}")
     at = position(sentence, shown)
-    done = _DONE.search(sentence[:at]) if not ask.act and at > 0 else None
-    if done:  # "we hired approximately 23,000 new employees" for how many it has
-        return Check("label", False, f"the sentence says what was {done[0].split()[0]}")
-    if not ask.act and not _HAVING.search(sentence):  # "9,000 employees leverage these programs"
-        return Check("label", False, "the sentence does not say how many there are")
-    if _SHARE_OF_ALL.search(sentence[at:]):  # "50,000 employees, which constitute 32% of our"
-        return Check("label", False, "the sentence gives a part of the whole count")
-    if ask.noun in _SYMBOLS and not _FIRST_PERSON.match(sentence):  # "AES Southland ... 3,611 MW"
-        return Check("label", False, "the sentence does not say the company's own")
+    other = _another_count(sentence, at, ask)
+    if other is not None:
+        return other
     # a figure in parentheses restates the one before it ("8,228 MW (4,293 proportional MW)
     # of renewable generation"): the words after go with that one
     asides = [m.span() for m in re.finditer(r"\([^()]*\)", sentence)]
@@ -299,6 +293,24 @@ def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
     if parts and {at} not in parts:  # "10,000 in product support, 5,000 in hardware support"
         return Check("label", False, "the question's words go with several of the parts listed")
     return Check("label", True, "the question's words in the sentence go with this figure")
+
+
+def _another_count(sentence: str, at: int, ask: TextAsk) -> Check | None:
+    """Why the figure at `at` counts something else than what the question asks (None when
+    it does not): what was done ("hired 23,000 new employees") where what there is is asked,
+    those who do something ("9,000 employees leverage these programs"), a part of the whole
+    ("50,000 employees, which constitute 32% of our workforce"), a capacity in a unit's
+    symbol not said as the company's own ("Acme Southland ... 3,611 MW")."""
+    done = _DONE.search(sentence[:at]) if not ask.act and at > 0 else None
+    if done:
+        return Check("label", False, f"the sentence says what was {done[0].split()[0]}")
+    if not ask.act and not _HAVING.search(sentence):
+        return Check("label", False, "the sentence does not say how many there are")
+    if _SHARE_OF_ALL.search(sentence[at:]):
+        return Check("label", False, "the sentence gives a part of the whole count")
+    if ask.noun in _SYMBOLS and not _FIRST_PERSON.match(sentence):
+        return Check("label", False, "the sentence does not say the company's own")
+    return None
 
 
 def _owner(spans: list[tuple[int, int]], spot: int, sentence: str) -> int:

@@ -34,11 +34,11 @@ from .headline import (
     not_sure,
     set_aside,
 )
+from .line_shares import line_share
 from .metric_questions import (
     Asked,
     asked,
     defined_metrics,
-    line_share,
     metric_in,
     writes_definition,
 )

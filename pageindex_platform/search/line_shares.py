@@ -1,0 +1,70 @@
+"""One line item over another that a question asks without a metric's name: "capital
+expenditure (purchases of property and equipment) as a percentage of net revenues", "the ratio
+of capital expenditures to depreciation and amortization" — each side a line's whole name, read
+as a metric the question defines (`ASKED`)."""
+
+from __future__ import annotations
+
+import re
+
+from .figures import LineItem
+from .metric_questions import ASKED, SENTENCES
+from .metrics import Catalogue, Metric
+from .terms import phrase_words
+
+# one line as a share of another, asked without a name: "what was Acme's capital expenditure
+# (purchases of property and equipment) as a percentage of net revenues in FY2018?"
+_SHARE_WORDS = (
+    r"\s*(?P<a>[a-z][^?,;]*?)\s+as\s+an?\s+(?:percentage|percent|share|proportion)\s+of\s+"
+    r"(?:its\s+|the\s+)?(?P<b>[a-z][^?,;]*?)"
+    r"(?=\s+(?:in|for|during|at|over)\s+(?:fy|fiscal|the|\d)|\?|,|;|\.\s|\.?$)"
+)
+# after the owner's name ("eBay's capital expenditure ..."), else after "what was"
+_LINE_SHARE = (
+    re.compile(rf"['’]s?\s+{_SHARE_WORDS}", re.IGNORECASE),
+    re.compile(rf"\bwhat\s+(?:was|is|were)\s+(?:the\s+)?{_SHARE_WORDS}", re.IGNORECASE),
+)
+# "the ratio of capital expenditures to depreciation and amortization": one line over another
+_RATIO_OF = re.compile(
+    r"\bratio\s+of\s+(?:its\s+|the\s+)?(?P<a>[a-z][^?,;]*?)\s+to\s+(?:its\s+|the\s+)?"
+    r"(?P<b>[a-z][^?,;]*?)(?=\s+(?:in|for|during|at|over|as|using|from)\s|\?|,|;|\.\s|\.?$)",
+    re.IGNORECASE,
+)
+# a period written onto a side of the share ("FY2019 net income", "Q4 revenue")
+_SIDE_PERIOD = re.compile(r"\b(?:(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{2,4}|q[1-4])\b", re.I)
+_NOT_A_LINE = re.compile(r"\b(?:margin|ratio|rate|percent\w*|return|yield|growth)\b", re.I)
+
+
+def line_share(question: str, catalogue: Catalogue) -> dict[str, Metric]:
+    """One line item as a percentage of another that the question asks in its first
+    sentence, as a metric it defines (named `ASKED`); {} where it asks none, or both sides
+    name one line ("cloud revenues as a percentage of total revenues": a part, not a line)."""
+    first = SENTENCES.split(question)[0]
+    ratio = _RATIO_OF.search(first)
+    found = _LINE_SHARE[0].search(first) or _LINE_SHARE[1].search(first) or ratio
+    if found is None or _NOT_A_LINE.search(found["a"]):
+        return {}
+    a, b = found["a"], found["b"]
+    periods = [_SIDE_PERIOD.findall(side.lower()) for side in (a, b)]
+    if any(re.match(r"q[1-4]", p) for side in periods for p in side) or (
+        all(periods) and periods[0] != periods[1]
+    ):
+        return {}  # "FY2019 net income as a percentage of FY2018 revenue": not one period
+    left, right = _line_named(a, catalogue), _line_named(b, catalogue)
+    if left is None or right is None or left is right:
+        return {}
+    share = found is not ratio  # a share is a percentage; a ratio of one to another is not
+    return {phrase_words(ASKED): Metric((ASKED,), f"({left.name}) / ({right.name})", share)}
+
+
+# words before a line's name that are not part of it: the period ("FY2019", "fiscal 2023"),
+# "its", "the", "total" (a possessive before it names the owner or a part: never stripped)
+_NOT_THE_NAME = re.compile(
+    r"^(?:(?:its|their|the|total|(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{2,4})\s+)*", re.IGNORECASE
+)
+
+
+def _line_named(words: str, catalogue: Catalogue) -> LineItem | None:
+    """The line item `words` name whole ("net revenues", "total operating revenues"); None
+    where they name more than a line ("AWS segment operating income", "free cash flow")."""
+    return catalogue.named(_NOT_THE_NAME.sub("", re.sub(r"\([^)]*\)", " ", words).strip()))
