@@ -42,6 +42,14 @@ Senior Notes due 2053.
 Cash Dividends: In fiscal 2023, we declared and paid cash dividends of $1.36 per share that
 totaled $370 million.
 Interest expense increased $40 million in 2023.
+Total video and music expense was $1.3 billion and $1.6 billion for the year ended December
+31, 2022 and 2023.
+Cash dividends declared and paid totaled $0.34 and $0.32 per share for each quarter in 2023
+and 2022, respectively.
+Our network consists of approximately 108,000 circuit miles of distribution lines (of which
+approximately 25% are underground).
+We hired approximately 2,300 new employees in 2023. Our two utilities also include
+generation capacity totaling 3,973 MW.
 
 # Item 8. Financial Statements
 
@@ -85,6 +93,7 @@ December 31, 2023 December 31, 2022
 Cash and cash equivalents 2,138 1,900
 Receivables, less allowances of $80 and $69 1,018 1,186
 Total current assets 3,000 2,900
+Total current liabilities 2,000 1,900
 Total assets 5,000 4,800
 Notes payable 32 40
 Current portion of long-term debt 1,709 1,674
@@ -306,3 +315,87 @@ def test_a_figure_of_another_kind_is_never_stated(
     out = run_json("ask", question)
     headline = out["headline"]
     assert headline is None or headline["value"] != pytest.approx(wrong), out["answer"]
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # amounts listed with as many years: the year asked's, by their order
+        ("How much total video and music expense did Summit have in 2023?", 1.6e9),
+        # one line over another, asked as a ratio; "over" divides by the rest of the clause
+        (
+            "What was Summit's ratio of capital expenditures to depreciation and amortization "
+            "in 2023, using its cash flow statement? Round to two decimal places.",
+            0.73,
+        ),
+        # a formula shown with its symbols after a colon
+        (
+            "What is Summit's FY2023 operating cash flow to current liabilities ratio? Calculate "
+            "what was asked by utilizing the line items clearly shown in the cash flow statement "
+            "and the balance sheet: net cash provided by operating activities / total current "
+            "liabilities. Round your answer to two decimal places.",
+            0.41,
+        ),
+        (
+            "What was Summit's debt-to-capital ratio at December 31, 2023, measured as long-term "
+            "debt over long-term debt plus total stockholders' equity? Round to two decimals.",
+            0.84,
+        ),
+    ],
+)
+def test_amounts_of_a_year_and_ratios_told_in_words(
+    summit: None, question: str, value: float
+) -> None:
+    headline = run_json("ask", question)["headline"]
+    assert headline is not None and headline["value"] == pytest.approx(value, rel=1e-3)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # each quarter's dividend is not the year's
+        "What was the cash dividend per share declared by Summit in 2023?",
+        # a region the question names is not the whole company's revenue
+        "What total revenues did Summit generate in its Asia Pacific region in 2023?",
+        # what was done is not what there is; a part's capacity is not the company's
+        "How many employees did Summit have at the end of 2023?",
+        "How many megawatts of generation capacity did Summit have in 2023?",
+        # the number the question names is said by the sentence that answers it
+        "How many people did Summit's eight utility businesses distribute power to?",
+        # a figure in parentheses is not the words' own: 25% underground, not 108,000 miles
+        "How many miles of distribution lines did Summit place underground in 2023?",
+        # a ratio asked is never a line's amount
+        "What was Summit's cash coverage ratio of current liabilities in 2023?",
+    ],
+)
+def test_a_quarter_a_region_or_a_part_is_not_the_figure_asked(summit: None, question: str) -> None:
+    out = run_json("ask", question)
+    headline = out["headline"]
+    stated = (0.34, 9_660e6, 2_300, 3_973, 10.5e6, 108_000, 2_138e6, 2_000e6)
+    assert headline is None or headline["value"] not in stated, out["answer"]
+
+
+def test_the_annual_filing_named_is_the_one_read(tmp_path: Path) -> None:
+    # the later 10-K prints the earlier year recast: asked "as presented" in it, its column
+    def balance(year: int, now: int, before: int) -> str:
+        return f"""# Item 8. Financial Statements
+
+CONSOLIDATED BALANCE SHEETS
+(In millions)
+December 31, {year} December 31, {year - 1}
+Goodwill {now:,} {before:,}
+Total assets 9,000 8,500
+"""
+
+    files = {
+        "summit-10k-2021.md": annual_filing(2021, balance(2021, 4_100, 4_285), name="SUMMIT INC."),
+        "summit-10k-2020.md": annual_filing(2020, balance(2020, 4_675, 4_500), name="SUMMIT INC."),
+    }
+    ingest_files(tmp_path / "years", files)
+    question = (
+        "As presented in the balance sheet of Summit's 2021 Form 10-K, what was goodwill at "
+        "December 31, 2020?"
+    )
+    headline = run_json("ask", question)["headline"]
+    assert headline is not None and headline["value"] == 4_285e6
+    assert headline["document"] == "summit-10k-2021"

@@ -114,7 +114,8 @@ _NAME_START = re.compile(r"^(?:(?:the|its|their|(?:fy|q[1-4]\s*)?\d{2,4})\s+)+",
 # ended June 30, 2023"): the question's period, not the formula's
 _TRAILING_PERIOD = re.compile(
     r"\s+(?:for|in|during|as\s+of|at)\s+(?:the\s+)?(?:three|six|nine|twelve|fiscal|year|"
-    r"quarter|first|second|third|fourth|full|\d{4}|fy).*$",
+    r"quarter|first|second|third|fourth|full|\d{4}|fy).*$|"
+    r"\s+(?:in|from)\s+(?:its|the)\s+[^,;]*?\b(?:10-?[KQ]|report|release|filing)\b.*$",
     re.IGNORECASE,
 )
 
@@ -181,6 +182,12 @@ _IMPERATIVE = re.compile(
     re.IGNORECASE,
 )
 ASKED = "the question's formula"  # a metric the question computes without naming it
+# a formula shown with its symbols after a colon or in parentheses
+_SHOWN = re.compile(
+    r"(?::\s*|\()(?P<expr>[a-z(][^:()?]*?(?:\s/\s|\s+divided\s+by\s+)[^:()?]*?)"
+    r"(?=\)|\.\s|\.?$|\?|,\s*(?:and\s+)?round)",
+    re.IGNORECASE,
+)
 # "How many times did Acme's fiscal 2023 operating income cover its interest expense?"
 _COVER = re.compile(
     r"\bhow\s+many\s+times\s+(?:did|does|do|has|have|was|is|were|could|would)\s+"
@@ -203,6 +210,9 @@ def _definitions(question: str) -> list[tuple[str, str]]:
         told = _IMPERATIVE.match(sentence.strip())
         if told and not written:
             found.append((ASKED, _TRAILING_PERIOD.sub("", told.group("expr"))))
+        shown = None if told or written else _SHOWN.search(sentence)
+        if shown:  # "... the balance sheet: A / B", "the equity multiplier (A / B)"
+            found.append((ASKED, _TRAILING_PERIOD.sub("", shown["expr"]).strip()))
         cover = _COVER.search(sentence)
         if cover and not told:
             found.append((ASKED, f"{cover['a']} divided by {cover['b']}"))

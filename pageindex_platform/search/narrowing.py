@@ -164,6 +164,9 @@ _SHARE_ASKED = re.compile(
     r"\b(?:give|express|state|report|provide)\b[^.?]{0,20}\bpercent(?:age)?\b",
     re.IGNORECASE,
 )
+_RATIO_ASKED = re.compile(
+    r"\b(?:ratio|multiplier|turnover|coverage)\b|\s/\s|\bdivided\s+by\b", re.IGNORECASE
+)
 _TIMES = re.compile(r"\bhow\s+many\s+times\b", re.IGNORECASE)
 _PER_SHARE = re.compile(r"\bper\s+(?:[\w-]+\s+){0,2}share\b|\beps\b", re.IGNORECASE)
 
@@ -179,6 +182,8 @@ def other_than_the_line(question: str, item: LineItem, uncomputed: str) -> tuple
         return f"{item.name} as a percentage", why
     if _TIMES.search(question):  # "how many times did operating income cover interest?"
         return "the ratio asked", "an amount; the question asks how many times one covers another"
+    if _RATIO_ASKED.search(question):  # "the cash ratio ... Use (A + B) divided by C"
+        return "the ratio asked", "an amount; the question asks a ratio of it to another"
     per_share = any(_PER_SHARE.search(name) for name in item.names)
     if _PER_SHARE.search(question) and not per_share:
         why = "the whole company's amount; the question asks a figure per share"

@@ -30,6 +30,8 @@ _SUBJECT = re.compile(
     r"^\s*((?:[A-Z][\w&.'’-]*\s+){1,4}?)(?:has|have|had|owns|owned|operates|operated)\b"
 )
 _WE = frozenset("we our the company its management".split())
+_NUMBERS = "one two three four five six seven eight nine ten eleven twelve".split()
+_NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBERS[1:])})\b(?!\s+decimal)", re.IGNORECASE)
 _PREFERRED = re.compile(r"\bpreferred\s+(?:stock|shares?)\b", re.IGNORECASE)
 _ALLOWED = re.compile(r"\bauthori[sz]\w*|\bpermit\w*|\bup\s+to\b", re.IGNORECASE)
 # a sentence of plans or expectations states no figure reported
@@ -78,7 +80,10 @@ def sentence_checks(
     )
     one = (part and not named) or (_SEGMENT.search(sentence) and not _SPANNING.search(sentence))
     other = _other_subject(sentence, document, question)
-    if other:
+    missing = [w for w in _NUMBER_WORD.findall(question) if not _says_number(sentence, w)]
+    if missing:  # "its eight utility businesses": the sentence of the eight
+        checks.append(Check("statement", False, f"the sentence does not say {missing[0]!r}"))
+    elif other:
         checks.append(Check("statement", False, f"the sentence speaks of {other}"))
     elif _PREFERRED.search(sentence) and not _PREFERRED.search(question):
         checks.append(Check("statement", False, "the sentence speaks of preferred stock"))
@@ -112,3 +117,10 @@ def _other_subject(sentence: str, document: DocumentInfo, question: str) -> str:
     own = {w for n in names for w in n.lower().split()} | _WE
     said = {w.lower().strip(".,") for w in subject[1].split()}
     return "" if said & own else subject[1].strip()
+
+
+def _says_number(sentence: str, word: str) -> bool:
+    """Whether a sentence says a number the question names in words ("eight"), in words or
+    in digits."""
+    digits = str(_NUMBERS.index(word.lower()) + 1)
+    return bool(re.search(rf"\b(?:{word}|{digits})\b", sentence, re.IGNORECASE))

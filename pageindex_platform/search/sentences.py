@@ -253,7 +253,11 @@ def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
         return other
     # a figure in parentheses restates the one before it ("8,228 MW (4,293 proportional MW)
     # of renewable generation"): the words after go with that one
-    asides = [m.span() for m in re.finditer(r"\([^()]*\)", sentence)]
+    asides = [
+        m.span()
+        for m in re.finditer(r"\([^()]*\)", sentence)
+        if re.search(r"\d[\d,.]*\s*[A-Za-z]{0,4}\s*$", sentence[: m.start()])  # after a figure
+    ]
     spans = [
         m.span()
         for m in numbers(sentence)

@@ -287,7 +287,10 @@ def _prose(text: str) -> list[str]:
     lines = [x.strip() for x in text.splitlines()]
     for line, after in zip(lines, [*lines[1:], ""], strict=True):
         goes_on = after[:1].islower()  # "... As of January 28, 2023, $1.1" over "billion remained"
-        if line and (goes_on or not _ROW_END.search(line)) and len(line) >= _HEADING:
+        # a short line ends the sentence the run leaves open ("... the year ended December"
+        # over "31, 2022 and 2023."), else it is a heading
+        open_run = bool(run) and not run[-1].endswith((".", ":", "?", "!"))
+        if line and (goes_on or not _ROW_END.search(line)) and (len(line) >= _HEADING or open_run):
             run.append(line)
             continue
         paragraphs.append(" ".join(run))
