@@ -268,6 +268,13 @@ def test_what_a_question_says_of_its_terms() -> None:
     assert set(defined) == {" debt ", " equity "}
     asked = metric_in(question, Vocabulary.packaged().catalogue, defined)
     assert asked is not None and asked.name == "debt to equity"  # not its input "debt"
+    # a formula shown in parentheses is the question's, unless it restates the metric named
+    shown = "Compute the equity multiplier at December 31, 2023 (total assets / total equity)."
+    assert defined_metrics(shown)[" the question s formula "].formula == (
+        "total assets / total equity"
+    )
+    restated = "What was the gross margin percentage (gross margin divided by net sales) in 2019?"
+    assert defined_metrics(restated) == {}
 
 
 @pytest.mark.parametrize(

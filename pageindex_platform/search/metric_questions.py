@@ -211,6 +211,8 @@ def _definitions(question: str) -> list[tuple[str, str]]:
         if told and not written:
             found.append((ASKED, _TRAILING_PERIOD.sub("", told.group("expr"))))
         shown = None if told or written else _SHOWN.search(sentence)
+        if shown and _restated(sentence[: shown.start()], shown["expr"]):
+            shown = None  # "gross margin percentage (gross margin divided by net sales)"
         if shown:  # "... the balance sheet: A / B", "the equity multiplier (A / B)"
             found.append((ASKED, _TRAILING_PERIOD.sub("", shown["expr"]).strip()))
         cover = _COVER.search(sentence)
@@ -221,6 +223,15 @@ def _definitions(question: str) -> list[tuple[str, str]]:
         for term in _EQUATION_TERM.finditer(sentence):
             found.append((term.group("name").strip(), term.group("expr").strip()))
     return found
+
+
+def _restated(before: str, expr: str) -> bool:
+    """Whether a formula shown after a metric's name uses that name itself: the catalogue's
+    metric, restated ("gross margin percentage (gross margin divided by net sales)")."""
+    name = " ".join(phrase_words(before).split()[-3:])
+    own = _MEASURE_WORD.sub("", f" {name} ").strip()
+    words = phrase_words(expr)
+    return any(f" {' '.join(own.split()[i:])} " in words for i in range(len(own.split()) - 1))
 
 
 def _written(sentence: str) -> list[tuple[str, str]]:
