@@ -204,16 +204,16 @@ class Figure:
         return WorkingInput(**self._shown(), name=name, fiscal_year=fiscal_year)
 
 
-# the bare labels of per-share rows under a heading that names the line ("Net income per
-# share:" over "Basic" and "Diluted")
-def _of_income(concept: str) -> bool:
-    """Whether a table row's key starts with what a figure per share is of ("net income")."""
-    key = concept.split(":", 1)[-1]
+def of_income(key: str) -> bool:
+    """Whether a table row's key starts with what a figure per share is of ("net income
+    attributable to Acme"), as per-share rows under a heading are named."""
     return any(key == k or key.startswith(f"{k} ") for k in PER_SHARE_OF)
 
 
 # a cash flow statement's row of money paid out, printed in parentheses: an amount paid
 _PAID = re.compile(r"\b(?:paid|payments?|purchases?|repayments?|repurchases?|additions?)\b", re.I)
+# the bare labels of per-share rows under a heading that names the line ("Net income per
+# share:" over "Basic" and "Diluted")
 BARE_PER_SHARE = ("diluted", "basic")
 # words that say a figure is per share ("per common share", "per diluted share")
 PER_SHARE = re.compile(r"\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b", re.IGNORECASE)
@@ -298,12 +298,12 @@ class FigureBook:
         bare = [w for w in BARE_PER_SHARE if item.per_share and any(w in n for n in item.names)]
         # "Net income attributable to Acme common stockholders" under "DILUTED EARNINGS PER
         # SHARE:": the per-share line's row named by what it is of (checked for its heading)
-        of_income = PER_SHARE_OF if bare else []
+        named_of = PER_SHARE_OF if bare else []
         rows = queries.stated_figures(
             self.session,
             self.document.id,
-            names=[*item.concepts, *(k for k in keys if not k.endswith("%")), *bare, *of_income],
-            prefixes=[k for k in keys if k.endswith("%")] + [f"{k} %" for k in of_income],
+            names=[*item.concepts, *(k for k in keys if not k.endswith("%")), *bare, *named_of],
+            prefixes=[k for k in keys if k.endswith("%")] + [f"{k} %" for k in named_of],
         )
         minority = any("controlling" in n or "minority" in n for n in item.names)
         kept = [
@@ -312,7 +312,7 @@ class FigureBook:
             if ("/" in f.unit) == item.per_share
             and (minority or not _MINORITY.search(f.label or ""))
             # a per-share row named by what it is of is a flow: never a column at a date
-            and not (of_income and f.period_start is None and _of_income(f.concept))
+            and not (named_of and f.period_start is None and of_income(f.concept.split(":", 1)[-1]))
         ]
         span = self.span(year)
         wanted = sorted(self._of_period(kept, span, year), key=self._ranking(item, span))

@@ -22,7 +22,7 @@ from .narrowing import ADJUSTED
 from .printed import row_headings
 from .results import Check
 from .sentence_numbers import MONTHS
-from .terms import phrase_words
+from .terms import name_words, phrase_words
 
 # words of a label that say nothing of what the row is
 _FILLER = frozenset("total net and of the in for to a an from by on at or".split())
@@ -71,7 +71,7 @@ def named_row(
     named set aside (with why) when none passes, or when two give different figures."""
     if _PERCENT.search(question):
         return Stated()
-    own = set(phrase_words(document.company or "").split())
+    own = name_words(document.company)
     plain = without_source(question)
     asked = set(phrase_words(plain).split()) - own
     what = _ASKED.search(plain)

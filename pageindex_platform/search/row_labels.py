@@ -9,7 +9,7 @@ import re
 
 from ..index.tables import label_key
 from ..periods import MONTH_WORDS
-from .figures import BARE_PER_SHARE, PER_SHARE, PER_SHARE_OF, Figure, LineItem
+from .figures import BARE_PER_SHARE, PER_SHARE, Figure, LineItem, of_income
 from .printed import row_headings
 from .results import Check
 
@@ -40,8 +40,8 @@ def heading_check(item: LineItem, figure: Figure, text: str) -> Check:
     key = label_key(figure.label)
     # a per-share row named by what it is of ("Net income attributable to Acme — basic", or
     # alone under "DILUTED EARNINGS PER SHARE:"): of the kind asked (diluted, basic)
-    of_income = item.per_share and any(key == k or key.startswith(f"{k} ") for k in PER_SHARE_OF)
-    kind = next((w for w in BARE_PER_SHARE if w in item.name), "") if of_income else ""
+    kind = next((w for w in BARE_PER_SHARE if w in item.name), "")
+    kind = kind if item.per_share and of_income(key) else ""
     said = set(BARE_PER_SHARE) & set(key.split())
     if kind and said:
         return Check("label", kind in said, f"the row {figure.label!r} is {' and '.join(said)}")

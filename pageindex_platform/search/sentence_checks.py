@@ -8,8 +8,9 @@ import re
 
 from ..db.queries import DocumentInfo
 from ..periods.grammar import MATURITY
-from .results import Check
-from .sentence_numbers import YEAR, position
+from .headline import Stated
+from .results import Candidate, Check, Headline
+from .sentence_numbers import YEAR, position, sentence_label
 
 _SEGMENT = re.compile(r"\bsegments?\b", re.IGNORECASE)
 # a sentence about one segment ("Our Outdoor segment sales increased 12.5%"), not one that
@@ -57,7 +58,7 @@ def sentence_checks(
     a segment's, a unit's, a subsidiary's or a utility's, nor a footnote of what a figure
     includes, unless the question names that part; not preferred stock's)."""
     checks = [Check("page", True, f"read from the sentence on p. {page}")]
-    years = {int(y) for y in YEAR.findall(MATURITY.sub(" ", sentence))}
+    years = set(years_said(sentence))
     own = document.fiscal_year
     if year is not None and years and year not in years:
         said = ", ".join(str(y) for y in sorted(years))
@@ -67,7 +68,7 @@ def sentence_checks(
     else:
         checks.append(Check("period", True, "the sentence is of the period asked"))
     at = position(sentence, shown) if shown else -1
-    if _PLAN.search(_clause(sentence, shown)) and not _PLAN.search(question):
+    if _PLAN.search(_clause(sentence, at, shown)) and not _PLAN.search(question):
         checks.append(Check("kind", False, "the sentence speaks of a plan or an expectation"))
     elif at > 0 and _ALLOWED.search(sentence[:at]) and not _ALLOWED.search(question):
         # "authorizes us to issue 3.6 billion shares": what may be done, not what was
@@ -95,11 +96,10 @@ def sentence_checks(
     return checks
 
 
-def _clause(sentence: str, shown: str) -> str:
-    """The sentence up to the end of the clause that says `shown` (the whole sentence without
-    it): "... were $67.9 billion, approximately 49% of which we expect to recognize ..." reports
-    the amount; the expectation is of another figure."""
-    at = position(sentence, shown) if shown else -1
+def _clause(sentence: str, at: int, shown: str) -> str:
+    """The sentence up to the end of the clause that says `shown`, written at `at` (the whole
+    sentence where it is not there): "... were $67.9 billion, approximately 49% of which we
+    expect to recognize ..." reports the amount; the expectation is of another figure."""
     if at < 0:
         return sentence
     end = at + len(shown)
@@ -124,3 +124,50 @@ def _says_number(sentence: str, word: str) -> bool:
     in digits."""
     digits = str(_NUMBERS.index(word.lower()) + 1)
     return bool(re.search(rf"\b(?:{word}|{digits})\b", sentence, re.IGNORECASE))
+
+
+def years_said(text: str) -> list[int]:
+    """The years a text writes, in order, less those that name when something falls due
+    ("Senior Notes due 2033")."""
+    return [int(y) for y in YEAR.findall(MATURITY.sub(" ", text))]
+
+
+def sentence_figure(
+    *,
+    value: float,
+    shown: str,
+    unit: str,
+    sentence: str,
+    period: str,
+    document: DocumentInfo,
+    page: int,
+    checks: list[Check],
+) -> Headline | Candidate:
+    """A figure read from a sentence: the headline where it passes every check, else a
+    candidate set aside with the first check it failed."""
+    fields = {
+        "value": value,
+        "shown": shown,
+        "unit": unit,
+        "label": sentence_label(sentence),
+        "period": period,
+        "period_start": None,
+        "period_end": document.period_end,
+        "document": document.name,
+        "page": page,
+        "checks": checks,
+    }
+    failed = next((c for c in checks if not c.passed), None)
+    if failed is None:
+        return Headline(**fields, kind="text")  # type: ignore[arg-type]
+    return Candidate(**fields, set_aside=failed.detail)  # type: ignore[arg-type]
+
+
+def stated_from(figure: Headline | Candidate, aside: list[Candidate]) -> Stated | None:
+    """The answer stating `figure` where it is a headline ("$67.9 billion — “...” [doc, p.
+    N]"), the candidates set aside before it kept; None, `figure` set aside, where it is not."""
+    if isinstance(figure, Headline):
+        text = f"{figure.shown} — “{figure.label}” [{figure.document}, p. {figure.page}]"
+        return Stated(text, headline=figure, candidates=aside)
+    aside.append(figure)
+    return None

@@ -15,8 +15,8 @@ from ..db import queries
 from ..db.queries import DocumentInfo
 from .headline import Stated, not_sure
 from .narrowing import counted_kind, place_check
-from .results import Candidate, Check, Headline
-from .sentence_checks import sentence_checks
+from .results import Candidate, Check
+from .sentence_checks import sentence_checks, sentence_figure, stated_from
 from .sentence_numbers import (
     A_YEAR,
     MONTHS,
@@ -27,7 +27,6 @@ from .sentence_numbers import (
     of_a_whole,
     position,
     respective,
-    sentence_label,
 )
 from .share_counts import count_row, noun_row
 from .terms import phrase_words
@@ -86,25 +85,19 @@ def text_stated(
             checks += [_attached(sentence, shown, ask), counted_kind(question, shown)]
         checks.append(respective(sentence, shown, ask.percent, year))
         checks.append(place_check(question, sentence, shown, names))
-        failed = next((c for c in checks if not c.passed), None)
-        unit = "%" if ask.percent else ask.noun
-        fields = {
-            "value": value,
-            "shown": shown,
-            "unit": unit,
-            "label": sentence_label(sentence),
-            "period": _period(document, year),
-            "period_start": None,
-            "period_end": document.period_end,
-            "document": document.name,
-            "page": page,
-            "checks": checks,
-        }
-        if failed is None:
-            headline = Headline(**fields, kind="text")  # type: ignore[arg-type]
-            text = f"{shown} — “{headline.label}” [{document.name}, p. {page}]"
-            return Stated(text, headline=headline, candidates=aside)
-        aside.append(Candidate(**fields, set_aside=failed.detail))  # type: ignore[arg-type]
+        figure = sentence_figure(
+            value=value,
+            shown=shown,
+            unit="%" if ask.percent else ask.noun,
+            sentence=sentence,
+            period=_period(document, year),
+            document=document,
+            page=page,
+            checks=checks,
+        )
+        stated = stated_from(figure, aside)
+        if stated is not None:
+            return stated
     words = [ask.act, *ask.terms]
     row = None if ask.percent else count_row(session, document, ask.noun, words, year)
     if row is None and not ask.percent and not aside:  # "Employees (in thousands) 131.9"

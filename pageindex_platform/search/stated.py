@@ -47,6 +47,7 @@ from .named_rows import or_named_row
 from .narrowing import ADJUSTED, another_measure, narrowed, other_than_the_line
 from .segments import part_asked, segment_stated
 from .sentences import text_stated
+from .terms import name_words
 from .text_amounts import or_in_text
 from .text_ask import text_ask
 from .working import MissingInput, Working, compute, terms_defined
@@ -123,7 +124,7 @@ def _stated(
     metric = metric_in(question, catalogue, defined)
     items = items_asked(question, catalogue.items)
     number = not _NOT_A_NUMBER.search(question)
-    in_text = text_ask(question, set(phrase_words(document.company or "").split()))
+    in_text = text_ask(question, name_words(document.company))
     if in_text is not None and number and (metric is None or not in_text.percent):
         said = text_stated(
             session=session,

@@ -17,6 +17,7 @@ from ..index.text import phrase_words
 
 __all__ = [
     "keywords",
+    "name_words",
     "phrase_words",
     "rarity",
     "spelled_out",
@@ -85,6 +86,12 @@ def term_weights(
     if document_ids is not None:
         params["ids"] = list(document_ids)
     return rarity(session, len(found), rows=f"chunks {where}", tsv="tsv", params=params)
+
+
+def name_words(name: str | None) -> set[str]:
+    """A company's name as the words a question's words are compared with ("Acme Inc." →
+    {"acme", "inc"}): words the question says of the owner, not of what it asks."""
+    return set(phrase_words(name or "").split())
 
 
 # a name spelled out before its abbreviation: "gross merchandise volume (GMV)"

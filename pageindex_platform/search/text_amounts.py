@@ -20,22 +20,19 @@ from sqlalchemy.orm import Session
 from ..db import queries
 from ..db.queries import DocumentInfo
 from ..periods.filing_words import without_source
-from ..periods.grammar import MATURITY
 from .amounts import AMOUNT
 from .figures import PER_SHARE
 from .headline import Stated, not_sure
 from .narrowing import DIFFERENCE_ASKED, place_check, without_place
-from .results import Candidate, Check, Headline
-from .sentence_checks import sentence_checks
+from .results import Candidate, Check
+from .sentence_checks import sentence_checks, sentence_figure, stated_from, years_said
 from .sentence_numbers import (
     MONTHS,
     MOVED_BY,
     PERCENT_ASKED,
     SCALES,
-    YEAR,
-    sentence_label,
 )
-from .terms import phrase_words
+from .terms import name_words, phrase_words
 
 # an amount asked: "how much ...", "what (total) amount / value / cost / fee ...", "in USD
 # millions" (a percentage or a count is asked in other words: sentences.py)
@@ -137,24 +134,19 @@ def amount_in_text(
             ),
             place_check(question, sentence, shown, names),
         ]
-        fields = {
-            "value": value,
-            "shown": shown,
-            "unit": "USD/share" if per_share else "USD",
-            "label": sentence_label(sentence),
-            "period": f"FY{year}" if year else "",
-            "period_start": None,
-            "period_end": document.period_end,
-            "document": document.name,
-            "page": page,
-            "checks": checks,
-        }
-        failed = next((c for c in checks if not c.passed), None)
-        if failed is None:
-            headline = Headline(**fields, kind="text")  # type: ignore[arg-type]
-            text = f"{shown} — “{headline.label}” [{document.name}, p. {page}]"
-            return Stated(text, headline=headline, candidates=aside)
-        aside.append(Candidate(**fields, set_aside=failed.detail))  # type: ignore[arg-type]
+        figure = sentence_figure(
+            value=value,
+            shown=shown,
+            unit="USD/share" if per_share else "USD",
+            sentence=sentence,
+            period=f"FY{year}" if year else "",
+            document=document,
+            page=page,
+            checks=checks,
+        )
+        stated = stated_from(figure, aside)
+        if stated is not None:
+            return stated
     return Stated(not_sure("the amount asked", aside), candidates=aside) if aside else Stated()
 
 
@@ -212,7 +204,7 @@ def _amount_of(
         if not MOVED_BY.search(sentence[: a.start()][-40:])
         and _per_share(sentence, listed[i:]) == per_share
     ]
-    years = [int(y) for y in YEAR.findall(MATURITY.sub(" ", sentence))]
+    years = years_said(sentence)
     if len(amounts) <= 1 and (len(listed) <= 1 or len(set(years)) <= 1):
         return amounts[0] if amounts else None
     ends = [a.start() for a in amounts[1:]] + [len(sentence)]
@@ -240,7 +232,7 @@ def _of_year(
     """Of amounts listed with as many years (all after the amounts, or all before them),
     the one of `year`, by their order; None where the years are not so listed."""
     for words in (sentence[listed[-1].end() :], sentence[: listed[0].start()]):
-        years = [int(y) for y in YEAR.findall(MATURITY.sub(" ", words))]
+        years = years_said(words)
         if len(years) == len(listed) and year in years:
             return listed[years.index(year)]
     return None
@@ -269,7 +261,7 @@ def or_in_text(
     money; else the amount a sentence says (the figures `stated` set aside kept with it)."""
     if stated.headline is not None or stated.working is not None or not money_asked(question):
         return stated
-    own = set(phrase_words(document.company or "").split())
+    own = name_words(document.company)
     said = amount_in_text(
         session=session, question=question, document=document, year=year, company_words=own
     )
