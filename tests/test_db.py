@@ -31,6 +31,21 @@ def test_status_and_upgrade_on_the_configured_database(small_pdf: Path) -> None:
     assert code == 0 and "not ours to stop" in out
 
 
+def test_chunk_vectors_are_indexed_with_the_smaller_build_effort(database_url: str) -> None:
+    """Migration 0015: each chunk's vector is linked into the HNSW index with a candidate
+    list of 32 (the largest part of storing a document)."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(database_url)
+    try:
+        with engine.connect() as conn:
+            query = "SELECT reloptions FROM pg_class WHERE relname = 'ix_chunks_embedding_hnsw'"
+            options = conn.execute(sa.text(query)).scalar()
+    finally:
+        engine.dispose()
+    assert options == ["ef_construction=32"]
+
+
 def test_embedded_server_starts_on_demand_and_stops(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

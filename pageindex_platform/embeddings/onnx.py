@@ -119,6 +119,10 @@ class OnnxMiniLM:
         )
         self.tokenizer = Tokenizer.from_file(str(model_dir() / "tokenizer.json"))
         self.tokenizer.enable_truncation(MAX_TOKENS)
+        # the shipped tokenizer pads every text to 128 tokens; a batch is padded to its
+        # longest text below instead, so a question or a description of a few dozen tokens
+        # runs a few dozen positions (the same vectors: padding is masked out)
+        self.tokenizer.no_padding()
         self.batch_size = batch_size
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
