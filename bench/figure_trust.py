@@ -32,7 +32,7 @@ from first_figure import first_figure, same
 
 from pageindex_platform.evaluate.answers import numbers
 
-_NOT_STORED = re.compile(r"\bno\b[^.]{0,80}\bis stored\b|\bnot stored\b", re.IGNORECASE)
+_NOT_STORED = re.compile(r"\bno\b[^\n]{0,100}?\bis stored\b|\bnot stored\b", re.IGNORECASE)
 
 
 def _gold(row: dict[str, Any]) -> float | None:

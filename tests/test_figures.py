@@ -10,14 +10,10 @@ import pytest
 from pageindex_platform.index.tables import label_key, read_tables
 from pageindex_platform.records import PageText
 from pageindex_platform.search.figures import Figure, LineItem
+from pageindex_platform.search.formula_words import translate
 from pageindex_platform.search.formulas import FormulaError, parse_formula
 from pageindex_platform.search.line_shares import line_share
-from pageindex_platform.search.metric_questions import (
-    asked,
-    defined_metrics,
-    metric_in,
-    translate,
-)
+from pageindex_platform.search.metric_questions import asked, defined_metrics, metric_in
 from pageindex_platform.search.metrics import Catalogue, Metric
 from pageindex_platform.search.vocabulary import Vocabulary
 from pageindex_platform.search.working import MissingInput, Working, compute

@@ -60,3 +60,19 @@ _SOURCE = re.compile(
 def without_source(question: str) -> str:
     """The question less the words that name the filing the answer is read from."""
     return _SOURCE.sub(" ", question)
+
+
+# how the question wants its answer given, not what it asks: "Answer in millions of shares.",
+# "Round to two decimal places.", "..., in USD millions?", "..., rounded to one decimal"
+_FORM = re.compile(
+    r"(?<=[.?!])\s+(?:please\s+)?(?:answer|round|express|give\s+(?:the|your)\s+answer|report\s+"
+    r"(?:the|your)\s+answer)\b[^.?!]*[.?!]?"
+    r"|,\s*(?:and\s+)?(?:round(?:ed)?|express(?:ed)?|answer(?:ed)?|in\s+(?:usd|us\$|\$|dollars|"
+    r"millions|billions|thousands))\b[^,.?!]*",
+    re.IGNORECASE,
+)
+
+
+def without_form(question: str) -> str:
+    """The question less the words that say how its answer is to be given."""
+    return _FORM.sub(" ", question)

@@ -13,12 +13,13 @@ from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import CompanyNames
-from ..periods import PeriodAsk, PeriodKind, parse_period
+from ..periods import PeriodAsk, PeriodKind
 from ..periods.dates import parse_dates
 from ..periods.filing_words import ANNUAL_FILING_YEAR
 from ..periods.grammar import quarter_labels
 from .companies import common_in, link, resolve_companies
 from .entities import entity_groups
+from .metric_questions import period_asked
 
 _DOC_TYPES = (
     (re.compile(r"\b10-?K\b|\bannual report\b", re.I), "10-K"),
@@ -144,7 +145,7 @@ def parse_constraints(
     grouped by company, the period it asks about, filing types, and whether it names a
     fiscal year, asks about the newest period or compares companies."""
     resolved = resolve_companies(question, session=session, aliases=aliases)
-    period = parse_period(question)
+    period = period_asked(question)
     unknown = list(resolved.unknown)
     if resolved.companies:
         stored = queries.company_names(session)

@@ -12,12 +12,16 @@ from .metric_questions import ASKED, SENTENCES
 from .metrics import Catalogue, Metric
 from .terms import phrase_words
 
+# the first word of a period after a side's name ("for full-year 2022", "in the second quarter")
+_PERIOD_START = (
+    r"(?:fy|fiscal|the|\d|full|year|q[1-4]\b|first|second|third|fourth|three|six|nine|twelve)"
+)
 # one line as a share of another, asked without a name: "what was Acme's capital expenditure
 # (purchases of property and equipment) as a percentage of net revenues in FY2018?"
 _SHARE_WORDS = (
     r"\s*(?P<a>[a-z][^?,;]*?)\s+as\s+an?\s+(?:percentage|percent|share|proportion)\s+of\s+"
     r"(?:its\s+|the\s+)?(?P<b>[a-z][^?,;]*?)"
-    r"(?=\s+(?:in|for|during|at|over)\s+(?:fy|fiscal|the|\d)|\?|,|;|\.\s|\.?$)"
+    rf"(?=\s+(?:in|for|during|at|over)\s+{_PERIOD_START}|\?|,|;|\.\s|\.?$)"
 )
 # after the owner's name ("eBay's capital expenditure ..."), else after "what was"
 _LINE_SHARE = (
@@ -67,4 +71,20 @@ _NOT_THE_NAME = re.compile(
 def _line_named(words: str, catalogue: Catalogue) -> LineItem | None:
     """The line item `words` name whole ("net revenues", "total operating revenues"); None
     where they name more than a line ("AWS segment operating income", "free cash flow")."""
-    return catalogue.named(_NOT_THE_NAME.sub("", re.sub(r"\([^)]*\)", " ", words).strip()))
+    if _A_PART.search(words):
+        return None  # "net sales (North America segment)": a part's line, not the company's
+    # a side's words in parentheses are said of it, not part of its name, as is a parenthesis
+    # the side's end cuts that says where it is read ("(both from the cash flow statement",
+    # cut before "from": "(both")
+    bare = re.sub(
+        r"\([^)]*\)|\(\s*(?:(?:both|each)\s*)?(?:(?:from|in|on|per)\s+the\b[^)]*)?$", " ", words
+    )
+    return catalogue.named(_NOT_THE_NAME.sub("", bare.strip()))
+
+
+# words that make a side a part's: a segment, a region, a category, a unit
+_A_PART = re.compile(
+    r"\b(?:segments?|divisions?|units?|regions?|categor(?:y|ies)|products?|brands?|sbus?|"
+    r"geograph\w*|only)\b",
+    re.IGNORECASE,
+)

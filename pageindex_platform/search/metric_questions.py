@@ -6,9 +6,10 @@ catalogue's; the metric it asks for; its fiscal years and how to round (`Asked`)
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ..periods.grammar import fiscal_years_written
+from ..periods.grammar import PeriodAsk, fiscal_years_written, parse_period
+from .formula_words import including, translate
 from .formulas import FormulaError, Node, parse_formula
 from .metrics import Catalogue, Metric
 from .terms import phrase_words
@@ -20,40 +21,6 @@ _HOW_GIVEN = r",\s*(?:and\s+)?(?:round|using|in\s|express|give|answer|based)"
 _DEFINED = re.compile(
     r"^(?:(?:the\s+)?(?P<name>[\w&%/' -]+?)\s+(?:here\s+)?(?:is|are)\s+defined\s+as"
     rf"|define\s+(?P<name2>[\w&%/' -]+?)\s+as)\s*:?\s*(?P<expr>.+?)(?:{_HOW_GIVEN}.*)?\.?$",
-    re.IGNORECASE,
-)
-_WORDS_TO_OPS = (
-    (r"\bdivided by\b|\bover\b", "/"),
-    (r"\bmultiplied by\b|\btimes\b", "*"),
-    (r"\bplus\b", "+"),
-    (r"\bminus\b|\bless\b", "-"),
-)
-# "... as a percentage of ...": all before it over all after it
-_SHARE_OF = re.compile(
-    r"\s+as\s+an?\s+(?:percentage|percent|share|proportion|fraction)\s+of\s+", re.IGNORECASE
-)
-# "average PP&E between FY2018 and FY2019", "the average of total assets at the end of 2019
-# and 2020"
-_YEAR_OF = r"(?:fy\s?|fiscal\s+(?:year\s+)?)?(\d{4})"
-_BETWEEN = re.compile(
-    r"\b(?:the\s+)?(average|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(.+?)\s+(?:between|at\s+the\s+ends?"
-    rf"\s+of|for|in)\s+{_YEAR_OF}\s+and\s+{_YEAR_OF}",
-    re.IGNORECASE,
-)
-# a qualifier a name carries in parentheses ("interest expense (net of amounts capitalized)")
-_QUALIFIER = re.compile(
-    r"\(\s*((?:excluding|including|net\s+of|less|after|before|exclusive\s+of)\b[^()]*)\)",
-    re.IGNORECASE,
-)
-# where a term is read, in parentheses: "dividends paid (from the cash flow statement)"
-_READ_FROM = re.compile(
-    r"\(\s*((?:from|in|on|per)\s+the\s+[^()]*?(?:statement|sheet)s?)\s*\)", re.I
-)
-# a year written before a name, as the fiscal year's: "2020 net income"
-_YEAR_BEFORE = re.compile(r"(?<![\w.])((?:19|20)\d\d)\s+(?=[a-z])", re.IGNORECASE)
-# "average PP&E" (the year's and the year before's) where no years are named
-_OF_YEARS = re.compile(
-    r"\b(average|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(?!\()([^-+*/()]+?)(?=\s*[-+*/)]|\s*$)",
     re.IGNORECASE,
 )
 _SPAN_AVERAGE = re.compile(r"\b(\d|two|three|four|five)[\s-]years?\s+average\b", re.IGNORECASE)
@@ -120,55 +87,6 @@ _TRAILING_PERIOD = re.compile(
 )
 
 
-def translate(expression: str) -> str:
-    """A question's words for a formula in formula syntax: "average PP&E between FY2018 and
-    FY2019" → "fy2019 average(PP&E)", "divided by" → "/", "A minus B as a percentage of C"
-    → "(A - B) / (C)"."""
-    share = _SHARE_OF.search(expression)
-    if share:
-        left, right = expression[: share.start()], expression[share.end() :]
-        return f"({translate(left)}) / ({translate(right)})"
-    text = _QUALIFIER.sub(r" \1", _READ_FROM.sub(r" \1", expression))
-    # the later of the two years ends the average, whichever is written first
-    text = _BETWEEN.sub(
-        lambda m: f"fy{max(m.group(3), m.group(4))} {m.group(1).lower()}({m.group(2)})", text
-    )
-    text = _YEAR_BEFORE.sub(r"fy\1 ", text)
-    over = re.search(r"\b(?:over|divided\s+by)\s+", text, re.IGNORECASE)
-    rest = text[over.end() :] if over else ""
-    if over and "(" not in rest and re.search(r"\b(?:plus|minus|less)\b|\s[+-]\s", rest):
-        text = f"{text[: over.start()]}divided by ({rest})"  # "A over B plus C": A / (B + C)
-    for words, op in _WORDS_TO_OPS:
-        text = re.sub(words, op, text, flags=re.IGNORECASE)
-    text = _OF_YEARS.sub(lambda m: f"{m.group(1).lower()}({m.group(2)})", text)
-    return re.sub(r",\s*(?=[a-z])", " ", text)  # "property, plant and equipment, net"
-
-
-def _including(expression: str) -> str:
-    """ "long-term debt including the current portion and finance leases" → "long-term debt
-    + current portion of long-term debt + finance leases"."""
-    base, rest = _split_including(expression)
-    if not rest:
-        return expression
-    parts = [
-        re.sub(r"^(?:the|its|their)\s+", "", p.strip())
-        for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", rest)
-    ]
-    parts = [
-        f"{p} of {base}" if re.fullmatch(r"(?:current|non-?current) portion", p) else p
-        for p in parts
-        if p
-    ]
-    return " + ".join([base, *parts])
-
-
-def _split_including(expression: str) -> tuple[str, str]:
-    found = re.search(r"\s+including\s+", expression, re.IGNORECASE)
-    if found is None:
-        return expression, ""
-    return expression[: found.start()].strip(), expression[found.end() :]
-
-
 # a formula the question tells how to compute, naming no metric (where it names one, "calculate
 # X as ..." is X's definition: `_CALCULATE_AS`): "Give operating income
 # divided by interest expense for the year ...", "Compute it as the income tax provision
@@ -176,7 +94,7 @@ def _split_including(expression: str) -> tuple[str, str]:
 _IMPERATIVE = re.compile(
     r"^(?:give|use|compute|calculate|take|report)\s+(?:it\s+as\s+|(?:the\s+)?ratio\s+of\s+)?"
     # not "calculate X's interest coverage as ...": a definition of a metric it names
-    r"(?P<expr>(?:(?!\bas\s+(?!an?\s+(?:percentage|percent|share)\b))[^?;])+?"
+    r"(?P<expr>(?:(?!\bas\s+(?!an?\s+(?:percentage|percent|share)\b))[^?;:])+?"
     r"\b(?:divided\s+by|as\s+an?\s+(?:percentage|percent|share)\s+of)\b[^?;]+?)"
     r"(?=,\s*(?:and\s+)?(?:round|in\s|express)|\s+and\s+round|\s+in\s+percent|\.\s|\.?$)",
     re.IGNORECASE,
@@ -219,7 +137,7 @@ def _definitions(question: str) -> list[tuple[str, str]]:
         if cover and not told:
             found.append((ASKED, f"{cover['a']} divided by {cover['b']}"))
         for taken in _TAKING.finditer(sentence):
-            found.append((taken.group("name").strip(), _including(taken.group("expr").strip())))
+            found.append((taken.group("name").strip(), including(taken.group("expr").strip())))
         for term in _EQUATION_TERM.finditer(sentence):
             found.append((term.group("name").strip(), term.group("expr").strip()))
     return found
@@ -263,6 +181,46 @@ _TELLS = re.compile(
 )
 
 
+def period_words(question: str) -> str:
+    """The question less the formulas it writes, where what is left still names a period:
+    "DSO for fiscal 2023, defined as the average of receivables at May 31, 2022 and May 31,
+    2023 over revenue" asks fiscal 2023, whatever dates its inputs are read at."""
+    kept, at = [], 0
+    for sentence in SENTENCES.split(question):
+        start = question.find(sentence, at)
+        at = start + len(sentence)
+        lead = start + len(sentence) - len(sentence.lstrip())
+        body = sentence.strip()
+        found = [
+            _DEFINED.match(body),
+            _INLINE.search(body),
+            _CALCULATE_AS.match(body),
+            _IMPERATIVE.match(body),
+            _SHOWN.search(body),
+            *_TAKING.finditer(body),
+            *_EQUATION_TERM.finditer(body),
+        ]
+        spans = sorted((lead + m.start("expr"), lead + m.end("expr")) for m in found if m)
+        kept.extend(spans)
+    rest, end = [], 0
+    for begin, stop in sorted(kept):
+        if begin >= end:
+            rest.append(question[end:begin])
+            end = stop
+    rest.append(question[end:])
+    left = " ".join(rest)
+    return left if parse_period(left).kind is not None else question
+
+
+def period_asked(question: str) -> PeriodAsk:
+    """The period the question asks (`period_words`), with every year and date it mentions."""
+    whole = parse_period(question)
+    words = period_words(question)
+    if words is question:
+        return whole
+    return replace(parse_period(words), mentioned=whole.mentioned, dates=whole.dates)
+
+
 def writes_definition(question: str) -> bool:
     """Whether the question writes how its metric is computed, in a form it may not be
     read in ("defined as (...)", "where debt = ...")."""
@@ -275,8 +233,12 @@ def defined_metrics(question: str) -> dict[str, Metric]:
     found: dict[str, Metric] = {}
     # a formula told without a name: a percentage where the question asks one, or a rate
     told = bool(_PERCENT.search(question) or _PERCENT_NAME.search(SENTENCES.split(question)[0]))
+    # the fiscal year the question names outside its formulas, which dated inputs must end
+    words = period_words(question)
+    named = parse_period(words).years if words is not question else ()
+    year = named[-1] if named else None
     for name, written in _definitions(question):
-        expr = translate(written.strip())
+        expr = translate(written.strip(), year)
         try:
             formula = parse_formula(expr)
         except FormulaError:

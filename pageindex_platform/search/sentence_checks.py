@@ -39,7 +39,7 @@ _ALLOWED = re.compile(r"\bauthori[sz]\w*|\bpermit\w*|\bup\s+to\b", re.IGNORECASE
 _PLAN = re.compile(
     r"\b(?:expects?|expected|plans?|planned|will|would|anticipates?|intends?|targets?|goal|"
     r"on track|outlook|guidance|forecast\w*|project(?:s|ed|ions?)?|future|committed|"
-    r"commitments?|agreed\s+to|obligated|(?:is|are)\s+payable)\b",
+    r"commitments?|agree(?:s|d)?\s+to|obligated|(?:is|are)\s+payable)\b",
     re.IGNORECASE,
 )
 
@@ -86,6 +86,11 @@ def sentence_checks(
         checks.append(Check("statement", False, f"the sentence does not say {missing[0]!r}"))
     elif other:
         checks.append(Check("statement", False, f"the sentence speaks of {other}"))
+    elif (within := _INCLUDED_IN.match(sentence)) and within[
+        "line"
+    ].lower() not in question.lower():
+        line = within["line"].strip()
+        checks.append(Check("statement", False, f"the sentence gives the part in {line!r}"))
     elif _PREFERRED.search(sentence) and not _PREFERRED.search(question):
         checks.append(Check("statement", False, "the sentence speaks of preferred stock"))
     elif one and not _SEGMENT.search(question):
@@ -94,6 +99,15 @@ def sentence_checks(
     else:
         checks.append(Check("statement", True, "the company's own figure"))
     return checks
+
+
+# "Included in “Other long-term liabilities” ... was $2.0 billion of unearned revenue": the
+# part of the amount that one line holds, not the whole
+_INCLUDED_IN = re.compile(
+    r"^\W*(?:included|recorded|reported|presented|classified)\s+(?:with)?in\s+(?:the\s+)?[“\"']?"
+    r"(?P<line>[^”\"',]{3,60})",
+    re.IGNORECASE,
+)
 
 
 def _clause(sentence: str, at: int, shown: str) -> str:

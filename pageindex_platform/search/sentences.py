@@ -8,6 +8,7 @@ unless the question names one."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from sqlalchemy.orm import Session
 
@@ -116,41 +117,104 @@ def _found(
     first: the sentences sharing most of the question's words."""
     keys = [ask.noun] if ask.noun else list(ask.terms)
     keys = [k for k in keys if len(k) > 2] + ([_SYMBOLS[ask.noun]] if ask.noun in _SYMBOLS else [])
-    pages = queries.pages_mentioning(session, document, keys)
+    pages = queries.pages_mentioning(session, document, keys, ranked=True)
     out: list[tuple[int, int, str, float, str]] = []
     for page in pages:
         for sentence in SENTENCE.split(page.text):
             flat = " ".join(sentence.split())
-            words = phrase_words(flat)
-            # a word in another form ("owned": "own"), the noun by its stem ("employed"
-            # speaks of employees)
-            score = sum(
-                f" {t} " in words
-                or bool(re.search(rf"\b(?:{_noun(t) if t == ask.noun else _root(t)})", flat, re.I))
-                for t in ask.terms
-            )
             for value, shown in _figures(flat, ask):
-                out.append((score, page.page, flat, value, shown))
+                clause = _clause_of(flat, shown)
+                if ask.subject and _score(clause, ask, ask.subject) < len(ask.subject):
+                    continue  # "rooms revenue increased 5%, due to ... REVPAR": not REVPAR's
+                out.append((_score(clause, ask), page.page, flat, value, shown))
     out.sort(key=lambda x: (-x[0], x[1]))
     # a sentence names at least half of what is asked ("global comparable sales": two of the
     # three words), or it speaks of something else; a percentage, two words at least where
-    # two are asked (one word shared is no sign of what a percentage is of)
-    least = min(len(ask.terms), 2) if ask.percent else 1
+    # two are asked (one word shared is no sign of what a percentage is of), and every word
+    # where three at most are asked ("net revenues increased 19%" is no change of net
+    # transaction revenues)
+    least = (len(ask.terms) if len(ask.terms) <= 3 else 2) if ask.percent else 1
     return [x for x in out if x[0] >= max(least, (len(ask.terms) + 1) // 2)]
+
+
+def _score(text: str, ask: TextAsk, of: tuple[str, ...] = ()) -> int:
+    """How many of the words asked (`of`, else all its terms) `text` says: a word in another
+    form ("owned": "own"), the noun by its stem ("employed" speaks of employees); a name and
+    its abbreviation ("accelerated share repurchase", "asr") are one thing asked, said either
+    way."""
+    words = phrase_words(text)
+    terms = tuple(dict.fromkeys((*ask.terms, *of)))
+    said = {
+        t
+        for t in terms
+        if f" {t} " in words
+        or re.search(rf"\b(?:{_noun(t) if t == ask.noun else _root(t)})", text, re.I)
+    }
+    return sum(t in said or _spelled(t, terms) & said != set() for t in of or ask.terms)
+
+
+# where a sentence turns to what caused its figure: "Net revenues increased 7% ..., driven
+# primarily by growth in total payment volume" speaks of net revenues, not of the volume
+_CAUSE = re.compile(
+    r"\b(?:driven|due\s+to|attributable\s+to|because|as\s+a\s+result\s+of|reflecting|"
+    r"resulting\s+from|(?:partially\s+)?offset\s+by|primarily\s+(?:by|from))\b",
+    re.IGNORECASE,
+)
+
+
+def _clause_of(sentence: str, shown: str) -> str:
+    """The part of `sentence` between the causes it names that holds the figure `shown`."""
+    return _clause_at(sentence, position(sentence, shown))[0]
+
+
+def _clause_at(sentence: str, at: int) -> tuple[str, int]:
+    """The part of `sentence` between the causes it names that holds position `at`, and where
+    that position is in it."""
+    if at < 0:
+        return sentence, at
+    cuts = [0, *(m.start() for m in _CAUSE.finditer(sentence)), len(sentence)]
+    start, end = next((a, b) for a, b in pairwise(cuts) if a <= at < b)
+    return sentence[start:end], at - start
+
+
+def _moves(sentence: str, at: int, direction: str) -> bool:
+    """Whether the percentage at `at` moves the way asked ("up", "down"; "" asks none): the
+    word of a move nearest before it in its clause, else the first after it ("casino revenue
+    decreased 8%, ... due to a 4% increase in REVPAR": 8% is a decrease)."""
+    if not direction:
+        return True
+    clause, here = _clause_at(sentence, at)
+    moves = sorted(
+        [(m.start(), "up") for m in UP.finditer(clause)]
+        + [(m.start(), "down") for m in DOWN.finditer(clause)]
+    )
+    before = [way for start, way in moves if start < here]
+    after = [way for start, way in moves if start > here]
+    said = before[-1] if before else after[0] if after else ""
+    return said == direction
+
+
+def _spelled(term: str, terms: tuple[str, ...]) -> set[str]:
+    """The abbreviation a spelled-out name among `terms` has there, or the names an
+    abbreviation spells out ("asr" and "accelerated share repurchase")."""
+
+    def initials(name: str) -> str:
+        return "".join(w[0] for w in name.split() if w not in ("and", "of", "the", "for", "to"))
+
+    if " " in term:
+        return {t for t in terms if " " not in t and t == initials(term)}
+    return {t for t in terms if " " in t and initials(t) == term}
 
 
 def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
     """The figures of the kind asked in a sentence: a number before the noun asked, or a
     percentage in a sentence moving the way asked."""
     if ask.percent:
-        if ask.direction == "up" and not UP.search(sentence):
-            return []
-        if ask.direction == "down" and not DOWN.search(sentence):
-            return []
         return [
             (_signed(float(m.group(1)), m.group(0), sentence[: m.start()], ask), m.group(0))
             for m in _PERCENT.finditer(sentence)
-            if not _BOUND.search(sentence[: m.start()][-25:])
+            if _moves(sentence, m.start(), ask.direction)
+            and not _BOUND.search(sentence[: m.start()][-25:])
             and (not ask.share or of_a_whole(sentence, m, ask.whole))
             and all(re.search(rf"\b{_root(w)}", sentence, re.I) for w in ask.part)
         ]

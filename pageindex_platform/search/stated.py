@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from ..db.queries import DocumentInfo
 from ..index.text import phrase_words
-from ..periods import PeriodAsk, PeriodKind, parse_period
+from ..periods import PeriodAsk, PeriodKind
 from ..periods.fiscal import asked_years, own_years, reading, year_ended_before
 from ..periods.grammar import figure_period, figure_years
 from .amounts import amount_stated
@@ -40,6 +40,7 @@ from .metric_questions import (
     asked,
     defined_metrics,
     metric_in,
+    period_asked,
     writes_definition,
 )
 from .metrics import Catalogue, Metric
@@ -80,7 +81,7 @@ def state(
     """The figure or metric `question` asks for, from `document`'s figures, for the period
     asked (`period`, else read from the question) on the filing's calendar; empty when the
     question names no line item or metric."""
-    period = period if period is not None else parse_period(question)
+    period = period if period is not None else period_asked(question)
     written = asked(question)
     if not (written.change or written.span_average):  # "fiscal 2022, in its 2023 10-K"
         written = replace(written, years=figure_years(question, written.years))

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import pairwise
 
 from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo
-from ..periods.filing_words import without_source
+from ..periods.filing_words import without_form, without_source
 from .amounts import AMOUNT
 from .figures import PER_SHARE
 from .headline import Stated, not_sure
@@ -30,6 +31,7 @@ from .sentence_numbers import (
     MONTHS,
     MOVED_BY,
     PERCENT_ASKED,
+    RESPECTIVELY,
     SCALES,
 )
 from .terms import name_words, phrase_words
@@ -98,11 +100,11 @@ def amount_in_text(
 ) -> Stated:
     """The amount a sentence of the document says of what the question asks, checked; the
     sentences' amounts set aside (with why) when none passes; empty when none says it."""
-    plain = without_source(without_place(question, company_words))
+    plain = without_form(without_source(without_place(question, company_words)))
     asked = _ASKED.search(plain)
     if asked is None:
         return Stated()
-    core = _words(asked["asked"], company_words)
+    core, told = _core(asked["asked"], company_words)
     context = [w for w in _words(plain[: asked.start()], company_words) if w not in core]
     figures = _OWN_FIGURE.findall(asked["asked"])
     per_share = bool(PER_SHARE.search(question))
@@ -110,7 +112,11 @@ def amount_in_text(
         return Stated()  # "how much did it pay": too little to know a sentence by
     names = (document.company or "", *document.company_aliases)
     aside: list[Candidate] = []
-    for score, page, sentence in _sentences(session, document, core, context)[:8]:
+    found = _sentences(session, document, core, context, told)
+    named = [
+        x for x in found if not told or _names_said(_told(asked["asked"]), x[2], company_words)
+    ]
+    for score, page, sentence in named[:8]:
         amount = _amount_of(sentence, core, figures, per_share, year)
         if amount is None:
             continue
@@ -150,6 +156,49 @@ def amount_in_text(
     return Stated(not_sure("the amount asked", aside), candidates=aside) if aside else Stated()
 
 
+# the verb after the thing asked ("what termination fee did Acme agree to pay ..."): the words
+# before it name the amount; those after say what was done with it
+_VERB_AFTER = re.compile(
+    r"\s(?:did|does|do|was|were|is|are|has|have|had|will|would|could|can)\s", re.IGNORECASE
+)
+
+
+def _core(asked: str, company_words: set[str]) -> tuple[list[str], list[str]]:
+    """The words that name the amount asked, every one of which a sentence must say, and
+    the words told of it after its verb, at least half of which a sentence must say: "what
+    termination fee did Acme agree to pay Summit ..." → (termination, fee), (agree, pay,
+    summit, ...); all of them the first where fewer than two words come before a verb."""
+    verb = _VERB_AFTER.search(asked)
+    head = _words(asked[: verb.start()], company_words) if verb else []
+    if len(head) < 2 or verb is None:
+        return _words(asked, company_words), []
+    told = _words(asked[verb.end() :], company_words)
+    return head, [w for w in told if w not in head and w not in _PERIOD_WORDS]
+
+
+def _told(asked: str) -> str:
+    """What the question tells of the amount after its verb (`_core`); "" where it names
+    the amount with all its words."""
+    verb = _VERB_AFTER.search(asked)
+    return asked[verb.end() :] if verb else ""
+
+
+# words of a period told after the verb ("in the nine months ended ..."): the period checks'
+_PERIOD_WORDS = frozenset("three six nine twelve month months ended ending period".split())
+# a name told after the verb ("the 2022 Mosquito fire", "Summit Semiconductor"): a sentence
+# that says none of its words speaks of something else
+_NAMED = re.compile(r"\b[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*")
+
+
+def _names_said(told: str, sentence: str, company_words: set[str]) -> bool:
+    """Whether `sentence` says a word of each name `told` gives (not the company's, a month)."""
+    for name in _NAMED.findall(told):
+        words = [w for w in _words(name, company_words) if w not in _PERIOD_WORDS]
+        if words and not any(_said(w, phrase_words(sentence)) for w in words):
+            return False
+    return True
+
+
 def _words(text: str, company_words: set[str]) -> list[str]:
     """The words of `text` that say what is asked: no period, unit, number or company name."""
     words = phrase_words(re.sub(r"\d[\d,.%]*", " ", text)).split()
@@ -169,10 +218,14 @@ def _said(word: str, words: str) -> bool:
 
 
 def _sentences(
-    session: Session, document: DocumentInfo, core: Sequence[str], context: Sequence[str]
+    session: Session,
+    document: DocumentInfo,
+    core: Sequence[str],
+    context: Sequence[str],
+    told: Sequence[str] = (),
 ) -> list[tuple[int, int, str]]:
     """(words of the question said, page, sentence) of each sentence that says every word of
-    what is asked and an amount, best first."""
+    what is asked, at least half of what is told of it, and an amount, best first."""
     found = []
     for page in queries.pages_mentioning(session, document, [max(core, key=len)]):
         for sentence in _prose(page.text):
@@ -180,8 +233,11 @@ def _sentences(
             if "$" not in flat:
                 continue
             words = phrase_words(flat)
-            if all(_said(w, words) for w in core):
-                score = len(core) + sum(_said(w, words) for w in context)
+            if not all(_said(w, words) for w in core):
+                continue
+            said = sum(_said(w, words) for w in told)
+            if said * 2 >= len(told):
+                score = len(core) + said + sum(_said(w, words) for w in context)
                 found.append((score, page.page, flat))
     found.sort(key=lambda x: (-x[0], x[1]))
     return found
@@ -234,6 +290,22 @@ def _of_year(
     for words in (sentence[listed[-1].end() :], sentence[: listed[0].start()]):
         years = years_said(words)
         if len(years) == len(listed) and year in years:
+            return listed[years.index(year)]
+    # "$283 million, $290 million and $278 million for fiscal 2016, 2015 and 2014, respectively,
+    # net of sublease income of approximately $45 million": the list the years follow
+    for k in range(2, len(listed)):
+        between = sentence[listed[k - 1].end() : listed[k].start()]
+        years = years_said(between)
+        listed_together = all(
+            re.fullmatch(r"\s*(?:,|and|,\s*and)\s*", sentence[a.end() : b.start()])
+            for a, b in pairwise(listed[:k])
+        )
+        if (
+            listed_together
+            and len(set(years)) == len(years) == k
+            and year in years
+            and RESPECTIVELY.search(between)
+        ):
             return listed[years.index(year)]
     return None
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..periods.filing_words import without_source
+from ..periods.filing_words import without_form, without_source
 from .narrowing import place_asked, without_place
 from .sentence_numbers import PERCENT_ASKED, SHARE_ASKED, whole_words
 from .terms import phrase_words, spelled_out
@@ -35,7 +35,8 @@ _STOP = frozenset(
     "percent percentage increase decrease change growth grow rise decline compared over than "
     "versus vs much prior previous last first second third fourth yoy roughly approximately "
     "about around nearly based located headquartered share portion proportion came be being "
-    "been would will could should say says said".split()
+    "been would will could should say says said into onto upon same period three six nine twelve "
+    "month months ended ending".split()
 )
 _STOP = _STOP | frozenset(phrase_words(w).strip() for w in _STOP)  # as words are compared
 UP = re.compile(r"\b(?:increas\w*|grew|grow\w*|rose|ris\w*|up|higher|improv\w*)\b", re.I)
@@ -72,17 +73,65 @@ class TextAsk:
     negated: tuple[str, ...] = ()  # "(gross, not proportional)": not "4,293 proportional MW"
     whole: tuple[str, ...] = ()  # what a share is asked of: "of eBay's GMV" → ("gmv",)
     part: tuple[str, ...] = ()  # what the share is of it: "came from cloud services" → ...
+    # what a percentage asked is a change of, every word of which the figure's clause says:
+    # "by what percentage did REVPAR at Acme's resorts increase" → ("revpar",)
+    subject: tuple[str, ...] = ()
+
+
+# the thing whose change a percentage asks: "by what percentage did Acme's total payment
+# volume (TPV) increase", "what was the percentage increase in net transaction revenues"; up
+# to a place or a period said of it ("REVPAR at Acme's resorts", "... in 2023")
+_MOVE_OF = re.compile(
+    r"\bby\s+(?:what|how\s+much)\s+(?:percent(?:age)?|%)\s+(?:points?\s+)?(?:did|does|do|has|"
+    r"have|had|was|were|is|are)\s+(?P<a>.+?)\s+(?:increas|decreas|grow|grew|ris|rose|declin|fall|"
+    r"fell|drop|chang|improv)\w*\b"
+    r"|\bpercent(?:age)?\s+(?:increase|decrease|change|growth|decline|rise)\s+(?:in|of)\s+"
+    r"(?P<b>[^?,]+)",
+    re.IGNORECASE,
+)
+_SAID_OF = re.compile(
+    r"\s+(?:at|in|of|for|across|within|from|during|between|compared|over|versus|vs|year|"
+    r"relative|as|on)\b.*$",
+    re.IGNORECASE,
+)
+
+
+def _subject(question: str, company_words: set[str]) -> tuple[str, ...]:
+    """The words naming what a percentage asked is a change of (`_MOVE_OF`), less its owner's
+    name, a place or period said of it; () where the question does not say."""
+    found = _MOVE_OF.search(question)
+    if found is None:
+        return ()
+    # the owner named before it ("Acme Freight's", "Summit's (Acme's)") is no word of it
+    owned = re.sub(r"^.*['’]s?\)?\s", "", _SAID_OF.sub("", found["a"] or found["b"]))
+    words = spelled_out(owned)[0]
+    said = [w for w in phrase_words(words).split() if w not in company_words and w not in _STOP]
+    return tuple(w for w in said if len(w) > 1 and not w.isdigit() and w not in _WHOLE)
+
+
+# words that say a figure is the whole company's, which a sentence need not repeat
+# ("enterprise comparable sales", "global comparable sales")
+_WHOLE = frozenset("enterprise consolidated overall global worldwide companywide group".split())
+
+
+# a size asked in a unit counted by its symbol: "how large (in MW) was the generation
+# portfolio", "what capacity, in megawatts, ..."
+_IN_UNIT = re.compile(
+    r"\bin\s+(?:(?P<mw>MW|megawatts?)|(?P<gw>GW|gigawatts?))\b(?=[^?]*\?|\)|,)", re.IGNORECASE
+)
 
 
 def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     """The count or percentage a question asks for in text; None when it asks neither."""
     count = _COUNT.search(question)
+    unit = None if count else _IN_UNIT.search(question)
     share = SHARE_ASKED.search(question)
     percent = PERCENT_ASKED.search(question) or share
-    if not count and not percent:
+    if not count and not percent and not unit:
         return None
     # the place asked is the place check's (`place_check`), not words a sentence must share
-    plain, spelled = spelled_out(without_source(without_place(question, company_words)))
+    plain = without_form(without_source(without_place(question, company_words)))
+    plain, spelled = spelled_out(plain)
     words = [
         w for w in phrase_words(plain).split() if w not in _STOP and not w.isdigit() and len(w) > 1
     ]
@@ -102,6 +151,9 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
         noun = said[-1]  # the head: "permanent part-time employees"
         first = said[0] if len(said) > 1 else ""
         qualifier = first if first not in company_words else ""
+    if unit:  # "8,228 MW": a count of megawatts
+        noun = "megawatt" if unit["mw"] else "gigawatt"
+        percent = None
     direction = "up" if UP.search(question) else "down" if DOWN.search(question) else ""
     acted = _AFTER_SUBJECT.search(question) if count else None
     verb = (acted.group("verb") or acted.group("done")) if acted else ""
@@ -128,4 +180,5 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
         negated,
         whole,
         part,
+        _subject(question, company_words) if plain_percent else (),
     )

@@ -65,17 +65,29 @@ def pages_opening_with(
 
 
 def pages_mentioning(
-    session: Session, document: DocumentInfo, words: Sequence[str], *, limit: int = 40
+    session: Session,
+    document: DocumentInfo,
+    words: Sequence[str],
+    *,
+    limit: int = 40,
+    ranked: bool = False,
 ) -> list[PageInfo]:
-    """The document's pages whose text holds any of `words` (case-insensitive), in page
-    order, at most `limit`."""
+    """The document's pages whose text holds any of `words` (case-insensitive), at most
+    `limit`: in page order, or (`ranked`) those holding most of the words first."""
     if not words:
         return []
+    held = " + ".join(f"(text ILIKE :w{i})::int" for i in range(len(words)))
+    order = f"({held}) DESC, page" if ranked else "page"
     rows = session.execute(
         text(
             "SELECT page, text FROM pages WHERE document_id = :d AND text ILIKE ANY(:w) "
-            "ORDER BY page LIMIT :n"
+            f"ORDER BY {order} LIMIT :n"
         ),
-        {"d": document.id, "w": [f"%{w}%" for w in words], "n": limit},
+        {
+            "d": document.id,
+            "w": [f"%{w}%" for w in words],
+            "n": limit,
+            **{f"w{i}": f"%{w}%" for i, w in enumerate(words)},
+        },
     )
     return [PageInfo(document.name, int(row.page), row.text) for row in rows]

@@ -1,0 +1,120 @@
+"""A formula as a question writes it in words, in formula syntax (`formulas.parse_formula`):
+"average PP&E between FY2018 and FY2019" → "fy2019 average(PP&E)", "divided by" → "/", "A
+minus B as a percentage of C" → "(A - B) / (C)", "long-term debt including the current
+portion" → "long-term debt + current portion of long-term debt"."""
+
+from __future__ import annotations
+
+import re
+
+_WORDS_TO_OPS = (
+    (r"\bdivided by\b|\bover\b", "/"),
+    (r"\bmultiplied by\b|\btimes\b|(?<=[\w)])\s+[x×]\s+(?=[\w(])", "*"),
+    (r"\bplus\b", "+"),
+    (r"\bminus\b|\bless\b", "-"),
+)
+# "... as a percentage of ...": all before it over all after it
+_SHARE_OF = re.compile(
+    r"\s+as\s+an?\s+(?:percentage|percent|share|proportion|fraction)\s+of\s+", re.IGNORECASE
+)
+# "average PP&E between FY2018 and FY2019", "the average of total assets at the end of 2019
+# and 2020"
+_YEAR_OF = r"(?:fy\s?|fiscal\s+(?:year\s+)?)?(\d{4})"
+_BETWEEN = re.compile(
+    r"\b(?:the\s+)?(average|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(.+?)\s+(?:between|at\s+the\s+ends?"
+    rf"\s+of|for|in)\s+{_YEAR_OF}\s+and\s+{_YEAR_OF}",
+    re.IGNORECASE,
+)
+# "the average of receivables, net at May 31, 2022 and May 31, 2023": the balances at the end
+# of the year asked and of the year before, whatever calendar the company's years keep
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_DAY = rf"({'|'.join(_MONTHS)})[a-z]*\.?\s+\d{{1,2}},?\s+(\d{{4}})"
+_BETWEEN_DATES = re.compile(
+    r"\b(?:the\s+)?(average|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(.+?),?\s+(?:between|at|as\s+of"
+    rf"|on)\s+(?:the\s+)?{_DAY}\s+and\s+(?:at\s+|as\s+of\s+|on\s+)?{_DAY}",
+    re.IGNORECASE,
+)
+
+
+def _year_ends(found: re.Match[str], year: int | None) -> bool:
+    """Whether the two dates of `_BETWEEN_DATES` are a year apart, the later ending the
+    fiscal year asked (`year`; a year ending early in the next calendar year, as a retailer's
+    fiscal 2022 ends in January 2023)."""
+    first, second = (
+        int(found.group(n + 1)) * 12 + _MONTHS.index(found.group(n).lower()[:3]) for n in (3, 5)
+    )
+    later = max(first, second)
+    ends_asked = year is None or later // 12 == year or (later // 12 == year + 1 and later % 12 < 3)
+    return abs(abs(second - first) - 12) <= 1 and ends_asked
+
+
+# a qualifier a name carries in parentheses ("interest expense (net of amounts capitalized)")
+_QUALIFIER = re.compile(
+    r"\(\s*((?:excluding|including|net\s+of|less|after|before|exclusive\s+of)\b[^()]*)\)",
+    re.IGNORECASE,
+)
+# where a term is read, in parentheses: "dividends paid (from the cash flow statement)"
+_READ_FROM = re.compile(
+    r"\(\s*((?:from|in|on|per)\s+the\s+[^()]*?(?:statement|sheet)s?)\s*\)", re.I
+)
+# a year written before a name, as the fiscal year's: "2020 net income"
+_YEAR_BEFORE = re.compile(r"(?<![\w.])((?:19|20)\d\d)\s+(?=[a-z])", re.IGNORECASE)
+# "average PP&E" (the year's and the year before's) where no years are named
+_OF_YEARS = re.compile(
+    r"\b(average|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(?!\()([^-+*/()]+?)(?=\s*[-+*/)]|\s*$)",
+    re.IGNORECASE,
+)
+
+
+def translate(expression: str, year: int | None = None) -> str:
+    """A question's words for a formula in formula syntax: "average PP&E between FY2018 and
+    FY2019" → "fy2019 average(PP&E)", "divided by" → "/", "A minus B as a percentage of C"
+    → "(A - B) / (C)". Balances at two dates are the average (or change) of fiscal `year`
+    asked and the year before where the dates end those years; else they stay unread."""
+    share = _SHARE_OF.search(expression)
+    if share:
+        left, right = expression[: share.start()], expression[share.end() :]
+        return f"({translate(left, year)}) / ({translate(right, year)})"
+    text = _QUALIFIER.sub(r" \1", _READ_FROM.sub(r" \1", expression))
+    text = _BETWEEN_DATES.sub(
+        lambda m: f"{m.group(1).lower()}({m.group(2)})" if _year_ends(m, year) else m.group(0),
+        text,
+    )
+    # the later of the two years ends the average, whichever is written first
+    text = _BETWEEN.sub(
+        lambda m: f"fy{max(m.group(3), m.group(4))} {m.group(1).lower()}({m.group(2)})", text
+    )
+    text = _YEAR_BEFORE.sub(r"fy\1 ", text)
+    over = re.search(r"\b(?:over|divided\s+by)\s+", text, re.IGNORECASE)
+    rest = text[over.end() :] if over else ""
+    if over and "(" not in rest and re.search(r"\b(?:plus|minus|less)\b|\s[+-]\s", rest):
+        text = f"{text[: over.start()]}divided by ({rest})"  # "A over B plus C": A / (B + C)
+    for words, op in _WORDS_TO_OPS:
+        text = re.sub(words, op, text, flags=re.IGNORECASE)
+    text = _OF_YEARS.sub(lambda m: f"{m.group(1).lower()}({m.group(2)})", text)
+    return re.sub(r",\s*(?=[a-z])", " ", text)  # "property, plant and equipment, net"
+
+
+def including(expression: str) -> str:
+    """ "long-term debt including the current portion and finance leases" → "long-term debt
+    + current portion of long-term debt + finance leases"."""
+    base, rest = _split_including(expression)
+    if not rest:
+        return expression
+    parts = [
+        re.sub(r"^(?:the|its|their)\s+", "", p.strip())
+        for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", rest)
+    ]
+    parts = [
+        f"{p} of {base}" if re.fullmatch(r"(?:current|non-?current) portion", p) else p
+        for p in parts
+        if p
+    ]
+    return " + ".join([base, *parts])
+
+
+def _split_including(expression: str) -> tuple[str, str]:
+    found = re.search(r"\s+including\s+", expression, re.IGNORECASE)
+    if found is None:
+        return expression, ""
+    return expression[: found.start()].strip(), expression[found.end() :]

@@ -1,0 +1,219 @@
+"""Figures a question asks in words a filing says otherwise: a metric whose definition dates its
+inputs ("average total assets between December 31, 2022 and December 31, 2023") while the
+question names the year asked; one line over another with words said of a side ("(both from
+the cash flow statement)", "for full-year 2023"); an amount of a list of yearly amounts that
+another amount follows; an amount named before its verb ("what termination fee did Acme agree
+to pay"); a count said under an abbreviation the question spells out; a percentage said of
+another line that the thing asked drove; a size asked in a unit's symbol ("in MW")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pageindex_platform.search.formula_words import translate
+from pageindex_platform.search.metric_questions import period_asked
+
+from .helpers import annual_filing, ingest_files, run_json
+
+TEXT = """# Item 1. Business
+
+We currently own and/or operate a generation portfolio of 29,352 MW, excluding the generation
+capabilities of our integrated utilities.
+
+# Item 7. Management's Discussion and Analysis
+
+Net revenues increased $481 million, or 7%, in 2023 compared to the prior year, driven
+primarily by growth in total payment volume (TPV).
+TPV was $1,377 billion and $1,240 billion in 2023 and 2022, respectively, an increase of 11%.
+Rent expense was $283 million, $290 million and $278 million for fiscal 2023, 2022 and 2021,
+respectively, net of sublease income of approximately $45 million for each of fiscal 2023 and
+2022.
+On August 16, 2023, Acme terminated its merger agreement with Summit Semiconductor. In
+accordance with the terms of the merger agreement, Acme will pay a termination fee of $353
+million to Summit.
+Our total unearned revenue as of December 31, 2022 was $7.9 billion, of which $6.3 billion was
+recognized as revenue during the year ended December 31, 2023, and our total unearned revenue as
+of December 31, 2023 was $10.2 billion.
+Included in “Other long-term liabilities” on our consolidated balance sheets was $1.4 billion
+and $2.0 billion of unearned revenue as of December 31, 2022 and 2023.
+Rooms revenue increased 5% in 2023 compared to 2022, primarily due to a 4% increase in REVPAR.
+Casino revenue decreased 8% in 2023 compared to 2022.
+In 2023, Acme recorded a $40 million pre-tax charge related to its securitization.
+In August 2023, we entered into ASR agreements with financial institutions under which we paid
+an aggregate of $10.0 billion and received an aggregate initial share delivery of 165.5 million
+shares of our common stock. In total, 203.2 million shares were repurchased under the ASR
+agreements at an average price per share of $49.20.
+
+# Item 8. Financial Statements
+
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Net revenue 9,000 8,500 8,000
+Cost of sales 4,000 3,800 3,600
+Gross margin 5,000 4,700 4,400
+Research and development 1,800 1,700 1,600
+Marketing, general and administrative 1,700 1,600 1,500
+Operating income 1,500 1,400 1,300
+Interest and other, net (100) (100) (100)
+Income before taxes 1,400 1,300 1,200
+Provision for taxes 200 200 200
+Net income 1,200 1,100 1,000
+
+# Cash Flows
+
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Cash flows from operating activities:
+Net income 1,200 1,100 1,000
+Depreciation and amortization 500 480 460
+Share-based compensation 150 140 130
+Changes in working capital 150 180 210
+Net cash provided by operating activities 2,000 1,900 1,800
+Capital expenditures (1,000) (900) (800)
+Net cash used in investing activities (1,000) (900) (800)
+Repurchases of common stock (10,000) (200) (150)
+Net cash used in financing activities (10,000) (200) (150)
+Net change in cash (9,000) 800 850
+
+# Balance Sheets
+
+CONSOLIDATED BALANCE SHEETS
+(In millions)
+December 31, 2023 December 31, 2022
+Cash and cash equivalents 2,000 1,800
+Receivables, net 1,100 900
+Inventories 900 1,100
+Total current assets 4,000 3,800
+Property, plant and equipment, net 9,000 8,200
+Goodwill 7,000 6,000
+Total assets 20,000 18,000
+Total current liabilities 3,000 2,900
+Long-term debt 9,000 7,600
+Total liabilities 12,000 10,500
+Total stockholders' equity 8,000 7,500
+"""
+
+
+@pytest.fixture
+def acme(tmp_path: Path) -> None:
+    files = {"acme-10k-2023.md": annual_filing(2023, TEXT, name="ACME CORPORATION")}
+    ingest_files(tmp_path / "acme", files)
+
+
+def _stated(question: str) -> float:
+    out = run_json("ask", question)
+    assert out["headline"] is not None, out["answer"]
+    return float(out["headline"]["value"])
+
+
+def test_metrics_the_question_defines_with_dated_or_described_inputs(acme: None) -> None:
+    # the dates of a definition's inputs are not the year asked
+    roa = _stated(
+        "What was Acme's FY2023 return on assets? Define ROA as FY2023 net income / average "
+        "total assets between December 31, 2022 and December 31, 2023. Express as a percentage "
+        "rounded to two decimal places."
+    )
+    assert roa == pytest.approx(1200 / 19000 * 100, abs=0.01)
+    dso = _stated(
+        "What were Acme's days sales outstanding for fiscal year 2023? Define DSO as (average of "
+        "receivables, net at December 31, 2022 and December 31, 2023) / FY2023 revenue x 365. "
+        "Round to two decimal places."
+    )
+    assert dso == pytest.approx(1000 / 9000 * 365, abs=0.01)
+    # words said of a side, in parentheses or after it, are not its name
+    assert _stated(
+        "For Acme in FY2023, what was the ratio of capital expenditures to depreciation and "
+        "amortization (both from the cash flow statement)? Round to two decimal places."
+    ) == pytest.approx(2.0)
+    assert _stated(
+        "What was Acme's research and development expense as a percentage of net revenue for "
+        "full-year 2023, on a GAAP basis? Round to one decimal place."
+    ) == pytest.approx(20.0)
+
+
+def test_amounts_and_counts_said_in_other_words(acme: None) -> None:
+    # of yearly amounts that another amount follows, the year asked's
+    assert _stated(
+        "What was Acme's rent expense (net of sublease income) for fiscal 2022, in USD millions?"
+    ) == pytest.approx(290)
+    # the amount named before its verb; "will pay" is what a question of an agreement asks
+    assert _stated(
+        "What termination fee did Acme agree to pay Summit Semiconductor when it terminated the "
+        "merger agreement in August 2023, in USD millions?"
+    ) == pytest.approx(353)
+    # "ASR" in the filing is the "accelerated share repurchase (ASR)" the question spells out;
+    # "Answer in millions of shares" is no word a sentence must say
+    assert _stated(
+        "How many shares of its common stock did Acme repurchase in total under the accelerated "
+        "share repurchase (ASR) agreements it entered into in August 2023? Answer in millions "
+        "of shares."
+    ) == pytest.approx(203.2e6)
+    # a percentage of the line the volume drove is not the volume's growth
+    assert _stated(
+        "By what percentage did Acme's total payment volume (TPV) increase in 2023 compared "
+        "with 2022?"
+    ) == pytest.approx(11)
+    assert _stated(
+        "According to Acme's annual report for fiscal 2023, how large (in MW) was the generation "
+        "portfolio Acme owned and/or operated, excluding the generation capabilities of its "
+        "integrated utilities?"
+    ) == pytest.approx(29352)
+
+
+@pytest.mark.parametrize(
+    ("question", "not_this"),
+    [
+        # "Net revenues increased ... 7%" says net revenues, not net transaction revenues
+        ("By what percentage did Acme's net transaction revenues increase in 2023?", 7),
+        # the rooms revenue's increase, which REVPAR drove, and a decrease, are not REVPAR's
+        ("By what percentage did REVPAR at Acme's resorts increase in 2023?", 5),
+        ("By what percentage did REVPAR at Acme's resorts increase in 2023?", 8),
+        # a list of amounts whose years are of another clause: not the year's amount
+        ("How much of Acme's unearned revenue was recognized as revenue during 2023?", 7.9e9),
+        # the part one line includes is not the whole
+        ("How much was Acme's total unearned revenue as of December 31, 2023?", 2.0e9),
+        # a charge that names no fire is not the fire's
+        (
+            "How much in pre-tax charges did Acme recognize related to the Mosquito fire in 2023?",
+            40e6,
+        ),
+        # balances two years apart are no average of a year
+        (
+            "What was Acme's asset turnover for fiscal 2023, defined as net revenue divided by the "
+            "average of total assets at December 31, 2021 and December 31, 2023?",
+            9000 / 19000,
+        ),
+        # a segment's share is not the company's
+        (
+            "What was Acme's operating income as a percentage of net revenue (North America "
+            "segment only, 2023)?",
+            1500 / 9000 * 100,
+        ),
+    ],
+)
+def test_a_figure_of_something_else_is_not_stated(
+    acme: None, question: str, not_this: float
+) -> None:
+    out = run_json("ask", question)
+    headline = out["headline"]
+    assert headline is None or headline["value"] != pytest.approx(not_this, rel=1e-3), out["answer"]
+
+
+@pytest.mark.no_database
+def test_what_a_definition_says_of_its_inputs_dates() -> None:
+    question = (
+        "What were Acme's days sales outstanding for fiscal year 2023? Define DSO as (average of "
+        "receivables, net at May 31, 2022 and May 31, 2023) / FY2023 revenue x 365."
+    )
+    period = period_asked(question)
+    assert period.years == (2023,) and period.end is None
+    assert set(period.mentioned) == {2022, 2023}  # every year written still routes
+    assert translate("(average of receivables, net at May 31, 2022 and May 31, 2023) x 365") == (
+        "(average(receivables net))*365"
+    )
