@@ -30,6 +30,9 @@ TPV was $1,377 billion and $1,240 billion in 2023 and 2022, respectively, an inc
 Rent expense was $283 million, $290 million and $278 million for fiscal 2023, 2022 and 2021,
 respectively, net of sublease income of approximately $45 million for each of fiscal 2023 and
 2022.
+Lease cost was $190 million, $180 million and $170 million for fiscal 2023, 2022 and 2021,
+respectively, net of sublease income of approximately $15 million, $12 million and $9 million,
+respectively.
 On August 16, 2023, Acme terminated its merger agreement with Summit Semiconductor. In
 accordance with the terms of the merger agreement, Acme will pay a termination fee of $353
 million to Summit.
@@ -41,6 +44,8 @@ and $2.0 billion of unearned revenue as of December 31, 2022 and 2023.
 Rooms revenue increased 5% in 2023 compared to 2022, primarily due to a 4% increase in REVPAR.
 Casino revenue decreased 8% in 2023 compared to 2022.
 In 2023, Acme recorded a $40 million pre-tax charge related to its securitization.
+As of December 31, 2023, we had $8.5 billion of gross unrecognized income tax benefits,
+including related interest and penalties, recorded on our consolidated balance sheet.
 In August 2023, we entered into ASR agreements with financial institutions under which we paid
 an aggregate of $10.0 billion and received an aggregate initial share delivery of 165.5 million
 shares of our common stock. In total, 203.2 million shares were repurchased under the ASR
@@ -102,7 +107,7 @@ Total stockholders' equity 8,000 7,500
 
 @pytest.fixture
 def acme(tmp_path: Path) -> None:
-    files = {"acme-10k-2023.md": annual_filing(2023, TEXT, name="ACME CORPORATION")}
+    files = {"acme-10k-2023.md": annual_filing(2023, TEXT, name="ACME CORPORATION", symbol="ACMX")}
     ingest_files(tmp_path / "acme", files)
 
 
@@ -135,6 +140,19 @@ def test_metrics_the_question_defines_with_dated_or_described_inputs(acme: None)
         "What was Acme's research and development expense as a percentage of net revenue for "
         "full-year 2023, on a GAAP basis? Round to one decimal place."
     ) == pytest.approx(20.0)
+
+
+def test_dates_that_do_not_end_the_year_named_are_not_read_as_its_average(acme: None) -> None:
+    out = run_json(
+        "ask",
+        "What was Acme's return on assets for fiscal 2023, defined as net income divided by the "
+        "average of total assets at December 31, 2021 and December 31, 2022?",
+    )
+    assert out["headline"] is None, out["answer"]
+
+
+def test_the_company_named_by_its_symbol_is_the_whole(acme: None) -> None:
+    assert _stated("What was ACMX's net revenue in 2023, in USD millions?") == pytest.approx(9000)
 
 
 def test_amounts_and_counts_said_in_other_words(acme: None) -> None:
@@ -183,6 +201,20 @@ def test_amounts_and_counts_said_in_other_words(acme: None) -> None:
             "How much in pre-tax charges did Acme recognize related to the Mosquito fire in 2023?",
             40e6,
         ),
+        # the list the years follow is lease cost's; sublease income's has no years of its own
+        ("How much sublease income did Acme net against its lease cost in fiscal 2022?", 180e6),
+        # an amount that takes in what is not asked is not the balance asked
+        (
+            "What was Acme's gross unrecognized income tax benefits balance as of December 31, "
+            "2023, in USD millions?",
+            8500,
+        ),
+        # a part named by its kind, or by what the revenue came from, is not the whole line
+        ("What was the 2023 revenue of Acme's Datacenter and AI (DCAI) group?", 9000e6),
+        ("What was Acme's revenue from cloud license and on-premise license in 2023?", 9000e6),
+        # a name in capitals the whole line's label does not carry: a part's
+        ("What was Acme's full-year 2023 revenue of the DCAI group, in USD millions?", 9000),
+        ("What was Acme's CCG net revenue in 2023, in USD millions?", 9000),
         # balances two years apart are no average of a year
         (
             "What was Acme's asset turnover for fiscal 2023, defined as net revenue divided by the "

@@ -37,14 +37,13 @@ _BETWEEN_DATES = re.compile(
 
 
 def _year_ends(found: re.Match[str], year: int | None) -> bool:
-    """Whether the two dates of `_BETWEEN_DATES` are a year apart, the later ending the
-    fiscal year asked (`year`; a year ending early in the next calendar year, as a retailer's
-    fiscal 2022 ends in January 2023)."""
+    """Whether the two dates of `_BETWEEN_DATES` are a year apart, the later in the year
+    asked (`year`): a fiscal year ending in January is named by its start by some companies and
+    by its end by others, so dates that do not fall in the year named are not read as it."""
     first, second = (
         int(found.group(n + 1)) * 12 + _MONTHS.index(found.group(n).lower()[:3]) for n in (3, 5)
     )
-    later = max(first, second)
-    ends_asked = year is None or later // 12 == year or (later // 12 == year + 1 and later % 12 < 3)
+    ends_asked = year is None or max(first, second) // 12 == year
     return abs(abs(second - first) - 12) <= 1 and ends_asked
 
 

@@ -70,6 +70,12 @@ def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> st
     region = _REGION.search(question)
     if region and region[1].lower() not in said.lower():  # "its Asia Pacific region"
         return f"{region[0]} is asked; {said!r} does not name it"
+    named = _unknown_name(question, said, names) if headline.kind == "line item" else None
+    if named:  # "DCAI revenue": a name the whole line's label does not carry
+        return f"{named} is asked; {said!r} does not name it"
+    for part in (_PART_NAMED.search(question), _FROM_SOURCE.search(question)):
+        if part and not _names_part(part["part"], said, names):
+            return f"{part[0].strip()!r} is asked; {said!r} does not name it"
     place = place_asked(question, names)
     if place is not None and not place[0].search(said):
         return f"{place[1]} is asked; {said!r} does not say so"
@@ -77,6 +83,53 @@ def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> st
     if remaining:
         return f"the line's amount; the question asks what {remaining.group(0)}"
     return None
+
+
+# a part of the company the question names by its kind: "the revenue of Acme's Datacenter and
+# AI (DCAI) group", "its Consumer Health business"
+_PART_NAMED = re.compile(
+    r"(?:\b(?:its|their)|['’]s?)\s+(?P<part>(?:[\w&.()/-]+\s+){1,5}?)(?:group|segment|division|"
+    r"unit|business|businesses|sbu|brand|subsidiary)\b",
+    re.IGNORECASE,
+)
+# what a line came from: "revenue from cloud license and on-premise license" (not a place, a
+# period, a statement or a filing: those are read elsewhere)
+_FROM_SOURCE = re.compile(
+    r"\b(?:revenues?|sales)\s+(?:(?:generated|derived|earned|that\s+came)\s+)?from\s+"
+    r"(?!(?:the\s+)?(?:u\.\s?s|us\b|united|consolidated|income|cash|balance|statements?|10-?[kq]|"
+    r"annual|quarterly|fiscal|year|period|quarter|fy|q[1-4]|\d|its\s+(?:annual|quarterly|10-?[kq])))"
+    r"(?P<part>[a-z][\w&/-]*(?:\s+(?!in\b|for\b|during\b|at\b|over\b|as\b)[\w&/-]+){0,6})",
+    re.IGNORECASE,
+)
+_NOT_A_PART = frozenset("the its their our and of a an total net".split())
+# a name written in capitals ("DCAI", "AWS"): a segment, a product, a measure of its own
+_CAPITALS = re.compile(r"(?<![\w&.-])[A-Z]{2,6}(?![\w&-]|\.\w)")
+# capitals that name no part: units, periods, statements, accounting and filing words, and
+# the usual metrics
+_GENERIC_CAPITALS = frozenset(
+    "USD US USA FY YOY TTM LTM GAAP IFRS SEC EPS EBIT EBITDA ROA ROE ROIC ROI DSO DPO DIO CCC "
+    "CEO CFO LLC INC PLC NYSE CAPEX OCF FCF COGS SGA PPE YTD QTD MM BN MW GW MD&A".split()
+)
+
+
+def _unknown_name(question: str, label: str, names: Sequence[str]) -> str | None:
+    """A name in capitals the question writes that neither the company's names, the usual
+    abbreviations nor the figure's label carry; None when there is none."""
+    own = " ".join(names).lower()
+    for found in _CAPITALS.finditer(question):
+        token = found.group(0)
+        if token in _GENERIC_CAPITALS or token.lower() in own:
+            continue
+        if not re.search(rf"\b{token}\b", label, re.IGNORECASE):
+            return token
+    return None
+
+
+def _names_part(part: str, label: str, names: Sequence[str]) -> bool:
+    """Whether a figure's label says a word of the part asked (not the company's name)."""
+    own = {w for n in names for w in n.lower().split()}
+    words = [w for w in re.findall(r"[a-z0-9&-]+", part.lower()) if w not in _NOT_A_PART | own]
+    return not words or any(re.search(rf"\b{re.escape(w)}", label, re.I) for w in words)
 
 
 def place_check(question: str, sentence: str, shown: str, names: Sequence[str] = ()) -> Check:

@@ -14,6 +14,7 @@ from datetime import date
 
 from sqlalchemy.orm import Session
 
+from ..db import queries
 from ..db.queries import DocumentInfo
 from ..index.text import phrase_words
 from ..periods import PeriodAsk, PeriodKind
@@ -102,7 +103,7 @@ def state(
         stated = or_named_row(
             stated, session=session, question=question, book=book, year=year, items=items
         )
-    names = (document.company or "", *document.company_aliases)
+    names = _names_of(session, document)
     why = narrowed(question, stated.headline, names) if stated.headline is not None else None
     if why is not None:  # "revenue generated internationally": not the whole line's
         demote(stated, why)
@@ -110,6 +111,18 @@ def state(
     stated = or_in_text(stated, session=session, question=question, document=document, year=year)
     in_unit(stated, question, ask.places)
     return _read_as(stated, read_as or _reading(period, book, ask, stated.figures))
+
+
+def _names_of(session: Session, document: DocumentInfo) -> tuple[str, ...]:
+    """The company's name and every alias its stored filings give it (a ticker one filing's
+    cover prints)."""
+    aliases = {
+        alias
+        for held in queries.company_names(session)
+        if held.company == document.company
+        for alias in held.aliases
+    }
+    return (document.company or "", *document.company_aliases, *sorted(aliases))
 
 
 def _stated(

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from itertools import pairwise
 
 from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo
 from ..periods.filing_words import without_form, without_source
+from .amount_lists import of_year, says_word
 from .amounts import AMOUNT
 from .figures import PER_SHARE
 from .headline import Stated, not_sure
@@ -31,7 +31,6 @@ from .sentence_numbers import (
     MONTHS,
     MOVED_BY,
     PERCENT_ASKED,
-    RESPECTIVELY,
     SCALES,
 )
 from .terms import name_words, phrase_words
@@ -56,6 +55,27 @@ _NOT_MONEY = re.compile(
 )
 # where the words of what is asked start: after "how much" or "what"
 _ASKED = re.compile(r"\b(?:how\s+much|what)\b(?P<asked>[^?]*)", re.IGNORECASE)
+# what an amount takes in beside the thing named: "$8.5 billion of gross unrecognized income
+# tax benefits, including related interest and penalties" (not "including $1.2 billion of
+# ...", a part of it with its own amount)
+_TAKES_IN = re.compile(
+    r"^[^.;$]{0,80}?,?\s+(?:including|inclusive\s+of|together\s+with)\s+(?!\$|\d|approximately|"
+    r"about)(?P<what>[a-z][\w\s&-]{2,50}?)(?=[,.;)]|$)",
+    re.IGNORECASE,
+)
+
+
+def _included_check(after: str, question: str, core: Sequence[str], score: int) -> Check:
+    """The sentence names the amount asked, and the amount takes in nothing the question does
+    not ask ("including related interest and penalties")."""
+    taken = _TAKES_IN.match(after)
+    if taken:
+        words = [w for w in phrase_words(taken["what"]).split() if w not in _NOT_ASKED]
+        if words and not all(says_word(w, phrase_words(question)) for w in words):
+            return Check("kind", False, f"the amount includes {taken['what'].strip()}")
+    return Check("kind", True, f"the sentence says {' '.join(core)} ({score} words asked)")
+
+
 _QUARTERLY = re.compile(r"\b(?:each|every|per|a)\s+quarter\b|\bquarterly\b", re.IGNORECASE)
 # the year said right after an amount ("$15.0 billion of senior notes in fiscal 2021")
 _YEAR_AFTER = re.compile(
@@ -124,7 +144,7 @@ def amount_in_text(
         shown = amount[0]
         said = _YEAR_AFTER.match(sentence, amount.end())
         checks = [
-            Check("kind", True, f"the sentence says {' '.join(core)} ({score} words asked)"),
+            _included_check(sentence[amount.end() :], question, core, score),
             *sentence_checks(sentence, document, year, question, page, shown),
             Check(
                 "period",
@@ -194,7 +214,7 @@ def _names_said(told: str, sentence: str, company_words: set[str]) -> bool:
     """Whether `sentence` says a word of each name `told` gives (not the company's, a month)."""
     for name in _NAMED.findall(told):
         words = [w for w in _words(name, company_words) if w not in _PERIOD_WORDS]
-        if words and not any(_said(w, phrase_words(sentence)) for w in words):
+        if words and not any(says_word(w, phrase_words(sentence)) for w in words):
             return False
     return True
 
@@ -209,12 +229,6 @@ def _words(text: str, company_words: set[str]) -> list[str]:
             if w not in _NOT_ASKED and w not in MONTHS and w not in company_words and len(w) > 1
         )
     )
-
-
-def _said(word: str, words: str) -> bool:
-    """Whether a sentence's words say `word`, in another form of it ("issued": "issuance")."""
-    stem = word[: max(4, len(word) - 2)] if len(word) > 5 else word
-    return re.search(rf"(?<!\w){re.escape(stem)}", words) is not None
 
 
 def _sentences(
@@ -233,11 +247,11 @@ def _sentences(
             if "$" not in flat:
                 continue
             words = phrase_words(flat)
-            if not all(_said(w, words) for w in core):
+            if not all(says_word(w, words) for w in core):
                 continue
-            said = sum(_said(w, words) for w in told)
+            said = sum(says_word(w, words) for w in told)
             if said * 2 >= len(told):
-                score = len(core) + said + sum(_said(w, words) for w in context)
+                score = len(core) + said + sum(says_word(w, words) for w in context)
                 found.append((score, page.page, flat))
     found.sort(key=lambda x: (-x[0], x[1]))
     return found
@@ -272,42 +286,14 @@ def _amount_of(
             if _holds(sentence[a.end() : end], figures)
         ]
     elif len(set(years)) > 1:  # "$76.7 billion and $83.5 billion in 2021 and 2022"
-        return _of_year(sentence, listed, year) if len(amounts) == len(listed) else None
+        return of_year(sentence, listed, year, core) if len(amounts) == len(listed) else None
     else:  # "our remaining performance obligations were $6.8 billion, and ..."
         fits = [
             a
             for a, start in zip(amounts, starts, strict=True)
-            if all(_said(w, phrase_words(sentence[start : a.start()])) for w in core)
+            if all(says_word(w, phrase_words(sentence[start : a.start()])) for w in core)
         ]
     return fits[0] if len(fits) == 1 else None
-
-
-def _of_year(
-    sentence: str, listed: Sequence[re.Match[str]], year: int | None
-) -> re.Match[str] | None:
-    """Of amounts listed with as many years (all after the amounts, or all before them),
-    the one of `year`, by their order; None where the years are not so listed."""
-    for words in (sentence[listed[-1].end() :], sentence[: listed[0].start()]):
-        years = years_said(words)
-        if len(years) == len(listed) and year in years:
-            return listed[years.index(year)]
-    # "$283 million, $290 million and $278 million for fiscal 2016, 2015 and 2014, respectively,
-    # net of sublease income of approximately $45 million": the list the years follow
-    for k in range(2, len(listed)):
-        between = sentence[listed[k - 1].end() : listed[k].start()]
-        years = years_said(between)
-        listed_together = all(
-            re.fullmatch(r"\s*(?:,|and|,\s*and)\s*", sentence[a.end() : b.start()])
-            for a, b in pairwise(listed[:k])
-        )
-        if (
-            listed_together
-            and len(set(years)) == len(years) == k
-            and year in years
-            and RESPECTIVELY.search(between)
-        ):
-            return listed[years.index(year)]
-    return None
 
 
 def _per_share(sentence: str, following: Sequence[re.Match[str]]) -> bool:
