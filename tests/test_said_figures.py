@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from pageindex_platform.search.amount_lists import of_year
+from pageindex_platform.search.amounts import AMOUNT
 from pageindex_platform.search.formula_words import translate
 from pageindex_platform.search.metric_questions import period_asked
 
@@ -249,3 +251,44 @@ def test_what_a_definition_says_of_its_inputs_dates() -> None:
     assert translate("(average of receivables, net at May 31, 2022 and May 31, 2023) x 365") == (
         "(average(receivables net))*365"
     )
+
+
+@pytest.mark.no_database
+@pytest.mark.parametrize(
+    ("core", "year", "amount"),
+    [
+        (["internally", "developed", "software"], 2021, "$39.2 million"),
+        (["amortization", "expense"], 2021, "$33.4 million"),
+        # what was done (recognized) counts as much as what it was done to: no list wins
+        (
+            ["amortization", "expense", "internally", "developed", "software", "recognize"],
+            2021,
+            None,
+        ),
+    ],
+)
+def test_of_lists_of_yearly_amounts_the_one_whose_words_are_asked(
+    core: list[str], year: int, amount: str | None
+) -> None:
+    # each list's words follow its amounts up to its "respectively"
+    sentence = (
+        "The Company capitalized $39.2 million and $42.0 million of internally developed "
+        "software during 2021 and 2020, respectively, and recognized $33.4 million and $28.5 "
+        "million of amortization expense during 2021 and 2020, respectively."
+    )
+    found = of_year(sentence, list(AMOUNT.finditer(sentence)), year, core)
+    assert (found.group(0) if found else None) == amount
+
+
+@pytest.mark.no_database
+def test_lists_of_amounts_share_the_years_written_once() -> None:
+    sentence = (
+        "Interest expense, net of capitalized interest, was $859 million, $615 million and $517 "
+        "million, and interest income was $21 million, $15 million and $8 million in 2015, 2014 "
+        "and 2013, respectively."
+    )
+    listed = list(AMOUNT.finditer(sentence))
+    expense = of_year(sentence, listed, 2014, ["interest", "expense"])
+    income = of_year(sentence, listed, 2014, ["interest", "income"])
+    assert expense is not None and expense.group(0) == "$615 million"
+    assert income is not None and income.group(0) == "$15 million"

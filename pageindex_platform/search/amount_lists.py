@@ -30,23 +30,57 @@ def of_year(
             return listed[years.index(year)]
     # "Rent expense was $283 million, $290 million and $278 million for fiscal 2016, 2015 and
     # 2014, respectively, net of sublease income of approximately $45 million ...": of the
-    # lists the years follow, the one whose own words say most of what is asked
+    # lists the years go with, the one whose own words say most of what is asked
+    lists = [run for _, run in runs(sentence, listed) if len(run) > 1]
+    if not RESPECTIVELY.search(sentence) or not lists:
+        return None
+    own = [_years_after(sentence, run, listed) for run in lists]
     best: list[tuple[int, re.Match[str]]] = []
-    for first, run in runs(sentence, listed):
-        end = first + len(run)
-        after = sentence[run[-1].end() : listed[end].start() if end < len(listed) else None]
-        years = years_said(after)
-        if len(run) < 2 or not (len(set(years)) == len(years) == len(run)) or year not in years:
-            continue
-        if RESPECTIVELY.search(after):
-            before = phrase_words(
-                sentence[listed[first - 1].end() if first else 0 : run[0].start()]
-            )
-            best.append((sum(says_word(w, before) for w in core), run[years.index(year)]))
+    for k, (run, words) in enumerate(zip(lists, _spans(sentence, lists), strict=True)):
+        # a list with no years of its own shares those of the nearest list as long
+        years = own[k] or next(
+            (
+                own[m]
+                for m in sorted(range(len(lists)), key=lambda m: abs(m - k))
+                if len(own[m]) == len(run)
+            ),
+            [],
+        )
+        if year in years and len(years) == len(run):
+            said = sum(says_word(w, phrase_words(words)) for w in core)
+            best.append((said, run[years.index(year)]))
     best.sort(key=lambda x: -x[0])
     if best and best[0][0] > 0 and (len(best) == 1 or best[1][0] < best[0][0]):
         return best[0][1]
     return None
+
+
+def _years_after(
+    sentence: str, run: list[re.Match[str]], listed: Sequence[re.Match[str]]
+) -> list[int]:
+    """The years written right after a list of amounts, up to the next amount: as many as the
+    list has, each once; [] otherwise."""
+    later = [a.start() for a in listed if a.start() > run[-1].end()]
+    years = years_said(sentence[run[-1].end() : later[0] if later else None])
+    return years if len(set(years)) == len(years) == len(run) else []
+
+
+# where one list's words end and the next one's begin: "..., respectively, and recognized
+# ...", "..., and interest income was ..."
+_NEXT_LIST = re.compile(r"\brespectively\b,?|,\s*(?:and|while|whereas)\s|;", re.IGNORECASE)
+
+
+def _spans(sentence: str, lists: list[list[re.Match[str]]]) -> list[str]:
+    """Each list's own words: from where the list before it ends to where it ends itself (its
+    "respectively", or the clause that opens the next list)."""
+    spans, start = [], 0
+    for k, run in enumerate(lists):
+        stop = lists[k + 1][0].start() if k + 1 < len(lists) else len(sentence)
+        found = _NEXT_LIST.search(sentence, run[-1].end(), stop)
+        end = found.end() if found else stop
+        spans.append(sentence[start:end])
+        start = end
+    return spans
 
 
 def runs(sentence: str, listed: Sequence[re.Match[str]]) -> list[tuple[int, list[re.Match[str]]]]:

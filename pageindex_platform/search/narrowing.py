@@ -97,7 +97,10 @@ _PART_NAMED = re.compile(
 _FROM_SOURCE = re.compile(
     r"\b(?:revenues?|sales)\s+(?:(?:generated|derived|earned|that\s+came)\s+)?from\s+"
     r"(?!(?:the\s+)?(?:u\.\s?s|us\b|united|consolidated|income|cash|balance|statements?|10-?[kq]|"
-    r"annual|quarterly|fiscal|year|period|quarter|fy|q[1-4]|\d|its\s+(?:annual|quarterly|10-?[kq])))"
+    r"annual|quarterly|fiscal|year|period|quarter|fy|q[1-4]|\d|its\s+(?:annual|quarterly|10-?[kq])|"
+    # what every revenue comes from: not a part
+    r"(?:its\s+)?(?:continuing\s+)?operations|contracts?\s+with\s+customers|products\s+and\s+"
+    r"services|all\s+sources))"
     r"(?P<part>[a-z][\w&/-]*(?:\s+(?!in\b|for\b|during\b|at\b|over\b|as\b)[\w&/-]+){0,6})",
     re.IGNORECASE,
 )

@@ -137,7 +137,7 @@ def amount_in_text(
         x for x in found if not told or _names_said(_told(asked["asked"]), x[2], company_words)
     ]
     for score, page, sentence in named[:8]:
-        amount = _amount_of(sentence, core, figures, per_share, year)
+        amount = _amount_of(sentence, core, figures, per_share, year, told)
         if amount is None:
             continue
         value = float(amount[1].replace(",", "")) * SCALES.get((amount[2] or "").lower(), 1)
@@ -258,7 +258,12 @@ def _sentences(
 
 
 def _amount_of(
-    sentence: str, core: Sequence[str], figures: Sequence[str], per_share: bool, year: int | None
+    sentence: str,
+    core: Sequence[str],
+    figures: Sequence[str],
+    per_share: bool,
+    year: int | None,
+    told: Sequence[str] = (),
 ) -> re.Match[str] | None:
     """The amount of the sentence that the words asked go with: its only one; of several,
     the one whose words up to the next amount hold the question's own figures ("5.200%"), or
@@ -286,7 +291,9 @@ def _amount_of(
             if _holds(sentence[a.end() : end], figures)
         ]
     elif len(set(years)) > 1:  # "$76.7 billion and $83.5 billion in 2021 and 2022"
-        return of_year(sentence, listed, year, core) if len(amounts) == len(listed) else None
+        # of several lists, by the words of what is asked and of what was done with it
+        words = [*core, *told]
+        return of_year(sentence, listed, year, words) if len(amounts) == len(listed) else None
     else:  # "our remaining performance obligations were $6.8 billion, and ..."
         fits = [
             a
