@@ -64,6 +64,7 @@ Cost of sales 4,000 3,800 3,600
 Gross margin 5,000 4,700 4,400
 Research and development 1,800 1,700 1,600
 Marketing, general and administrative 1,700 1,600 1,500
+Total operating expenses 3,500 3,300 3,100
 Operating income 1,500 1,400 1,300
 Interest and other, net (100) (100) (100)
 Income before taxes 1,400 1,300 1,200
@@ -153,6 +154,13 @@ def test_dates_that_do_not_end_the_year_named_are_not_read_as_its_average(acme: 
     assert out["headline"] is None, out["answer"]
 
 
+def test_what_a_line_includes_is_read_from_the_sentence_that_says_it(acme: None) -> None:
+    assert _stated(
+        "How much unearned revenue was included in Acme's other long-term liabilities as of "
+        "December 31, 2023?"
+    ) == pytest.approx(2.0e9)
+
+
 def test_the_company_named_by_its_symbol_is_the_whole(acme: None) -> None:
     assert _stated("What was ACMX's net revenue in 2023, in USD millions?") == pytest.approx(9000)
 
@@ -211,6 +219,10 @@ def test_amounts_and_counts_said_in_other_words(acme: None) -> None:
             "2023, in USD millions?",
             8500,
         ),
+        # another word inside a row's name names another thing
+        ("What was Acme's operating lease expense in 2023?", 3500e6),
+        # an amount of one transaction is no statement line's
+        ("What cash consideration did Acme receive for the sale of The Cosmopolitan?", 9000e6),
         # a part named by its kind, or by what the revenue came from, is not the whole line
         ("What was the 2023 revenue of Acme's Datacenter and AI (DCAI) group?", 9000e6),
         ("What was Acme's revenue from cloud license and on-premise license in 2023?", 9000e6),

@@ -86,13 +86,14 @@ def named_row(
     lines = {k for item in items for k in item.keys}  # the catalogue's rows: its lines'
     acts = [m[1].lower()[:4] for m in _ACT.finditer(plain)]
     keys = {}
+    sequence = [w for w in phrase_words(plain).split() if _word(w) and w not in own]
     for key in queries.table_keys(session, document.id):
         said = [w for w in key.split() if _word(w) and w not in _FILLER]
         if key in lines or not said or (noun and noun not in said) or re.search(r"\d", key):
             continue  # a label holding figures is a row misread
         if acts and not all(any(w.startswith(a) for w in said) for a in acts):
             continue  # "stores did Acme open": a row of stores is the balance, not those opened
-        if all(w in asked for w in said):
+        if all(w in asked for w in said) and not _interrupted(said, sequence):
             keys[key] = said
     if not keys:
         return Stated()
@@ -164,6 +165,15 @@ def _heading_words(headings: list[str], asked: set[str]) -> set[str]:
         if _word(w) and w not in _FILLER
     }
     return said if len(said) >= _LEAST and said <= asked else set()
+
+
+def _interrupted(said: list[str], sequence: list[str]) -> bool:
+    """Whether the question writes another word inside the row's name: "operating lease
+    expense" is not the row "Total operating expenses"."""
+    at = [sequence.index(w) for w in said if w in sequence]
+    if len(at) < 2:
+        return False
+    return any(w not in said for w in sequence[min(at) : max(at) + 1])
 
 
 def _word(word: str) -> bool:

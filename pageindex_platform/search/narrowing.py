@@ -70,6 +70,11 @@ def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> st
     region = _REGION.search(question)
     if region and region[1].lower() not in said.lower():  # "its Asia Pacific region"
         return f"{region[0]} is asked; {said!r} does not name it"
+    if headline.kind in ("line item", "segment", "row") and _TRANSACTION.search(question):
+        return "the question asks an amount of one transaction; a statement line's is not it"
+    included = _INCLUDED_ASKED.search(question)
+    if included and not _names_part(included["part"], said, names):
+        return f"the {included['part'].strip()} a line includes is asked; {said!r} is the line"
     named = _unknown_name(question, said, names) if headline.kind == "line item" else None
     if named:  # "DCAI revenue": a name the whole line's label does not carry
         return f"{named} is asked; {said!r} does not name it"
@@ -102,6 +107,20 @@ _FROM_SOURCE = re.compile(
     r"(?:its\s+)?(?:continuing\s+)?operations|contracts?\s+with\s+customers|products\s+and\s+"
     r"services|all\s+sources))"
     r"(?P<part>[a-z][\w&/-]*(?:\s+(?!in\b|for\b|during\b|at\b|over\b|as\b)[\w&/-]+){0,6})",
+    re.IGNORECASE,
+)
+# an amount of one transaction a question names: "the cash consideration for the sale of The
+# Cosmopolitan", "the price paid to acquire Summit"
+_TRANSACTION = re.compile(
+    r"\b(?:sale|sell(?:ing)?|acquisition|purchase|divestiture|disposition|merger|spin-?off)\s+of\s+"
+    r"(?:the\s+|its\s+)?(?-i:[A-Z])|\bto\s+(?:acquire|buy|sell|divest)\s+(?:the\s+|its\s+)?(?-i:[A-Z])",
+    re.IGNORECASE,
+)
+# what a line includes, asked: "how much unearned revenue was included in other long-term
+# liabilities"
+_INCLUDED_ASKED = re.compile(
+    r"\b(?:how\s+much|what(?:\s+amount\s+of)?)\s+(?P<part>[\w\s-]{3,60}?)\s+(?:was|were|is|are)\s+"
+    r"(?:included|recorded|reported)\s+(?:with)?in\b",
     re.IGNORECASE,
 )
 _NOT_A_PART = frozenset("the its their our and of a an total net".split())
