@@ -31,7 +31,7 @@ def of_year(
     # "Rent expense was $283 million, $290 million and $278 million for fiscal 2016, 2015 and
     # 2014, respectively, net of sublease income of approximately $45 million ...": of the
     # lists the years go with, the one whose own words say most of what is asked
-    lists = [run for _, run in runs(sentence, listed) if len(run) > 1]
+    lists = [run for run in runs(sentence, listed) if len(run) > 1]
     if not RESPECTIVELY.search(sentence) or not lists:
         return None
     own = [_years_after(sentence, run, listed) for run in lists]
@@ -83,16 +83,17 @@ def _spans(sentence: str, lists: list[list[re.Match[str]]]) -> list[str]:
     return spans
 
 
-def runs(sentence: str, listed: Sequence[re.Match[str]]) -> list[tuple[int, list[re.Match[str]]]]:
-    """The amounts written as lists ("$283 million, $290 million and $278 million"), each with
-    the index of its first amount."""
-    found: list[tuple[int, list[re.Match[str]]]] = []
-    for i, amount in enumerate(listed):
-        joined = i and re.fullmatch(
-            r"\s*(?:,|and|,\s*and)\s*", sentence[listed[i - 1].end() : amount.start()]
-        )
-        if found and joined:
-            found[-1][1].append(amount)
+# what stands between two amounts of one list: "$283 million, $290 million and $278 million"
+JOINED = re.compile(r"\s*(?:,|and|,\s*and)\s*")
+
+
+def runs(sentence: str, listed: Sequence[re.Match[str]]) -> list[list[re.Match[str]]]:
+    """The amounts of a sentence grouped as it writes them in lists ("$283 million, $290
+    million and $278 million"), in order; an amount alone is a list of one."""
+    found: list[list[re.Match[str]]] = []
+    for before, amount in zip([None, *listed], listed, strict=False):
+        if before is not None and JOINED.fullmatch(sentence[before.end() : amount.start()]):
+            found[-1].append(amount)
         else:
-            found.append((i, [amount]))
+            found.append([amount])
     return found

@@ -181,11 +181,12 @@ _TELLS = re.compile(
 )
 
 
-def period_words(question: str) -> str:
-    """The question less the formulas it writes, where what is left still names a period:
-    "DSO for fiscal 2023, defined as the average of receivables at May 31, 2022 and May 31,
-    2023 over revenue" asks fiscal 2023, whatever dates its inputs are read at."""
-    kept, at = [], 0
+def _period_outside_formulas(question: str) -> PeriodAsk | None:
+    """The period the question names outside the formulas it writes; None where it names
+    none there: "DSO for fiscal 2023, defined as the average of receivables at May 31, 2022 and
+    May 31, 2023 over revenue" asks fiscal 2023, whatever dates its inputs are read at."""
+    spans: list[tuple[int, int]] = []
+    at = 0
     for sentence in SENTENCES.split(question):
         start = question.find(sentence, at)
         at = start + len(sentence)
@@ -200,25 +201,25 @@ def period_words(question: str) -> str:
             *_TAKING.finditer(body),
             *_EQUATION_TERM.finditer(body),
         ]
-        spans = sorted((lead + m.start("expr"), lead + m.end("expr")) for m in found if m)
-        kept.extend(spans)
+        spans.extend((lead + m.start("expr"), lead + m.end("expr")) for m in found if m)
     rest, end = [], 0
-    for begin, stop in sorted(kept):
+    for begin, stop in sorted(spans):
         if begin >= end:
             rest.append(question[end:begin])
             end = stop
     rest.append(question[end:])
-    left = " ".join(rest)
-    return left if parse_period(left).kind is not None else question
+    named = parse_period(" ".join(rest))
+    return named if named.kind is not None else None
 
 
 def period_asked(question: str) -> PeriodAsk:
-    """The period the question asks (`period_words`), with every year and date it mentions."""
+    """The period the question asks, read outside its formulas where it names one there,
+    with every year and date it mentions."""
     whole = parse_period(question)
-    words = period_words(question)
-    if words is question:
+    named = _period_outside_formulas(question)
+    if named is None:
         return whole
-    return replace(parse_period(words), mentioned=whole.mentioned, dates=whole.dates)
+    return replace(named, mentioned=whole.mentioned, dates=whole.dates)
 
 
 def writes_definition(question: str) -> bool:
@@ -234,9 +235,8 @@ def defined_metrics(question: str) -> dict[str, Metric]:
     # a formula told without a name: a percentage where the question asks one, or a rate
     told = bool(_PERCENT.search(question) or _PERCENT_NAME.search(SENTENCES.split(question)[0]))
     # the fiscal year the question names outside its formulas, which dated inputs must end
-    words = period_words(question)
-    named = parse_period(words).years if words is not question else ()
-    year = named[-1] if named else None
+    named = _period_outside_formulas(question)
+    year = named.years[-1] if named is not None and named.years else None
     for name, written in _definitions(question):
         expr = translate(written.strip(), year)
         try:

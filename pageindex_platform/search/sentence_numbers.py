@@ -47,6 +47,9 @@ def respective(sentence: str, shown: str, percent: bool, year: int | None) -> Ch
 
 
 SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}  # a number's scale word
+# the words of a period a question writes ("in the nine months ended ..."), which the period
+# checks read, not words a sentence must share
+PERIOD_WORDS = frozenset("three six nine twelve month months ended ending period".split())
 RESPECTIVELY = re.compile(r",?\s*respectively\b", re.IGNORECASE)
 # where a page's text breaks into sentences (and list items, and lines that start anew)
 SENTENCE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(])|\n{2,}|\n(?=[A-Z•\-])")

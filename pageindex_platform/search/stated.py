@@ -103,8 +103,11 @@ def state(
         stated = or_named_row(
             stated, session=session, question=question, book=book, year=year, items=items
         )
-    names = _names_of(session, document)
-    why = narrowed(question, stated.headline, names) if stated.headline is not None else None
+    why = (
+        narrowed(question, stated.headline, _names_of(session, document))
+        if stated.headline is not None
+        else None
+    )
     if why is not None:  # "revenue generated internationally": not the whole line's
         demote(stated, why)
         stated.text = not_sure("the figure asked", stated.candidates)
@@ -116,13 +119,13 @@ def state(
 def _names_of(session: Session, document: DocumentInfo) -> tuple[str, ...]:
     """The company's name and every alias its stored filings give it (a ticker one filing's
     cover prints)."""
-    aliases = {
+    aliases = set(document.company_aliases) | {
         alias
         for held in queries.company_names(session)
         if held.company == document.company
         for alias in held.aliases
     }
-    return (document.company or "", *document.company_aliases, *sorted(aliases))
+    return (document.company or "", *sorted(aliases))
 
 
 def _stated(

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from ..db import queries
 from ..db.queries import DocumentInfo
 from ..periods.filing_words import without_form, without_source
-from .amount_lists import of_year, says_word
+from .amount_lists import JOINED, of_year, says_word
 from .amounts import AMOUNT
 from .figures import PER_SHARE
 from .headline import Stated, not_sure
@@ -31,6 +31,7 @@ from .sentence_numbers import (
     MONTHS,
     MOVED_BY,
     PERCENT_ASKED,
+    PERIOD_WORDS,
     SCALES,
 )
 from .terms import name_words, phrase_words
@@ -71,7 +72,8 @@ def _included_check(after: str, question: str, core: Sequence[str], score: int) 
     taken = _TAKES_IN.match(after)
     if taken:
         words = [w for w in phrase_words(taken["what"]).split() if w not in _NOT_ASKED]
-        if words and not all(says_word(w, phrase_words(question)) for w in words):
+        asked = phrase_words(question)
+        if words and not all(says_word(w, asked) for w in words):
             return Check("kind", False, f"the amount includes {taken['what'].strip()}")
     return Check("kind", True, f"the sentence says {' '.join(core)} ({score} words asked)")
 
@@ -124,7 +126,7 @@ def amount_in_text(
     asked = _ASKED.search(plain)
     if asked is None:
         return Stated()
-    core, told = _core(asked["asked"], company_words)
+    core, told, told_text = _core(asked["asked"], company_words)
     context = [w for w in _words(plain[: asked.start()], company_words) if w not in core]
     figures = _OWN_FIGURE.findall(asked["asked"])
     per_share = bool(PER_SHARE.search(question))
@@ -133,9 +135,7 @@ def amount_in_text(
     names = (document.company or "", *document.company_aliases)
     aside: list[Candidate] = []
     found = _sentences(session, document, core, context, told)
-    named = [
-        x for x in found if not told or _names_said(_told(asked["asked"]), x[2], company_words)
-    ]
+    named = [x for x in found if not told or _names_said(told_text, x[2], company_words)]
     for score, page, sentence in named[:8]:
         amount = _amount_of(sentence, core, figures, per_share, year, told)
         if amount is None:
@@ -183,28 +183,21 @@ _VERB_AFTER = re.compile(
 )
 
 
-def _core(asked: str, company_words: set[str]) -> tuple[list[str], list[str]]:
-    """The words that name the amount asked, every one of which a sentence must say, and
-    the words told of it after its verb, at least half of which a sentence must say: "what
-    termination fee did Acme agree to pay Summit ..." → (termination, fee), (agree, pay,
-    summit, ...); all of them the first where fewer than two words come before a verb."""
+def _core(asked: str, company_words: set[str]) -> tuple[list[str], list[str], str]:
+    """The words that name the amount asked, every one of which a sentence must say, the
+    words told of it after its verb, at least half of which a sentence must say, and those
+    words as written: "what termination fee did Acme agree to pay Summit ..." → (termination,
+    fee), (agree, pay, summit, ...); all of them the first where fewer than two words come
+    before a verb."""
     verb = _VERB_AFTER.search(asked)
     head = _words(asked[: verb.start()], company_words) if verb else []
     if len(head) < 2 or verb is None:
-        return _words(asked, company_words), []
+        return _words(asked, company_words), [], ""
     told = _words(asked[verb.end() :], company_words)
-    return head, [w for w in told if w not in head and w not in _PERIOD_WORDS]
+    words = [w for w in told if w not in head and w not in PERIOD_WORDS]
+    return head, words, asked[verb.end() :]
 
 
-def _told(asked: str) -> str:
-    """What the question tells of the amount after its verb (`_core`); "" where it names
-    the amount with all its words."""
-    verb = _VERB_AFTER.search(asked)
-    return asked[verb.end() :] if verb else ""
-
-
-# words of a period told after the verb ("in the nine months ended ..."): the period checks'
-_PERIOD_WORDS = frozenset("three six nine twelve month months ended ending period".split())
 # a name told after the verb ("the 2022 Mosquito fire", "Summit Semiconductor"): a sentence
 # that says none of its words speaks of something else
 _NAMED = re.compile(r"\b[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*")
@@ -212,9 +205,10 @@ _NAMED = re.compile(r"\b[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*")
 
 def _names_said(told: str, sentence: str, company_words: set[str]) -> bool:
     """Whether `sentence` says a word of each name `told` gives (not the company's, a month)."""
+    said = phrase_words(sentence)
     for name in _NAMED.findall(told):
-        words = [w for w in _words(name, company_words) if w not in _PERIOD_WORDS]
-        if words and not any(says_word(w, phrase_words(sentence)) for w in words):
+        words = [w for w in _words(name, company_words) if w not in PERIOD_WORDS]
+        if words and not any(says_word(w, said) for w in words):
             return False
     return True
 
@@ -308,7 +302,7 @@ def _per_share(sentence: str, following: Sequence[re.Match[str]]) -> bool:
     after it, or after the list it opens ("$1.48 and $1.49 per share")."""
     end = following[0].end()
     for after in following[1:]:
-        if not re.fullmatch(r"\s*(?:,|and|,\s*and)\s*", sentence[end : after.start()]):
+        if not JOINED.fullmatch(sentence[end : after.start()]):
             break
         end = after.end()
     return bool(PER_SHARE.match(sentence[end:].lstrip()))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..periods.filing_words import without_form, without_source
 from .narrowing import place_asked, without_place
-from .sentence_numbers import PERCENT_ASKED, SHARE_ASKED, whole_words
+from .sentence_numbers import PERCENT_ASKED, PERIOD_WORDS, SHARE_ASKED, whole_words
 from .terms import phrase_words, spelled_out
 
 _COUNT = re.compile(
@@ -29,14 +29,16 @@ _PHRASE_END = frozenset(
     "by during from and or the a an that which who work worked operate operated employ "
     "employed".split()
 )
-_STOP = frozenset(
-    "a an the of in on at for to by and or did does do was were is are has have had how many "
-    "what which number total company its their it as from with during end fiscal year quarter "
-    "percent percentage increase decrease change growth grow rise decline compared over than "
-    "versus vs much prior previous last first second third fourth yoy roughly approximately "
-    "about around nearly based located headquartered share portion proportion came be being "
-    "been would will could should say says said into onto upon same period three six nine twelve "
-    "month months ended ending".split()
+_STOP = (
+    frozenset(
+        "a an the of in on at for to by and or did does do was were is are has have had how many "
+        "what which number total company its their it as from with during end fiscal year quarter "
+        "percent percentage increase decrease change growth grow rise decline compared over than "
+        "versus vs much prior previous last first second third fourth yoy roughly approximately "
+        "about around nearly based located headquartered share portion proportion came be being "
+        "been would will could should say says said into onto upon same".split()
+    )
+    | PERIOD_WORDS
 )
 _STOP = _STOP | frozenset(phrase_words(w).strip() for w in _STOP)  # as words are compared
 UP = re.compile(r"\b(?:increas\w*|grew|grow\w*|rose|ris\w*|up|higher|improv\w*)\b", re.I)

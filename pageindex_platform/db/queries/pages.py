@@ -76,18 +76,12 @@ def pages_mentioning(
     `limit`: in page order, or (`ranked`) those holding most of the words first."""
     if not words:
         return []
-    held = " + ".join(f"(text ILIKE :w{i})::int" for i in range(len(words)))
-    order = f"({held}) DESC, page" if ranked else "page"
+    held = "(SELECT count(*) FROM unnest(:w) AS p(w) WHERE text ILIKE p.w) DESC, "
     rows = session.execute(
         text(
             "SELECT page, text FROM pages WHERE document_id = :d AND text ILIKE ANY(:w) "
-            f"ORDER BY {order} LIMIT :n"
+            f"ORDER BY {held if ranked else ''}page LIMIT :n"
         ),
-        {
-            "d": document.id,
-            "w": [f"%{w}%" for w in words],
-            "n": limit,
-            **{f"w{i}": f"%{w}%" for i, w in enumerate(words)},
-        },
+        {"d": document.id, "w": [f"%{w}%" for w in words], "n": limit},
     )
     return [PageInfo(document.name, int(row.page), row.text) for row in rows]
