@@ -66,6 +66,33 @@ def test_a_dash_inside_a_label_and_prose_are_not_cells() -> None:
     assert label_key("Property, plant and equipment — net") == "property plant and equipment net"
 
 
+ALLOWANCES = """CONSOLIDATED BALANCE SHEETS
+(in millions) May 31, 2020 May 31, 2019
+ASSETS
+CURRENT ASSETS
+Cash and cash equivalents
+$ 37,239 $ 20,514
+Trade receivables, net of allowances for doubtful accounts of $409 and $371 as of May 31, 2020
+and May 31, 2019, respectively 5,551 5,134
+Accounts receivable, net of allowance for doubtful accounts of $111 and $87, respectively
+2,166 2,302
+Balance at May 31, 2019 7,155
+"""
+
+
+@pytest.mark.no_database
+def test_dates_and_amounts_a_label_says_are_not_its_cells() -> None:
+    figures = read_tables([PageText(71, ALLOWANCES)], period_end="2020-05-31")
+    rows: dict[str, list[float]] = {}
+    for f in figures:
+        rows.setdefault((f.label or "").split(",")[0], []).append(f.value / 1e6)
+    assert rows == {
+        "Cash and cash equivalents": [37_239, 20_514],  # under a heading in capitals
+        "Trade receivables": [5_551, 5_134],
+        "Accounts receivable": [2_166, 2_302],
+    }  # "Balance at May 31, 2019 7,155" has one cell for two columns: no row
+
+
 SPLIT = """CONSOLIDATED STATEMENTS OF OPERATIONS
 Years ended December 31,
 (in millions) 2015 2014 2013

@@ -304,8 +304,8 @@ def test_a_definition_that_cannot_be_read_is_never_replaced_by_the_usual_one(
     out = run_json(
         "ask",
         "What was Widget Works' debt-to-equity ratio at December 31, 2023, defined as (current "
-        "portion of long-term debt + long-term debt, less current portion) divided by total "
-        "shareholders' equity including non-controlling interest? Round to two decimals.",
+        "portion of long-term debt + long-term debt) relative to total shareholders' equity "
+        "measured at book value? Round to two decimals.",
     )
     assert out["headline"] is None
     assert out["answer"].startswith("The question defines the metric in its own words")

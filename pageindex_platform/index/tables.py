@@ -17,6 +17,15 @@ from datetime import date, timedelta
 from ..periods import MONTH_WORDS, day_in_month, fiscal_offset, month_number, months_before
 from ..periods.dates import SPAN_MONTHS
 from ..records import PageText, TaggedFact
+from .row_cells import (
+    CELL,
+    DATED,
+    RUNS_ON,
+    SAID_AMOUNT,
+    label_begins,
+    row_cells,
+    section_heading,
+)
 from .text import phrase_words
 
 _DATE = re.compile(
@@ -31,8 +40,6 @@ _SPAN = re.compile(
 # a month and day without its year: "January 28," over the year "2023"
 _FOUR_DIGITS = re.compile(r"\d{4}")
 _DAY = re.compile(rf"\b(?:{MONTH_WORDS})\s+\d{{1,2}}\b(?!,?\s*\d{{4}})", re.IGNORECASE)
-# a table cell holding a number: "$ 8,890", "(6.3)%", "23.1 %", "(1,577)", "—"
-CELL = re.compile(r"\(?-?\$?\s?\d[\d,]*(?:\.\d+)?\)?\s?%?|(?<=\s)[—–-](?=\s|$)")
 # "(In millions, except per share amounts)", "(Millions)", "$ in thousands", "Dollars in billions"
 _SCALE = re.compile(
     r"(?:\bin|\()\s*(?:u\.?s\.?\s*)?(?:\$|dollars)?\s*(?:in\s+)?(million|thousand|billion)s?\b",
@@ -169,7 +176,7 @@ def _layout(lines: Sequence[str], at: int, periods: int) -> tuple[bool, ...]:
     if not all(kind for _, kind in dated):
         return tuple(kind for _, kind in dated)
     for line in lines[at + 1 : at + 4]:
-        if _row_cells(line):
+        if row_cells(line):
             break
         amounts = [
             (m.start(), m.group(0).lower() == "amount")
@@ -256,7 +263,7 @@ def _page_figures(
                 # expense" over "(465) (419) (343)")
                 row = _row_figures(f"{heading} {line}", "", wrapped, header, page.page, power)
                 heading = wrapped if row else line
-            elif not row and not _label_begins(line, lines[i + 1] if i + 1 < len(lines) else ""):
+            elif not row and not label_begins(line, lines[i + 1] if i + 1 < len(lines) else ""):
                 wrapped = heading if heading == previous and not rows else ""
                 heading, rows, totalled = line, 0, False  # "Earnings per share:" over "Basic"
             rows += bool(row)
@@ -274,57 +281,26 @@ def _split_row(label: str, line: str, header: _Header, before: str) -> bool:
     cells = CELL.findall(f" {line}")
     return (
         len(cells) == len(header.columns)
-        and (not before or before.endswith(":") or bool(_row_cells(before)) or _header_line(before))
+        and (
+            not before
+            or before.endswith(":")
+            or bool(row_cells(before))
+            or _header_line(before)
+            or section_heading(before)
+        )
         and not CELL.sub("", f" {line}").strip(" $")
         and not _DATE.search(line)  # a year's line: a header's, or a sentence's end
         and bool(re.search(r"[A-Za-z]{2,}", label))
-        and not re.search(r"\d|[:;,.]$", label)
+        and not re.search(r"\d", DATED.sub("", SAID_AMOUNT.sub("", label)))
+        and not re.search(r"[:;,.]$", label)
         and len(label) <= _MAX_LABEL
-        and label.split()[-1].lower() not in _RUNS_ON
+        and label.split()[-1].lower() not in RUNS_ON
     )
-
-
-def _label_begins(line: str, after: str) -> bool:
-    """Whether `line` is the first part of the label of the row below it, not a heading over
-    the rows: the row goes on in lower case ("... The Acme Corporation common" over
-    "stockholders, net of tax 0.33 ..."), it goes on with "and", "before" ... ("EARNINGS BEFORE
-    INTEREST" over "AND TAXES 818"), or the line breaks off after "of", "and" ... — not after
-    a heading's colon."""
-    if not line.strip() or not after.strip() or not _row_cells(after):
-        return False
-    if after[:1].islower():
-        return True
-    if line.rstrip().endswith(":"):
-        return False  # "Operating expenses:" heads the rows below it
-    goes_on = after.split()[0].lower() in _GOES_ON  # "EARNINGS BEFORE INTEREST" over "AND TAXES"
-    return goes_on or line.split()[-1].lower() in _RUNS_ON
 
 
 def _header_line(line: str) -> bool:
     """Whether a line is a header's: two dates or years, or a scale."""
     return len(_DATE.findall(line)) >= 2 or bool(_SCALE.search(line))
-
-
-# words a line of prose breaks after, that no row label ends with
-_RUNS_ON = frozenset("in of and or the a an to for by with as at on from since than under".split())
-
-
-# words a row label's second line may start with, going on from the first
-_GOES_ON = frozenset("and or of before after excluding including attributable".split())
-
-
-def _row_cells(line: str) -> list[re.Match[str]]:
-    """The cells a row ends with: the numbers after its last word ("Property, plant and
-    equipment — net 8,738 8,866" ends with two; "—" inside the label is not one)."""
-    cells = list(CELL.finditer(line))
-    if not cells or re.search(r"[A-Za-z]", line[cells[-1].end() :]):
-        return []  # words after the numbers: prose, not a row
-    start = len(cells) - 1
-    while start > 0 and not re.search(
-        r"[A-Za-z]", line[cells[start - 1].end() : cells[start].start()]
-    ):
-        start -= 1
-    return cells[start:]
 
 
 def _period_cells(cells: list[re.Match[str]], header: _Header) -> list[re.Match[str]]:
@@ -352,7 +328,7 @@ def _period_cells(cells: list[re.Match[str]], header: _Header) -> list[re.Match[
 def _row_figures(
     line: str, previous: str, heading: str, header: _Header, page: int, power: int | None
 ) -> list[TaggedFact]:
-    cells = _row_cells(line)
+    cells = row_cells(line)
     if any("%" in c.group(0) for c in cells):  # "$ 3,226,773 100.0% $ 2,729,388 100.0%"
         cells = [c for c in cells if "%" not in c.group(0)]  # a ratio column beside each
     cells = _period_cells(cells, header)
@@ -362,7 +338,7 @@ def _row_figures(
     # a label wrapped over two lines: it goes on in lower case, or the line above breaks
     # off after "of", "and" ... ("INCOME ... BEFORE TAXES AND EQUITY IN EARNINGS OF" over
     # "AFFILIATES 488 ...")
-    if _label_begins(previous, line) and not CELL.search(previous) and len(previous) < 100:
+    if label_begins(previous, line) and not row_cells(previous) and len(previous) < 140:
         label = f"{previous.rstrip(' :')} {label}"
     if not re.search(r"[A-Za-z]{2,}", label) or len(label) > _MAX_LABEL:
         return []

@@ -29,9 +29,9 @@ from .figures import (
     Figure,
     FigureBook,
     LineItem,
-    items_in,
     months_of,
 )
+from .items_named import items_in
 from .printed import (
     dated_columns,
     printed_form,

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..db.queries import PageInfo
-from ..index.tables import CELL, column_periods
+from ..index.row_cells import CELL
+from ..index.tables import column_periods
 from .results import EvidenceLine
 from .terms import keywords
 

@@ -21,7 +21,6 @@ from ..periods import PeriodAsk, months_before, months_between
 from ..periods.fiscal import Span, span_for, span_words, year_named
 from .results import StatedFigure, WorkingInput
 from .statements import Fact, Statement, statement_pages, statements_for
-from .terms import phrase_words
 
 SCALE_WORDS = {3: "thousand", 6: "million", 9: "billion", 12: "trillion"}  # by power of ten
 _STATEMENT_PAGES = 3  # a primary statement's first page and its continuations
@@ -71,35 +70,6 @@ def parse_line_items(
             statements = tuple(statements_for(names[0], facts))
             items.append(LineItem(names, concepts, names[0] in outflows, statements))
     return items
-
-
-def items_in(text: str, items: Sequence[LineItem]) -> list[tuple[LineItem, int, int]]:
-    """The line items `text` names, the longest name first: (item, where, length)."""
-    words = phrase_words(text)
-    found = []
-    for item in items:
-        spans = [
-            (words.find(w), len(w))
-            for w in (phrase_words(n.removesuffix(" *")) for n in item.names)
-            if w in words
-        ]
-        if spans:
-            at, length = max(spans, key=lambda s: s[1])
-            found.append((item, at, length))
-    found.sort(key=lambda x: -x[2])
-    return found
-
-
-def items_asked(question: str, items: Sequence[LineItem]) -> list[tuple[LineItem, int, int]]:
-    """The line items a question names (`items_in`), less those it names only in parentheses
-    where it names another outside them: "diluted earnings per share (net income attributable
-    to Acme common stockholders)" asks the per-share line, the parentheses say which."""
-    found = items_in(question, items)
-    outside = phrase_words(re.sub(r"\([^()]*\)", " ", question))
-    kept = [
-        x for x in found if any(phrase_words(n.removesuffix(" *")) in outside for n in x[0].names)
-    ]
-    return kept or found
 
 
 @dataclass(frozen=True)

@@ -52,10 +52,39 @@ _QUALIFIER = re.compile(
     r"\(\s*((?:excluding|including|net\s+of|less|after|before|exclusive\s+of)\b[^()]*)\)",
     re.IGNORECASE,
 )
-# where a term is read, in parentheses: "dividends paid (from the cash flow statement)"
+# where a term is read, in parentheses: "dividends paid (from the cash flow statement)",
+# "D&A (cash flow statement)", "amortization (the latter two from the cash flow statement)"
+_STATEMENT = r"[^()]*?(?:statement|sheet)s?"
 _READ_FROM = re.compile(
-    r"\(\s*((?:from|in|on|per)\s+the\s+[^()]*?(?:statement|sheet)s?)\s*\)", re.I
+    rf"\(\s*(?:[^()]*?\b((?:from|in|on|per)\s+the\s+{_STATEMENT})|(?:the\s+)?({_STATEMENT}))\s*\)",
+    re.I,
 )
+# a name followed by its own formula in parentheses: "free cash flow (cash from operations
+# less capital expenditures)" is the formula
+_NAMED_FORMULA = re.compile(
+    r"(?<![\w)])(?!(?:average|change|previous)\s*\()[a-z][\w&'’ .-]*?\s*"
+    r"(\((?:[^()]*?(?:\s[-+*/]\s|\b(?:plus|minus|less|divided\s+by)\b))[^()]*\))",
+    re.I,
+)
+# what a formula leaves out of a row it names: "'Additions to property, plant and equipment'
+# (ignore the separate held-for-sale line)": no term of it
+_OTHER_ROWS = re.compile(
+    r"\(\s*(?:ignor(?:e|ing)|disregard(?:ing)?|exclud(?:e|ing)|not\s+counting)\b[^()]*?"
+    r"\b(?:lines?|rows?|adjustments?)\b[^()]*\)",
+    re.I,
+)
+# quotation marks around a row's printed name: "'Additions to property, plant and equipment'"
+_QUOTES = re.compile(r"(?<!\w)['‘“\"]|['’”\"](?!\w)")
+# a printed line's name that says what it leaves out: "long-term debt, less current portion"
+_LESS_CURRENT = re.compile(r",\s*less\s+(current\s+(?:portion|maturities))\b(?!\s+of\b)", re.I)
+# both portions of one line: "notes payable and other borrowings, current plus non-current"
+_BOTH_PORTIONS = re.compile(
+    r"(^|[-+*/(]\s*|\b(?:plus|minus|less|by|over)\s+)([a-z][\w &'’-]*?),?\s+current\s+"
+    r"(?:plus|and)\s+(non-?current)\b",
+    re.I,
+)
+# words before a term that are no part of its name: "its 2019 EBIT", "the provision for taxes"
+_DETERMINER = re.compile(r"(^|[-+*/(]\s*)(?:(?:its|their|the)\s+)+", re.I)
 # a year written before a name, as the fiscal year's: "2020 net income"
 _YEAR_BEFORE = re.compile(r"(?<![\w.])((?:19|20)\d\d)\s+(?=[a-z])", re.IGNORECASE)
 # "average PP&E" (the year's and the year before's) where no years are named
@@ -74,7 +103,11 @@ def translate(expression: str, year: int | None = None) -> str:
     if share:
         left, right = expression[: share.start()], expression[share.end() :]
         return f"({translate(left, year)}) / ({translate(right, year)})"
-    text = _QUALIFIER.sub(r" \1", _READ_FROM.sub(r" \1", expression))
+    text = _QUOTES.sub("", _NAMED_FORMULA.sub(r"\1", _OTHER_ROWS.sub(" ", expression)))
+    text = _LESS_CURRENT.sub(r" net of \1", text)
+    text = _BOTH_PORTIONS.sub(r"\1\2, current plus \2, \3", text)
+    text = _READ_FROM.sub(lambda m: f" {m[1] or f'from the {m[2]}'}", text)
+    text = _QUALIFIER.sub(r" \1", text)
     text = _BETWEEN_DATES.sub(
         lambda m: f"{m.group(1).lower()}({m.group(2)})" if _year_ends(m, year) else m.group(0),
         text,
@@ -91,7 +124,9 @@ def translate(expression: str, year: int | None = None) -> str:
     for words, op in _WORDS_TO_OPS:
         text = re.sub(words, op, text, flags=re.IGNORECASE)
     text = _OF_YEARS.sub(lambda m: f"{m.group(1).lower()}({m.group(2)})", text)
-    return re.sub(r",\s*(?=[a-z])", " ", text)  # "property, plant and equipment, net"
+    text = _DETERMINER.sub(r"\1", text.strip())
+    # "property, plant and equipment, net"; "..., divided by"
+    return re.sub(r",\s*(?=[a-z]|[-+*/)])", " ", text)
 
 
 def including(expression: str) -> str:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from ..periods import MONTH_WORDS
+from ..periods.filing_words import PRIOR, without_source
 from ..periods.grammar import PeriodAsk, fiscal_years_written, parse_period
 from .formula_words import including, translate
 from .formulas import FormulaError, Node, parse_formula
@@ -16,8 +18,13 @@ from .terms import phrase_words
 
 _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 SENTENCES = re.compile(r"(?<=[.?!])\s+(?=[A-Z(])")
-# the words after a definition that say how to give the answer ("..., in USD millions")
-_HOW_GIVEN = r",\s*(?:and\s+)?(?:round|using|in\s|express|give|answer|based)"
+# the words after a definition that say how to give the answer ("..., in USD millions", "...,
+# to two decimal places", "..., as a percentage")
+_HOW = (
+    r"(?:round|using|in\s|express|give|answer|based|(?:to\s+)?(?:zero|one|two|three|four|\d)\s+"
+    r"decimal|as\s+an?\s+percent(?:age)?\b(?!\s+of))"
+)
+_HOW_GIVEN = rf",\s*(?:and\s+)?{_HOW}"
 _DEFINED = re.compile(
     r"^(?:(?:the\s+)?(?P<name>[\w&%/' -]+?)\s+(?:here\s+)?(?:is|are)\s+defined\s+as"
     rf"|define\s+(?P<name2>[\w&%/' -]+?)\s+as)\s*:?\s*(?P<expr>.+?)(?:{_HOW_GIVEN}.*)?\.?$",
@@ -36,14 +43,16 @@ _TERM_NAME = r"(?:the\s+)?(?P<name>[a-z][\w&'’ -]{0,40}?)\s*="
 _EQUATION = re.compile(rf"\b(?:where|with)\s+{_TERM_NAME}", re.IGNORECASE)
 _EQUATION_TERM = re.compile(
     rf"(?:\b(?:where|with)|,?\s+and)\s+{_TERM_NAME}\s*(?P<expr>[^=?;]+?)"
-    r"(?=,?\s+and\s+(?:the\s+)?[a-z][\w&'’ -]{0,40}?\s*=|\?|;|,\s*(?:and\s+)?(?:round|using|in\s|"
-    r"express|give|answer)|\.\s|\.?$)",
+    rf"(?=,?\s+and\s+(?:the\s+)?[a-z][\w&'’ -]{{0,40}}?\s*=|\?|;|{_HOW_GIVEN}|\.\s|\.?$)",
     re.IGNORECASE,
 )
-# "taking total debt as long-term debt including the current portion and finance leases"
+# "taking total debt as long-term debt including the current portion and finance leases",
+# "Take EBIT as income before taxes plus interest expense"
 _TAKING = re.compile(
-    r"\b(?:taking|treating|counting)\s+(?:the\s+)?(?P<name>[a-z][\w&'/ -]{2,40}?)\s+(?:as|to be)\s+"
-    r"(?P<expr>[^?;:]+?)(?=[?;]|,\s*(?:and\s+)?(?:round|using|in\s|express)|\.\s|\.?$)",
+    r"\b(?:taking|treating|counting|take|treat|count)\s+(?:the\s+)?"
+    r"(?P<name>[a-z][\w&'/ -]{2,40}?)\s+(?:as|to\s+be)\s+"
+    rf"(?P<expr>[^?;:]+?)(?=[?;]|{_HOW_GIVEN}|,?\s+and\s+(?:divide|multiply|subtract|add|round|give"
+    r"|express|use)\b|\.\s|\.?$)",
     re.IGNORECASE,
 )
 
@@ -60,9 +69,9 @@ _INLINE = re.compile(
 # "Calculate Acme's interest coverage for fiscal 2023 as operating income divided by
 # interest expense": the metric named, defined after "as"
 _CALCULATE_AS = re.compile(
-    r"(?:calculate|compute|determine)\s+(?P<before>.+?)\s+as\s+"
+    r"(?:^|,\s*)(?P<before>(?:calculate|compute|determine)\s+(?!it\s).+?)\s+as\s+"
     r"(?P<expr>[^?;]+?\b(?:divided\s+by|plus|minus)\b[^?;]+?)"
-    r"(?=\?|;|,\s*(?:and\s+)?(?:round|using|in\s|express)|\.\s|\.?$)",
+    rf"(?=\?|;|{_HOW_GIVEN}|\.\s|\.?$)",
     re.IGNORECASE,
 )
 # the metric's name at the end of the words before its definition: after the company's
@@ -85,6 +94,21 @@ _TRAILING_PERIOD = re.compile(
     r"\s+(?:in|from)\s+(?:its|the)\s+[^,;]*?\b(?:10-?[KQ]|report|release|filing)\b.*$",
     re.IGNORECASE,
 )
+# when every term of a definition is read: "..., all at December 31, 2016", "... each year,
+# then averaged" (the period asked, or each year of an average asked)
+_TRAILING_ALL = re.compile(
+    r",?\s+(?:all|both|each)\s+(?:for|in|during|as\s+of|at)\s+[^-+*/]*$|,?\s+each\s+year\b[^-+*/]*$"
+    # one period or date, no term after it: "... / total revenues, for the year ended May 31,
+    # 2021", "... at December 31, 2022" (two dates are an average's: "at May 31, 2022 and ...")
+    r"|,?\s+(?:for|in|during|as\s+of|at|on)\s+(?:the\s+)?(?:(?:fiscal\s+)?years?|(?:three|six|nine|"
+    rf"twelve)\s+months|quarter|fiscal|fy|\d{{4}}|{MONTH_WORDS})\b(?:(?!\band\b)[^-+*/()])*$",
+    re.IGNORECASE,
+)
+
+
+def _trailing(expr: str) -> str:
+    """A definition less the period it ends with."""
+    return _TRAILING_ALL.sub("", _TRAILING_PERIOD.sub("", expr))
 
 
 # a formula the question tells how to compute, naming no metric (where it names one, "calculate
@@ -96,7 +120,20 @@ _IMPERATIVE = re.compile(
     # not "calculate X's interest coverage as ...": a definition of a metric it names
     r"(?P<expr>(?:(?!\bas\s+(?!an?\s+(?:percentage|percent|share)\b))[^?;:])+?"
     r"\b(?:divided\s+by|as\s+an?\s+(?:percentage|percent|share)\s+of)\b[^?;]+?)"
-    r"(?=,\s*(?:and\s+)?(?:round|in\s|express)|\s+and\s+round|\s+in\s+percent|\.\s|\.?$)",
+    rf"(?={_HOW_GIVEN}|\s+and\s+round|\s+in\s+percent|\.\s|\.?$)",
+    re.IGNORECASE,
+)
+# "Compute it as notes payable plus ... minus cash", "Divide capital expenditures by
+# depreciation": a formula the question tells, of any operation
+_IT_AS = re.compile(
+    r"^(?:compute|calculate|take|measure)\s+it\s+as\s+"
+    r"(?P<expr>[^?;:]+?\b(?:plus|minus|less|divided\s+by|over|times)\b[^?;:]+?)"
+    rf"(?={_HOW_GIVEN}|\s+and\s+round|\.\s|\.?$)",
+    re.IGNORECASE,
+)
+_DIVIDE = re.compile(
+    r"^divide\s+(?P<a>[^?;:]+?)\s+by\s+(?P<b>[^?;:]+?)"
+    rf"(?={_HOW_GIVEN}|\s+and\s+round|\.\s|\.?$)",
     re.IGNORECASE,
 )
 ASKED = "the question's formula"  # a metric the question computes without naming it
@@ -112,7 +149,7 @@ _COVER = re.compile(
     r"(?:(?:[\w&.-]+\s+){0,3}?[\w&.-]+['’]s?\s+)?(?:(?:fiscal\s+|fy\s?)?\d{4}\s+)?"
     r"(?P<a>[a-z][\w\s&'-]*?)\s+"
     r"cover(?:ed|s)?\s+(?:its\s+|their\s+|the\s+)?(?P<b>[a-z][\w\s&'-]*?)"
-    r"(?=\s+(?:in|for|during)\s|\?|,|\.|$)",
+    r"(?=\s+(?:in|for|during)\s|\s*\(|\?|,|\.|$)",
     re.IGNORECASE,
 )
 
@@ -125,14 +162,14 @@ def _definitions(question: str) -> list[tuple[str, str]]:
     for sentence in SENTENCES.split(question):
         written = _written(sentence)
         found.extend(written)
-        told = _IMPERATIVE.match(sentence.strip())
+        told = _told(sentence.strip())
         if told and not written:
-            found.append((ASKED, _TRAILING_PERIOD.sub("", told.group("expr"))))
+            found.append((ASKED, _trailing(told)))
         shown = None if told or written else _SHOWN.search(sentence)
         if shown and _restated(sentence[: shown.start()], shown["expr"]):
             shown = None  # "gross margin percentage (gross margin divided by net sales)"
         if shown:  # "... the balance sheet: A / B", "the equity multiplier (A / B)"
-            found.append((ASKED, _TRAILING_PERIOD.sub("", shown["expr"]).strip()))
+            found.append((ASKED, _trailing(shown["expr"]).strip()))
         cover = _COVER.search(sentence)
         if cover and not told:
             found.append((ASKED, f"{cover['a']} divided by {cover['b']}"))
@@ -141,6 +178,16 @@ def _definitions(question: str) -> list[tuple[str, str]]:
         for term in _EQUATION_TERM.finditer(sentence):
             found.append((term.group("name").strip(), term.group("expr").strip()))
     return found
+
+
+def _told(sentence: str) -> str:
+    """The formula a sentence tells how to compute without naming a metric ("Give A divided by
+    B", "Compute it as A minus B", "Divide A by B"); "" where it tells none."""
+    told = _IMPERATIVE.match(sentence) or _IT_AS.match(sentence)
+    if told:
+        return told["expr"]
+    divide = _DIVIDE.match(sentence)
+    return f"{divide['a']} divided by {divide['b']}" if divide else ""
 
 
 def _restated(before: str, expr: str) -> bool:
@@ -157,12 +204,17 @@ def _written(sentence: str) -> list[tuple[str, str]]:
     as Y", or one after its name ("..., defined as Y", "i.e. Y"); [] when it writes none."""
     match = _DEFINED.match(sentence.strip())
     if match:
-        return [((match.group("name") or match.group("name2")).strip(), match.group("expr"))]
-    inline = _INLINE.search(sentence.strip()) or _CALCULATE_AS.match(sentence.strip())
-    named = _INLINE_NAME.search(inline.group("before")) if inline else None
+        name = match.group("name") or match.group("name2")
+        return [(name.strip(), _TRAILING_ALL.sub("", match.group("expr")))]
+    inline = _INLINE.search(sentence.strip()) or _CALCULATE_AS.search(sentence.strip())
+    # "Calculate Acme's full-year 2022 EBITDA, in USD millions, as ...": the name before
+    # how the answer is given, its period words dropped
+    before = re.sub(rf"{_HOW_GIVEN}.*$", "", inline["before"]) if inline else ""
+    before = re.sub(r"\b(?:full[- ]year|fiscal(?:\s+year)?)\s+(?=\d)", "", before, flags=re.I)
+    named = _INLINE_NAME.search(before) if inline else None
     if inline is None or named is None:
         return []
-    expr = _TRAILING_PERIOD.sub("", inline.group("expr"))
+    expr = _trailing(inline.group("expr"))
     name = _NAME_START.sub("", named["name"]).strip()
     own = _MEASURE_WORD.sub("", phrase_words(name)).strip()
     # "gross margin, defined as gross margin divided by net sales" names a line by the
@@ -195,8 +247,9 @@ def _period_outside_formulas(question: str) -> PeriodAsk | None:
         found = [
             _DEFINED.match(body),
             _INLINE.search(body),
-            _CALCULATE_AS.match(body),
+            _CALCULATE_AS.search(body),
             _IMPERATIVE.match(body),
+            _IT_AS.match(body),
             _SHOWN.search(body),
             *_TAKING.finditer(body),
             *_EQUATION_TERM.finditer(body),
@@ -208,6 +261,11 @@ def _period_outside_formulas(question: str) -> PeriodAsk | None:
             rest.append(question[end:begin])
             end = stop
     rest.append(question[end:])
+    # "From Acme's 10-Q for the quarter ended June 30, 2023, what was ... for the six months
+    # ended June 30, 2023": the period asked, not the filing's, where both are dated
+    asked = parse_period(without_source(" ".join(rest)))
+    if asked.kind is not None and (asked.years or asked.end) and not PRIOR.search(question):
+        return asked  # (the period before the filing's is read from the filing's: PRIOR)
     named = parse_period(" ".join(rest))
     return named if named.kind is not None else None
 
@@ -320,6 +378,17 @@ def metric_in(question: str, catalogue: Catalogue, defined: dict[str, Metric]) -
         return next((m for m in defined.values() if phrase_words(m.name) not in inputs), None)
     # "ROE is defined as ...": the question's own definition of the catalogue's metric asked
     names = {phrase_words(n) for n in best[0].names}
-    return next(
-        (m for m in defined.values() if names & {phrase_words(n) for n in m.names}), best[0]
-    )
+    own = next((m for m in defined.values() if names & {phrase_words(n) for n in m.names}), None)
+    return own or _with_terms(best[0], catalogue, defined)
+
+
+def _with_terms(metric: Metric, catalogue: Catalogue, defined: dict[str, Metric]) -> Metric:
+    """The catalogue's metric with a term the question defines in place of the catalogue's
+    formula for that term: "the EBITDA margin, with EBITDA = income from operations + D&A"
+    computes the margin on the question's EBITDA."""
+    formula = metric.formula
+    for term in defined.values():
+        usual = catalogue.metric(term.name)
+        if usual is not None and usual is not metric and usual.formula in formula:
+            formula = formula.replace(usual.formula, term.name)
+    return metric if formula == metric.formula else replace(metric, formula=formula)

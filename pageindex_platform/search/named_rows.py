@@ -16,8 +16,9 @@ from ..db import queries
 from ..db.queries import DocumentInfo
 from ..periods.filing_words import without_source
 from .checks import CheckedBook, column_check, page_check
-from .figures import PER_SHARE, Figure, LineItem, items_in
+from .figures import PER_SHARE, Figure, LineItem
 from .headline import Stated, candidate, figure_headline, not_sure
+from .items_named import items_in
 from .narrowing import ADJUSTED
 from .printed import row_headings
 from .results import Check
@@ -49,6 +50,13 @@ _ACT = re.compile(
     r"issu(?:e|ed)|impair(?:ed)?)\b",
     re.IGNORECASE,
 )
+# where the row is printed, not what it is: "as shown in its consolidated statement of income"
+_SHOWN_IN = re.compile(
+    r"(?:,?\s*as\s+(?:shown|reported|presented|stated))?\s+(?:in|on|per)\s+(?:its|the|their)\s+"
+    r"(?:condensed\s+)?(?:consolidated\s+)?(?:statements?\s+of\s+\w+(?:\s+\w+)?|income\s+statement|"
+    r"balance\s+sheet|cash\s+flows?\s+statement)\b",
+    re.IGNORECASE,
+)
 _COUNTED = re.compile(r"\bhow\s+many\s+([a-z]+)", re.IGNORECASE)  # the noun counted
 # words of a question that name no row: its verbs, its period, how to answer
 _NOT_SAID = _FILLER | frozenset(
@@ -72,7 +80,7 @@ def named_row(
     if _PERCENT.search(question):
         return Stated()
     own = name_words(document.company)
-    plain = without_source(question)
+    plain = _SHOWN_IN.sub(" ", without_source(question))
     asked = set(phrase_words(plain).split()) - own
     what = _ASKED.search(plain)
     # the words of what is asked ("how many shares of its common stock did ... repurchase")
@@ -126,6 +134,8 @@ def _checked(scored: list[tuple[int, Figure]], book: CheckedBook, year: int | No
     others so named) where a check fails or another row so named gives another figure."""
     best = max(words for words, _ in scored)
     named = [figure for words, figure in scored if words == best]
+    # the primary statements' rows before a note's (a discontinued business's "—")
+    named = [f for f in named if f.page in book.statement_pages] or named
     first = named[0]
     text = book.page_text(first.page)
     checks = [

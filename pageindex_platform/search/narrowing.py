@@ -81,6 +81,9 @@ def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> st
     for part in (_PART_NAMED.search(question), _FROM_SOURCE.search(question)):
         if part and not _names_part(part["part"], said, names):
             return f"{part[0].strip()!r} is asked; {said!r} does not name it"
+    named = None if headline.kind == "text" else _place_named(question, said, names)
+    if named:  # "how much revenue did Acme generate in Japan"
+        return f"{named} is asked; {said!r} does not name it"
     place = place_asked(question, names)
     if place is not None and not place[0].search(said):
         return f"{place[1]} is asked; {said!r} does not say so"
@@ -145,6 +148,41 @@ def _unknown_name(question: str, label: str, names: Sequence[str]) -> str | None
         if not re.search(rf"\b{token}\b", label, re.IGNORECASE):
             return token
     return None
+
+
+# a place named in capitals after "in" or "from": "revenue generated in Japan", "sales in Greater
+# China" (not a filing, a statement, a period or the company)
+_PLACE_NAMED = re.compile(
+    r"\b(?:in|from|within|across)\s+(?:the\s+)?(?P<place>[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\b(?!['’])"
+)
+_NOT_A_PLACE = frozenset(
+    "form annual quarterly report reports item note notes part management selected financial "
+    "data fiscal quarter year table exhibit section schedule income cash balance sheet sheets "
+    "flows flow operations operating results discussion analysis earnings release press letter "
+    "proxy statement statements consolidated condensed total net revenue revenues sales "
+    "segment segments dollars millions billions thousands continuing discontinued customers "
+    "adjusted comprehensive equity stockholders shareholders supplemental geographic "
+    "information".split()
+)
+
+
+def _place_named(question: str, label: str, names: Sequence[str]) -> str | None:
+    """A place the question names in capitals that the figure's label does not carry; None
+    when it names none."""
+    own = company_words(names)
+    for found in _PLACE_NAMED.finditer(question):
+        words = found["place"].lower().split()
+        if any(w in _NOT_A_PLACE or w in own or _MONTH.fullmatch(w) for w in words):
+            continue
+        if not re.search(rf"\b{re.escape(words[0])}", label, re.IGNORECASE):
+            return found["place"]
+    return None
+
+
+_MONTH = re.compile(
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
 
 
 def _names_part(part: str, label: str, names: Sequence[str]) -> bool:

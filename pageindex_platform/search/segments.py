@@ -16,8 +16,9 @@ from ..db import queries
 from ..db.queries import DocumentInfo
 from ..index.tables import label_key
 from .checks import CheckedBook
-from .figures import Figure, LineItem, items_in
+from .figures import Figure, LineItem
 from .headline import Stated, candidate, figure_headline, not_sure
+from .items_named import items_in
 from .printed import page_lines, printed_forms, row_at, row_headings, row_line, table_context
 
 # the nouns a filing names a part of the company by: "the Domestic segment", "the Data Center
@@ -44,7 +45,9 @@ _PART_SUBJECT = re.compile(
 _NOT_A_PART = frozenset(
     "what how which who did does do was were is are compare find give tell show report the "
     "in for of and please calculate total net gross operating consolidated reported gaap "
-    "annual quarterly fiscal company's company full year".split()
+    "annual quarterly fiscal company's company full year use using take taking treat divide "
+    "count counting based according per from with as include including exclude excluding "
+    "add subtract multiply".split()
 )
 
 

@@ -63,7 +63,9 @@ _BOUND = re.compile(
 # the verbs a sentence says how many there are with ("we had", "employed", "were outstanding")
 _HAVING = re.compile(
     r"\b(?:ha[sd]|have|employ(?:s|ed|ing)?|were|was|are|is|total\w*|operat\w*|own\w*|maintain\w*|"
-    r"compris\w*|consist\w*)\b",
+    r"compris\w*|consist\w*)\b"
+    # a group's size: "our global workforce of 110,600 people"
+    r"|\b(?:workforce|headcount|staff|fleet|portfolio|network)\s+of\s+(?:approximately\s+|about\s+)?\d",
     re.IGNORECASE,
 )
 _SHARE_OF_ALL = re.compile(r"\d%\s+of\s+(?:our|the|its|their)\b", re.IGNORECASE)

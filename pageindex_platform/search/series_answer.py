@@ -16,8 +16,9 @@ from ..db.queries import DocumentInfo
 from ..periods.series import SeriesAsk, SeriesPeriod, series_asked
 from .constraints import Constraints
 from .evidence import Evidence
-from .figures import LineItem, items_in
+from .figures import LineItem
 from .headline import Stated
+from .items_named import items_in
 from .metric_questions import asked, defined_metrics, metric_in
 from .metrics import Metric
 from .query import Query

@@ -22,7 +22,7 @@ from ..periods.fiscal import asked_years, own_years, reading, year_ended_before
 from ..periods.grammar import figure_period, figure_years
 from .amounts import amount_stated
 from .checks import CheckedBook, Vetted, required_statements
-from .figures import Figure, FigureBook, LineItem, items_asked
+from .figures import Figure, FigureBook, LineItem
 from .formulas import FormulaError
 from .headline import (
     Stated,
@@ -35,6 +35,7 @@ from .headline import (
     not_sure,
     set_aside,
 )
+from .items_named import items_asked
 from .line_shares import line_share
 from .metric_questions import (
     Asked,
@@ -51,7 +52,7 @@ from .segments import part_asked, segment_stated
 from .sentences import text_stated
 from .terms import name_words
 from .text_amounts import or_in_text
-from .text_ask import text_ask
+from .text_ask import in_sentences, text_ask
 from .working import MissingInput, Working, compute, terms_defined
 
 logger = logging.getLogger(__name__)
@@ -63,8 +64,7 @@ _NOT_A_NUMBER = re.compile(
     r"explains|contributed|are the (?:main|major|key|primary)))\b",
     re.IGNORECASE,
 )
-# words that make a line item's name another measure: "comparable sales", "same-store sales"
-# are store measures the statements do not report, not the revenue line
+# words that make a line's name a measure no statement reports ("comparable sales")
 _OTHER_MEASURE = frozenset({"comparable", "comp", "same", "like"})
 _VALUED = re.compile(r"\b(?:fair|market)\s+value\b", re.IGNORECASE)  # not the carrying amount
 # a percentage or share of a line item, which its amount is not
@@ -142,7 +142,7 @@ def _stated(
     items = items_asked(question, catalogue.items)
     number = not _NOT_A_NUMBER.search(question)
     in_text = text_ask(question, name_words(document.company))
-    if in_text is not None and number and (metric is None or not in_text.percent):
+    if in_text is not None and number and in_sentences(in_text, metric, defined):
         said = text_stated(
             session=session,
             question=question,

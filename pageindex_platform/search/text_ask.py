@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ..periods.filing_words import without_form, without_source
+from .metrics import Metric
 from .narrowing import place_asked, without_place
 from .sentence_numbers import PERCENT_ASKED, PERIOD_WORDS, SHARE_ASKED, whole_words
 from .terms import phrase_words, spelled_out
@@ -126,6 +127,9 @@ _IN_UNIT = re.compile(
 def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     """The count or percentage a question asks for in text; None when it asks neither."""
     count = _COUNT.search(question)
+    moved = _MOVE_OF.search(question)
+    if count and moved and moved.start() < count.start():
+        count = None  # "by what percentage did the number of transactions increase": a change
     unit = None if count else _IN_UNIT.search(question)
     share = SHARE_ASKED.search(question)
     percent = PERCENT_ASKED.search(question) or share
@@ -184,3 +188,10 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
         part,
         _subject(question, company_words) if plain_percent else (),
     )
+
+
+def in_sentences(asked: TextAsk, metric: Metric | None, defined: dict[str, Metric]) -> bool:
+    """Whether a figure asked in words is looked for in sentences: no metric is asked, or a
+    count or an amount beside one the catalogue names; a formula the question writes is
+    computed instead."""
+    return metric is None or (not asked.percent and metric not in defined.values())

@@ -95,6 +95,16 @@ class Evaluator:
         cash flow" in a free cash flow the question defines is the line, not the metric)."""
         self._using.append(name)
 
+    def _abbreviated(self, name: str) -> Metric | None:
+        """A term the question defines by its abbreviation, written in full in a formula:
+        "earnings before interest and taxes" where the question takes EBIT as ..."""
+        spelled = _initials(name)
+        if len(phrase_words(name).split()) < 3:
+            return None
+        return next(
+            (m for m in self.defined.values() if phrase_words(m.name).strip() == spelled), None
+        )
+
     def _standing_for(self, name: str) -> Metric | None:
         """A term the question defines that stands for the line item `name` of a formula:
         "taking total debt as ..." in a debt-to-equity question defines the debt its
@@ -137,10 +147,15 @@ class Evaluator:
         return self.name(node.value, year)
 
     def name(self, name: str, year: int | None) -> float:
-        metric = self.defined.get(phrase_words(name)) or self._standing_for(name)
+        metric = (
+            self.defined.get(phrase_words(name))
+            or self._abbreviated(name)
+            or self._standing_for(name)
+        )
         if metric is not None and metric not in self.used:
             self.used.append(metric)
-        metric = metric or self.catalogue.metric(name)
+        if metric is None and not (self._in_question_formula() and self.catalogue.named(name)):
+            metric = self.catalogue.metric(name)  # a line's own name in the question's formula
         if metric is not None:
             self._depth += 1
             self._using.append(metric.name)
@@ -157,6 +172,9 @@ class Evaluator:
         if item is None:
             return self._row(name, year, f"{name!r} is neither a line item nor a metric")
         beside = _left_over(name, item).split()
+        joined = self._joined(name, year) if beside else None
+        if joined is not None:
+            return joined
         if beside:  # "operating income excluding special items", "U.S. net sales"
             why = f"{name!r} is {item.name} with {' '.join(beside)!r}: not the line"
             return self._row(name, year, why)  # unless a row is printed so
@@ -172,11 +190,31 @@ class Evaluator:
             self.inputs.append((item.name, year, figure))
         return figure.value
 
+    def _in_question_formula(self) -> bool:
+        """Whether the formula being computed is one the question writes."""
+        return bool(self._using) and any(m.name == self._using[-1] for m in self.defined.values())
+
+    def _joined(self, name: str, year: int | None) -> float | None:
+        """Two lines a term joins with "and" ("cash and cash equivalents and marketable
+        securities"): their sum, where the words before an "and" name a line whole and those
+        after name one too; None where no "and" splits the term so."""
+        words = name.split()
+        for at, word in enumerate(words):
+            if word.lower() != "and" or at == 0:
+                continue
+            left, right = " ".join(words[:at]), " ".join(words[at + 1 :])
+            if self.catalogue.named(left) and self.catalogue.named(right):
+                return self.name(left, year) + self.name(right, year)
+        return None
+
     def _row(self, name: str, year: int | None, why: str) -> float:
         """A term no line item names whole, read from the row the filing prints under that
         name ("Notes payable and other borrowings, non-current"; else `why` it is not read);
         never a figure in parentheses, which may be an outflow or a loss."""
-        figure = self.rows(name, year) if self.rows is not None else None
+        figure = None
+        if self.rows is not None:  # "product development expense", printed "Product development"
+            bare = _EXPENSE.sub("", name)
+            figure = self.rows(name, year) or (self.rows(bare, year) if bare != name else None)
         if figure is None:
             raise FormulaError(why)
         if figure.value < 0:
@@ -186,10 +224,20 @@ class Evaluator:
         return figure.value
 
 
+_EXPENSE = re.compile(r"\s+expenses?\s*$", re.IGNORECASE)
+# words an abbreviation skips: "EBIT" for "earnings before interest and taxes"
+_UNSPELLED = frozenset({"and", "of", "the", "to", "for", "in", "on"})
+
+
+def _initials(name: str) -> str:
+    return "".join(w[0] for w in phrase_words(name).split() if w not in _UNSPELLED)
+
+
 # what a formula's term may say beside a line's name and still be the line: where it is
 # read ("from the cash flow statement"), its period, "the", "total", "reported" ...
 _WHERE_READ = re.compile(
-    r"\b(?:from|in|on|per|as\s+reported\s+in|reported\s+in)\s+(?:the\s+)?(?:consolidated\s+)?"
+    r"\b(?:from|in|on|per|as\s+reported\s+in|reported\s+in)\s+(?:the\s+)?(?:condensed\s+)?"
+    r"(?:consolidated\s+)?"
     r"(?:statements?\s+of\s+\w+(?:\s+\w+)?|cash\s+flows?\s+statement|income\s+statement|"
     r"balance\s+sheet)\b",
     re.IGNORECASE,
@@ -212,7 +260,7 @@ def _left_over(name: str, item: LineItem) -> str:
     inside = max((n for n in names if n in said), key=len, default="")
     left = said.replace(inside, " ", 1) if inside else said
     # "equity excluding noncontrolling interest" is the equity line (the parent's)
-    left = re.sub(r"\bexclu\w* (?:non ?controlling|minority) interest\b", " ", left)
+    left = re.sub(r"\bexclu\w* (?:the )?(?:non ?controlling|minority) interest\b", " ", left)
     return _SAID_OF_THE_LINE.sub(" ", left)
 
 

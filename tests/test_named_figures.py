@@ -1,0 +1,109 @@
+"""Figures a question names in the words of a filing's rows and sentences: a balance sheet's
+deferred revenue, a row the primary statement prints beside a note's row of the same name, an
+amount paid with cash ("How much cash did Acme pay for repurchases of its common stock"), the
+size of a group ("our workforce of 12,300 people"), a percentage change of a number of things;
+and what is not the line asked: a place the question names ("revenue in Japan"), a row whose
+label holds other columns' cells."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pageindex_platform.search.figures import Figure, LineItem
+from pageindex_platform.search.row_labels import heading_check
+
+from .helpers import annual_filing, ingest_files, run_json
+from .test_question_formulas import FILING
+
+# a business sold, whose table names a row as the income statement does
+DISCONTINUED = """# Discontinued Operations
+
+The following table shows the results of the business sold.
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Provision for transaction losses 5 3 1
+
+# Item 8. Financial Statements"""
+NAMED = (
+    FILING.replace(
+        "Total current liabilities 3,000 2,900",
+        "Deferred revenue 700 600\nTotal current liabilities 3,000 2,900",
+    )
+    .replace(
+        "Total operating expenses 3,500 3,300 3,100",
+        "Provision for transaction losses 300 280 260\nTotal operating expenses 3,500 3,300 3,100",
+    )
+    .replace("# Item 8. Financial Statements", DISCONTINUED)
+    + """
+# Item 1A. Human Capital
+
+We invest in our global workforce of 12,300 people.
+Our total number of payment transactions was 6.1 billion and 5.5 billion in 2023 and 2022,
+respectively, an increase of 10%.
+"""
+)
+
+
+@pytest.fixture
+def acme(tmp_path: Path) -> None:
+    files = {"acme-10k-2023.md": annual_filing(2023, NAMED, name="ACME CORPORATION")}
+    ingest_files(tmp_path / "acme", files)
+
+
+ASKED = [
+    (
+        "What was Acme's current deferred revenue as of December 31, 2023, per its balance "
+        "sheet? In USD millions.",
+        700,
+    ),
+    (
+        "What provision for transaction losses did Acme record in fiscal 2023, as shown in its "
+        "consolidated statement of operations? Answer in USD millions.",
+        300,
+    ),
+    (
+        "How much cash did Acme pay for repurchases of its common stock in fiscal 2023, "
+        "according to its cash flow statement? Answer in USD millions.",
+        10_000,
+    ),
+    ("How many people were in Acme's global workforce at the end of 2023?", 12_300),
+    (
+        "By what percentage did Acme's total number of payment transactions increase in 2023 "
+        "compared with 2022?",
+        10,
+    ),
+]
+
+
+def test_figures_named_in_a_filings_words(acme: None) -> None:
+    for question, value in ASKED:
+        out = run_json("ask", question)
+        assert out["headline"] is not None, (question, out["answer"])
+        assert float(out["headline"]["value"]) == pytest.approx(value), question
+
+
+def test_the_whole_companys_line_is_not_a_places(acme: None) -> None:
+    out = run_json("ask", "How much revenue did Acme generate in Japan in fiscal 2023?")
+    assert out["headline"] is None, out["answer"]
+    assert "Japan is asked" in out["answer"]
+
+
+@pytest.mark.no_database
+def test_a_label_holding_other_cells_is_a_misread_row() -> None:
+    item = LineItem(("share repurchases",), (), True, ())
+    figure = Figure(
+        "ACME_2023_10K",
+        "repurchase of common stock (86) (504) (2,988) —",
+        3_492e6,
+        "iso4217:USD",
+        -6,
+        "2022-06-01",
+        "2023-05-31",
+        72,
+        "table",
+    )
+    check = heading_check(item, figure, "")
+    assert not check.passed and "misread" in check.detail

@@ -1,0 +1,171 @@
+"""Metrics a question defines in the words analysts write them: "Compute it as A divided by B,
+to two decimal places", "Divide A by B", "Take EBIT as ...", a name followed by its formula in
+parentheses, a row's name in quotation marks, "(cash flow statement)", "..., all at December
+31, 2023", "each year, then averaged", "X, current plus non-current", two lines joined by
+"and", a term the question abbreviates, a line the question names by a metric's name (the
+"Gross margin" row), and the period asked beside the filing it is read from."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pageindex_platform.search.formula_words import translate
+from pageindex_platform.search.metric_questions import defined_metrics, period_asked
+
+from .helpers import annual_filing, ingest_files, run_json
+from .test_said_figures import TEXT
+
+FILING = TEXT.replace(
+    "Receivables, net 1,100 900", "Marketable securities 500 400\nReceivables, net 1,100 900"
+)
+
+
+@pytest.fixture
+def acme(tmp_path: Path) -> None:
+    files = {"acme-10k-2023.md": annual_filing(2023, FILING, name="ACME CORPORATION")}
+    ingest_files(tmp_path / "acme", files)
+
+
+def _stated(question: str) -> float:
+    out = run_json("ask", question)
+    assert out["headline"] is not None, out["answer"]
+    return float(out["headline"]["value"])
+
+
+DEFINED = [
+    (
+        "What was Acme's effective income tax rate for fiscal year 2023? Compute it as the "
+        "provision for taxes divided by income before taxes, to two decimal places.",
+        200 / 1400 * 100,
+    ),
+    (
+        "Calculate Acme's FY2023 EBITDA, in USD millions, as unadjusted operating income "
+        "plus depreciation and amortization.",
+        2000,
+    ),
+    (
+        "What was Acme's free cash flow conversion for fiscal 2023, i.e., free cash flow "
+        "(net cash provided by operating activities less capital expenditures) as a "
+        "percentage of net income? Round to two decimal places.",
+        1000 / 1200 * 100,
+    ),
+    (
+        "What is Acme's FY2023 capex-to-depreciation ratio? Divide capital expenditures in "
+        "the consolidated statement of cash flows by 'Depreciation and amortization' and "
+        "round to two decimal places.",
+        2.0,
+    ),
+    (
+        "For fiscal 2023, how many dollars of operating cash flow did Acme generate per "
+        "dollar of net income? Use net cash provided by operating activities divided by "
+        "net income, two decimals.",
+        2000 / 1200,
+    ),
+    (
+        "What is Acme's FY2023 selling intensity? Selling intensity is defined as: "
+        "marketing, general and administrative expense / net revenue. Round your answer to "
+        "two decimal places, in percent.",
+        1700 / 9000 * 100,
+    ),
+    (
+        "What is Acme's FY2023 quick ratio? Quick ratio is defined as: (cash and cash "
+        "equivalents + receivables, net) / total current liabilities, all at December 31, "
+        "2023. Round your answer to two decimal places.",
+        3100 / 3000,
+    ),
+    (
+        "What was Acme's net debt at December 31, 2023? Compute it as long-term debt minus "
+        "cash and cash equivalents and marketable securities, in USD millions.",
+        9000 - 2500,
+    ),
+    (
+        "What is Acme's 3-year average gross margin percentage over FY2021, FY2022 and "
+        "FY2023 (gross margin divided by net revenue each year, then averaged)? Round to "
+        "two decimal places.",
+        (4400 / 8000 + 4700 / 8500 + 5000 / 9000) / 3 * 100,
+    ),
+    (
+        "What was Acme's FY2023 EBITDA margin, with EBITDA = operating income + "
+        "depreciation and amortization (cash flow statement)? Percent, two decimals.",
+        2000 / 9000 * 100,
+    ),
+    (
+        "By how many percentage points did Acme's operating margin (operating income "
+        "divided by net revenue) change between fiscal 2022 and fiscal 2023? Round to two "
+        "decimals.",
+        (1500 / 9000 - 1400 / 8500) * 100,
+    ),
+    (
+        "Calculate Acme's days sales outstanding for FY2023 as 365 x the average of "
+        "receivables, net at December 31, 2022 and December 31, 2023, divided by FY2023 "
+        "net revenue. Round to two decimals.",
+        365 * 1000 / 9000,
+    ),
+]
+
+
+def test_a_metric_the_question_defines_is_computed_as_it_says(acme: None) -> None:
+    for question, value in DEFINED:
+        assert _stated(question) == pytest.approx(value, abs=0.006), question
+
+
+def test_a_formula_whose_term_the_filing_does_not_print_states_nothing(acme: None) -> None:
+    out = run_json(
+        "ask",
+        "What was Acme's net debt at December 31, 2023? Compute it as long-term debt minus "
+        "cash and cash equivalents and restricted cash, in USD millions.",
+    )
+    assert out["headline"] is None, out["answer"]
+
+
+@pytest.mark.no_database
+@pytest.mark.parametrize(
+    ("words", "formula"),
+    [
+        (
+            "free cash flow (cash from operations less capital expenditures) as a percentage "
+            "of net income",
+            "((cash from operations - capital expenditures)) / (net income)",
+        ),
+        (
+            "its 2019 earnings before interest and taxes divided by the interest expense",
+            "fy2019 earnings before interest and taxes / interest expense",
+        ),
+        (
+            "operating income + depreciation and amortization (cash flow statement)",
+            "operating income + depreciation and amortization  from the cash flow statement",
+        ),
+        (
+            "notes payable and other borrowings, current plus non-current",
+            "notes payable and other borrowings current + notes payable and other borrowings "
+            "non-current",
+        ),
+        (
+            "(current portion of long-term debt + long-term debt, less current portion) / equity",
+            "(current portion of long-term debt + long-term debt net of current portion) / equity",
+        ),
+        (
+            "operating cash flow minus 'Additions to property, plant and equipment'",
+            "operating cash flow - Additions to property plant and equipment",
+        ),
+    ],
+)
+def test_how_a_question_writes_a_formula(words: str, formula: str) -> None:
+    assert translate(words) == formula
+
+
+@pytest.mark.no_database
+def test_the_period_asked_beside_the_filing_it_is_read_from() -> None:
+    question = (
+        "From Acme's Form 10-Q for the quarter ended June 30, 2023, what was the EBITDA margin "
+        "for the six months ended June 30, 2023, with EBITDA = income from operations + "
+        "depreciation and amortization? Percent, two decimals."
+    )
+    assert period_asked(question).months == 6
+    taken = defined_metrics(
+        "What was Acme's debt-to-assets ratio? Treat debt as notes payable, current plus "
+        "non-current, and divide by total assets; round to two decimals."
+    )
+    assert taken[" debt "].formula == "notes payable current + notes payable non-current"
