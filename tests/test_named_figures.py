@@ -1,9 +1,10 @@
-"""Figures a question names in the words of a filing's rows and sentences: a balance sheet's
-deferred revenue, a row the primary statement prints beside a note's row of the same name, an
-amount paid with cash ("How much cash did Acme pay for repurchases of its common stock"), the
-size of a group ("our workforce of 12,300 people"), a percentage change of a number of things;
-and what is not the line asked: a place the question names ("revenue in Japan"), a row whose
-label holds other columns' cells."""
+"""Figures a question names in the words of a filing's rows and sentences: an amount a
+schedule gives by the year it falls due ("operating lease payments ... due in 2024"), a balance
+sheet's deferred revenue, a row the primary statement prints beside a note's row of the same
+name, an amount paid with cash ("How much cash did Acme pay for repurchases of its common
+stock"), the size of a group ("our workforce of 12,300 people"), a percentage change of a
+number of things; and what is not the line asked: a place the question names ("revenue in
+Japan"), a row whose label holds other columns' cells."""
 
 from __future__ import annotations
 
@@ -38,6 +39,35 @@ NAMED = (
     )
     .replace("# Item 8. Financial Statements", DISCONTINUED)
     + """
+# Note 9. Leases
+
+Maturity of lease liabilities as of December 31, 2023 are as follows (in millions):
+Operating Finance
+2024 $ 183 $ 13
+2025 165 5
+2026 115 1
+Thereafter 42 —
+Total lease payments 505 19
+
+# Note 10. Debt
+
+Expected future principal maturities as of December 31, 2023 are as follows (in millions):
+Fiscal Years:
+2024 $ 750
+2025 1,750
+2026 1,150
+Thereafter 2,550
+Total future maturities $ 6,200
+
+# Note 11. Commitments
+
+The following table summarizes our contractual obligations (in millions):
+Payments Due During the Year Ending December 31, Debt Leases Purchase Obligations Total
+2024 $ 750 $ 196 $ 66 $ 1,012
+2025 1,750 170 18 1,938
+2026 1,150 116 15 1,281
+Thereafter 2,550 42 — 2,592
+
 # Item 1A. Human Capital
 
 We invest in our global workforce of 12,300 people.
@@ -76,6 +106,33 @@ ASKED = [
         10,
     ),
 ]
+
+
+SCHEDULED = [
+    (
+        "As of December 31, 2023, how much in operating lease payments did Acme have scheduled "
+        "to fall due in 2024? Answer in USD millions.",
+        183,
+    ),
+    (
+        "Looking at the expected future principal maturities of Acme's debt as of December 31, "
+        "2023, how much was due in 2025? Answer in USD millions.",
+        1_750,
+    ),
+]
+
+
+def test_amounts_a_schedule_gives_by_the_year_they_fall_due(acme: None) -> None:
+    for question, value in SCHEDULED:
+        out = run_json("ask", question)
+        assert out["headline"] is not None, (question, out["answer"])
+        assert float(out["headline"]["value"]) == pytest.approx(value), question
+    # a year the schedule does not list, and a column its header does not name alone
+    for question in (
+        "How much in finance lease payments did Acme have due in 2029, as of December 31, 2023?",
+        "As of December 31, 2023, how much in purchase obligations was due in 2024?",
+    ):
+        assert run_json("ask", question)["headline"] is None, question
 
 
 def test_figures_named_in_a_filings_words(acme: None) -> None:

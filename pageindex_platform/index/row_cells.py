@@ -15,6 +15,12 @@ DATED = re.compile(rf"\b(?:{MONTH_WORDS})\s+\d{{1,2}},?\s*\d{{4}}\b", re.IGNOREC
 SAID_AMOUNT = re.compile(r"\$\s?\d[\d,.]*")
 
 
+# a label holding other columns' cells ("Repurchase of common stock (86) (504) (2,988) —"): a
+# row of a wide table misread
+_CELL = r"(?:\(\$?\d[\d,.]*\)|\$?\d{1,3}(?:,\d{3})+|[—–])"
+CELLS_INSIDE = re.compile(rf"(?:{_CELL}\s+){{2,}}{_CELL}")
+
+
 # words a line of prose breaks after, that no row label ends with
 RUNS_ON = frozenset("in of and or the a an to for by with as at on from since than under".split())
 

@@ -19,6 +19,7 @@ from ..periods.dates import SPAN_MONTHS
 from ..records import PageText, TaggedFact
 from .row_cells import (
     CELL,
+    CELLS_INSIDE,
     DATED,
     RUNS_ON,
     SAID_AMOUNT,
@@ -340,7 +341,11 @@ def _row_figures(
     # "AFFILIATES 488 ...")
     if label_begins(previous, line) and not row_cells(previous) and len(previous) < 140:
         label = f"{previous.rstrip(' :')} {label}"
-    if not re.search(r"[A-Za-z]{2,}", label) or len(label) > _MAX_LABEL:
+    if (
+        not re.search(r"[A-Za-z]{2,}", label)
+        or len(label) > _MAX_LABEL
+        or CELLS_INSIDE.search(label)  # a wide table's row misread: other columns' cells
+    ):
         return []
     if header.layout and _FIGURE.search(label):
         return []  # "Net income 6,177 n/m": a period's figure before a change's word

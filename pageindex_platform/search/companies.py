@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from sqlalchemy.orm import Session
 
 from ..db import queries
-from ..db.queries import CompanyNames
+from ..db.queries import CompanyNames, DocumentInfo
 from ..index.text import normalize
 from ..names import SYMBOL, letters, short_company
 from .entities import entity_groups, with_other_names
@@ -324,3 +324,15 @@ def _capitalized_runs(question: str) -> list[tuple[str, str]]:
                     run = " ".join(words[i : i + n]).rstrip(".")
                     runs.append((run, letters(run)))
     return runs
+
+
+def names_of(session: Session, document: DocumentInfo) -> tuple[str, ...]:
+    """The company's name and every alias its stored filings give it (a ticker one filing's
+    cover prints)."""
+    aliases = set(document.company_aliases) | {
+        alias
+        for held in queries.company_names(session)
+        if held.company == document.company
+        for alias in held.aliases
+    }
+    return (document.company or "", *sorted(aliases))

@@ -50,6 +50,9 @@ _ACT = re.compile(
     r"issu(?:e|ed)|impair(?:ed)?)\b",
     re.IGNORECASE,
 )
+# what a measure is, said of the one the question names: "Parent Company Liquidity (a non-GAAP
+# measure)" — no adjustment of a reported line
+_DESCRIBED = re.compile(r"\(\s*an?\s+non-gaap\s+(?:financial\s+)?measure\s*\)", re.IGNORECASE)
 # where the row is printed, not what it is: "as shown in its consolidated statement of income"
 _SHOWN_IN = re.compile(
     r"(?:,?\s*as\s+(?:shown|reported|presented|stated))?\s+(?:in|on|per)\s+(?:its|the|their)\s+"
@@ -80,13 +83,14 @@ def named_row(
     if _PERCENT.search(question):
         return Stated()
     own = name_words(document.company)
-    plain = _SHOWN_IN.sub(" ", without_source(question))
+    plain = _DESCRIBED.sub(" ", _SHOWN_IN.sub(" ", without_source(question)))
     asked = set(phrase_words(plain).split()) - own
     what = _ASKED.search(plain)
     # the words of what is asked ("how many shares of its common stock did ... repurchase")
     core = {w for w in phrase_words(what["what"] if what else plain).split() if _word(w)} - own
     # a name the question gives ("Greater China", "Mobileye") is in the row's name
     names = {phrase_words(w).strip() for w in _NAME.findall(plain)} - own - _NOT_A_NAME
+    names = {w for w in names if _word(w)}  # as a row's words are read ("Company")
     counted = _COUNTED.search(question)
     noun = phrase_words(counted[1]).strip() if counted else ""
     # "(excluding the current portion)": a row that says it is not the one asked
@@ -188,7 +192,7 @@ def _interrupted(said: list[str], sequence: list[str]) -> bool:
 
 def _word(word: str) -> bool:
     """A word that may say what a row is: not a number, not a month, not a filler word."""
-    return word.isalpha() and word not in MONTHS and word not in _NOT_SAID
+    return word.isalpha() and len(word) > 1 and word not in MONTHS and word not in _NOT_SAID
 
 
 def or_named_row(
@@ -202,7 +206,8 @@ def or_named_row(
 ) -> Stated:
     """`stated` where it states a figure or computed a metric; else the figure of the row the
     question names (or the rows set aside), where it names one."""
-    if stated.headline is not None or stated.working is not None or ADJUSTED.search(question):
+    described = _DESCRIBED.sub(" ", question)  # "(a non-GAAP measure)" says what it is
+    if stated.headline is not None or stated.working is not None or ADJUSTED.search(described):
         return stated
     document = book.document
     row = named_row(

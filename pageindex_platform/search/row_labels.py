@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ..index.row_cells import CELLS_INSIDE
 from ..index.tables import label_key
 from ..periods import MONTH_WORDS
 from .figures import BARE_PER_SHARE, PER_SHARE, Figure, LineItem, of_income
@@ -15,10 +16,6 @@ from .results import Check
 
 # a label that ends in a month's name: the row's first cells are that date's day and year
 _INTO_A_DATE = re.compile(rf"\b(?:{MONTH_WORDS})\.?\s*$", re.IGNORECASE)
-# a label holding other columns' cells ("Repurchase of common stock (86) (504) (2,988) —"): a
-# row of a wide table misread
-_CELL = r"(?:\(\$?\d[\d,.]*\)|\$?\d{1,3}(?:,\d{3})+|[—–])"
-_CELLS_INSIDE = re.compile(rf"(?:{_CELL}\s+){{2,}}{_CELL}")
 # a qualifier a row's label holds in parentheses, which its key leaves out
 _QUALIFIER = re.compile(
     r"\(\s*(after[\s-]tax|pre[\s-]?tax|before\s+tax\w*|net\s+of\b[^)]*|excluding\b[^)]*|"
@@ -37,7 +34,7 @@ def heading_check(item: LineItem, figure: Figure, text: str) -> Check:
     attributable to ...:"), not a count of shares ("Weighted-average shares:")."""
     if _INTO_A_DATE.search(figure.label):  # "... as of May 31, 2020 and May" + "31, 2019"
         return Check("label", False, f"the row {figure.label!r} runs into a date: misread")
-    if _CELLS_INSIDE.search(figure.label):
+    if CELLS_INSIDE.search(figure.label):
         return Check("label", False, f"the row {figure.label!r} holds other cells: misread")
     qualified = _QUALIFIER.search(figure.label)
     if qualified and not any(qualified.group(1).lower() in n for n in item.names):

@@ -14,7 +14,6 @@ from datetime import date
 
 from sqlalchemy.orm import Session
 
-from ..db import queries
 from ..db.queries import DocumentInfo
 from ..index.text import phrase_words
 from ..periods import PeriodAsk, PeriodKind
@@ -22,6 +21,7 @@ from ..periods.fiscal import asked_years, own_years, reading, year_ended_before
 from ..periods.grammar import figure_period, figure_years
 from .amounts import amount_stated
 from .checks import CheckedBook, Vetted, required_statements
+from .companies import names_of
 from .figures import Figure, FigureBook, LineItem
 from .formulas import FormulaError
 from .headline import (
@@ -48,6 +48,7 @@ from .metric_questions import (
 from .metrics import Catalogue, Metric
 from .named_rows import or_named_row
 from .narrowing import ADJUSTED, another_measure, narrowed, other_than_the_line
+from .schedules import scheduled
 from .segments import part_asked, segment_stated
 from .sentences import text_stated
 from .terms import name_words
@@ -96,7 +97,10 @@ def state(
         ask = replace(ask, years=ask.years or [ended])
     book = CheckedBook(session, document, period)
     book.required = required_statements(question, catalogue.items)
-    stated = _stated(session, question, catalogue, book, ask, document)
+    # an amount by the year it falls due is no line's: a schedule's row
+    stated = scheduled(session=session, question=question, document=document)
+    if stated.headline is None:
+        stated = _stated(session, question, catalogue, book, ask, document)
     year = ask.years[-1] if ask.years else None
     if not _NOT_A_NUMBER.search(question):
         items = catalogue.items
@@ -104,7 +108,7 @@ def state(
             stated, session=session, question=question, book=book, year=year, items=items
         )
     why = (
-        narrowed(question, stated.headline, _names_of(session, document))
+        narrowed(question, stated.headline, names_of(session, document))
         if stated.headline is not None
         else None
     )
@@ -114,18 +118,6 @@ def state(
     stated = or_in_text(stated, session=session, question=question, document=document, year=year)
     in_unit(stated, question, ask.places)
     return _read_as(stated, read_as or _reading(period, book, ask, stated.figures))
-
-
-def _names_of(session: Session, document: DocumentInfo) -> tuple[str, ...]:
-    """The company's name and every alias its stored filings give it (a ticker one filing's
-    cover prints)."""
-    aliases = set(document.company_aliases) | {
-        alias
-        for held in queries.company_names(session)
-        if held.company == document.company
-        for alias in held.aliases
-    }
-    return (document.company or "", *sorted(aliases))
 
 
 def _stated(

@@ -1,0 +1,176 @@
+"""An amount a filing schedules by the year it falls due: "As of December 31, 2020, how much in
+operating lease payments did Acme have scheduled to fall due in 2021?" read from the table a
+note introduces ("Maturity of lease liabilities ... as of December 31, 2020 are as follows (in
+millions):") whose rows are years ("2021 $ 183 $ 13", "Fiscal 2025 10,000", "Remaining 2023")
+and end with "Thereafter" or a total.
+
+The table is the one whose words before its rows (its introduction and column header) say most
+of what the question asks, every anchor among them; a row of several columns is read only
+where one column's header names what is asked. Nothing is stated where two tables say as much
+and print different amounts, or where the table says no scale."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from ..db import queries
+from ..db.queries import DocumentInfo
+from .checks import page_check
+from .figures import Figure
+from .headline import Stated, candidate, figure_headline, not_sure
+from .results import Check
+from .terms import name_words, phrase_words
+
+# an amount asked by the year it falls due: "scheduled to fall due in 2021", "due in fiscal
+# 2024", "to be paid in 2026", "maturing in 2025", "come due in fiscal 2025"
+_DUE_ASKED = re.compile(
+    r"\b(?:due|payable|paid|mature|maturing|matures|maturities|repaid|amortized|amortization"
+    r"|payments?)\b[^?.;]{0,40}?\bin\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?)?"
+    r"(?P<year>(?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+_MONEY = re.compile(r"\bhow\s+much\b|\bwhat\b", re.IGNORECASE)
+_NOT_MONEY = re.compile(r"%|\bpercent|\bratio\b|\bshare\s+of\b|\bhow\s+many\b", re.IGNORECASE)
+# a schedule's row: a year (of a fiscal year, or the rest of the current one) and its cells
+_ROW = re.compile(
+    r"^(?:(?:fiscal|fy)\s*(?:years?:?\s*)?|remaining\s+(?:fiscal\s+)?)?(?P<year>(?:19|20)\d\d)"
+    r"\s+(?P<cells>(?:\$?\s?(?:\(?\d[\d,]*(?:\.\d+)?\)?|[—–-])\s*)+)$",
+    re.IGNORECASE,
+)
+_CELL = re.compile(r"\(?\d[\d,]*(?:\.\d+)?\)?|[—–-]")
+_AFTER = re.compile(r"^(?:thereafter|total|later\s+years|\d{4}\s+and\s+thereafter)\b", re.I)
+_SCALE = re.compile(r"\bin\s+(millions|thousands|billions)\b", re.IGNORECASE)
+_POWER = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
+# words of a question that say nothing of what is scheduled
+_NOT_THING = frozenset(
+    "how much what was were is are did does do have has had in of the a an as at its their "
+    "on for to be been will would scheduled schedule fall falls due payable paid come comes "
+    "mature maturing matures year years fiscal fy answer usd million millions billion "
+    "billions dollar dollars total amount according per 10 k q form filing report annual "
+    "quarterly end ended ending".split()
+)
+_LEAD_LINES = 4  # the lines before a schedule's rows that introduce it
+
+
+@dataclass(frozen=True)
+class _Schedule:
+    page: int
+    lead: str  # the introduction and the column header
+    header: str  # the line just above the rows
+    rows: dict[int, list[str]]  # year → its cells as printed
+    power: float
+    text: str  # the page's
+
+
+def scheduled(*, session: Session, question: str, document: DocumentInfo) -> Stated:
+    """The amount the question asks by the year it falls due (a year not before the
+    document's own), read from the document's schedule, checked; the schedules' rows set
+    aside (with why) where a check fails; empty where the question asks no such amount or
+    no schedule says what it asks."""
+    due = _DUE_ASKED.search(question)
+    if due is None or not _MONEY.search(question) or _NOT_MONEY.search(question):
+        return Stated()
+    year = int(due["year"])
+    own = int(document.period_end[:4]) if document.period_end else None
+    thing = _thing(question, name_words(document.company))
+    if not thing or own is None or year < own:
+        return Stated()
+    found: list[tuple[int, Figure, _Schedule]] = []
+    for schedule in _schedules(session, document):
+        said = phrase_words(schedule.lead)
+        score = sum(f" {w} " in said for w in thing)
+        if 2 * score < len(thing) or year not in schedule.rows:
+            continue
+        cell = _column(schedule, year, thing)
+        if cell is None:
+            continue
+        found.append((score, _figure(document, schedule, year, cell), schedule))
+    if not found:
+        return Stated()
+    best = max(score for score, _, _ in found)
+    top = [(figure, schedule) for score, figure, schedule in found if score == best]
+    figure, schedule = top[0]
+    checks = [
+        Check("label", True, f"the schedule says {' '.join(schedule.lead.split()[-12:])!r}"),
+        page_check(figure, schedule.text),
+        Check(
+            "agreement",
+            len({f.value for f, _ in top}) == 1,
+            "the schedules that say as much give one amount",
+        ),
+    ]
+    failed = next((c for c in checks if not c.passed), None)
+    if failed is None:
+        headline = figure_headline(figure, checks, kind="row")
+        return Stated(f"{figure.shown} — {figure.cited}", [figure], headline=headline)
+    aside = [candidate(f, failed.detail, checks) for f, _ in top[:4]]
+    return Stated(not_sure("the amount asked", aside), candidates=aside)
+
+
+def _thing(question: str, company_words: set[str]) -> list[str]:
+    """The words naming what is scheduled: "operating lease payments", "term debt principal"."""
+    plain = re.sub(r"\([^()]*\)|\b(?:19|20)\d\d\b|\b\w+\s+\d{1,2},", " ", question)
+    words = phrase_words(plain).split()
+    return list(
+        dict.fromkeys(
+            w
+            for w in words
+            if w not in _NOT_THING and w not in company_words and w.isalpha() and len(w) > 2
+        )
+    )
+
+
+def _schedules(session: Session, document: DocumentInfo) -> list[_Schedule]:
+    """The document's tables of amounts by the year they fall due."""
+    found = []
+    for page in queries.pages_mentioning(session, document, ["thereafter"], limit=60):
+        lines = [" ".join(x.split()) for x in page.text.splitlines()]
+        at = 0
+        while at < len(lines):
+            rows: dict[int, list[str]] = {}
+            end = at
+            while end < len(lines) and (row := _ROW.match(lines[end])):
+                rows[int(row["year"])] = _CELL.findall(row["cells"])
+                end += 1
+            if len(rows) >= 3 and end < len(lines) and _AFTER.match(lines[end]):
+                lead = " ".join(lines[max(0, at - _LEAD_LINES) : at])
+                scale = _SCALE.search(lead)
+                if scale and len({len(c) for c in rows.values()}) == 1:
+                    header = lines[at - 1] if at else ""
+                    power = _POWER[scale[1].lower()]
+                    found.append(_Schedule(page.page, lead, header, rows, power, page.text))
+            at = max(end, at + 1)
+    return found
+
+
+def _column(schedule: _Schedule, year: int, thing: list[str]) -> str | None:
+    """The cell of the year's row for what is asked: its only cell, or the one under the
+    only column whose header word the question says, where the header names each column by
+    one word ("Operating Finance"); None otherwise."""
+    cells = schedule.rows[year]
+    if len(cells) == 1:
+        return cells[0]
+    names = re.split(r"[,:]", schedule.header)[-1].split()
+    if len(names) != len(cells) or not all(re.fullmatch(r"[A-Z][a-z]+", n) for n in names):
+        return None
+    said = [i for i, name in enumerate(names) if phrase_words(name).strip() in thing]
+    return cells[said[0]] if len(said) == 1 else None
+
+
+def _figure(document: DocumentInfo, schedule: _Schedule, year: int, cell: str) -> Figure:
+    value = 0.0 if cell in "—–-" else float(cell.strip("()").replace(",", ""))
+    label = f"{year} — {' '.join(schedule.lead.split()[-14:])}"
+    return Figure(
+        document.name,
+        label,
+        value * schedule.power,
+        "iso4217:USD",
+        -6 if schedule.power == 1e6 else -3 if schedule.power == 1e3 else -9,
+        None,
+        document.period_end or "",
+        schedule.page,
+        "table",
+    )
