@@ -70,7 +70,10 @@ Thereafter 2,550 42 — 2,592
 
 # Item 1A. Human Capital
 
-We invest in our global workforce of 12,300 people.
+We invest in our global workforce of 12,300 people. We own approximately 148,000 acres of
+land, including approximately 121,000 acres of watershed lands.
+The decrease in transaction losses in 2023 was primarily due to a $114 million loss related
+to a merchant insolvency.
 Our total number of payment transactions was 6.1 billion and 5.5 billion in 2023 and 2022,
 respectively, an increase of 10%.
 """
@@ -140,6 +143,17 @@ def test_figures_named_in_a_filings_words(acme: None) -> None:
         out = run_json("ask", question)
         assert out["headline"] is not None, (question, out["answer"])
         assert float(out["headline"]["value"]) == pytest.approx(value), question
+
+
+def test_a_part_or_a_cause_is_not_the_figure_asked(acme: None) -> None:
+    land = run_json(
+        "ask",
+        "How many acres of land did Acme own in total (including its watershed lands) at the "
+        "end of 2023?",
+    )["headline"]
+    assert land is None or float(land["value"]) == 148_000, land
+    losses = run_json("ask", "What were Acme's transaction losses in 2023? In USD millions.")
+    assert losses["headline"] is None, losses["answer"]
 
 
 def test_the_whole_companys_line_is_not_a_places(acme: None) -> None:

@@ -19,7 +19,7 @@ from .test_said_figures import TEXT
 
 FILING = TEXT.replace(
     "Receivables, net 1,100 900", "Marketable securities 500 400\nReceivables, net 1,100 900"
-)
+).replace("Long-term debt 9,000 7,600", "Short-term debt 1,000 800\nLong-term debt 9,000 7,600")
 
 
 @pytest.fixture
@@ -35,6 +35,18 @@ def _stated(question: str) -> float:
 
 
 DEFINED = [
+    (
+        "What was Acme's debt-to-equity ratio at December 31, 2023, where debt is short-term "
+        "debt plus long-term debt and equity is total stockholders' equity, all from the "
+        "consolidated balance sheet? Round to two decimal places.",
+        10_000 / 8_000,
+    ),
+    (
+        "From the income statement in Acme's 2023 Form 10-K, what was Acme's research margin "
+        "for fiscal 2023, defined as (net revenue - research and development) / net revenue? "
+        "Round to two decimal places.",
+        (9000 - 1800) / 9000 * 100,
+    ),
     (
         "What was Acme's effective income tax rate for fiscal year 2023? Compute it as the "
         "provision for taxes divided by income before taxes, to two decimal places.",

@@ -39,11 +39,12 @@ _PERCENT = re.compile(r"%|\bpercent|\bpercentage\b", re.IGNORECASE)
 _PERCENT_NAME = re.compile(r"\b(?:margin|rate)\b", re.IGNORECASE)
 # a term defined as an equation: "where debt = long-term debt + notes payable, and equity =
 # total stockholders' equity" (each term, like "taking X as", an input of the metric asked)
-_TERM_NAME = r"(?:the\s+)?(?P<name>[a-z][\w&'’ -]{0,40}?)\s*="
+_TERM_NAME = r"(?:the\s+)?(?P<name>[a-z][\w&'’ -]{0,40}?)(?:\s*=|\s+(?:is|are)\s)"
 _EQUATION = re.compile(rf"\b(?:where|with)\s+{_TERM_NAME}", re.IGNORECASE)
 _EQUATION_TERM = re.compile(
     rf"(?:\b(?:where|with)|,?\s+and)\s+{_TERM_NAME}\s*(?P<expr>[^=?;]+?)"
-    rf"(?=,?\s+and\s+(?:the\s+)?[a-z][\w&'’ -]{{0,40}}?\s*=|\?|;|{_HOW_GIVEN}|\.\s|\.?$)",
+    rf"(?=,?\s+and\s+(?:the\s+)?[a-z][\w&'’ -]{{0,40}}?(?:\s*=|\s+(?:is|are)\s)|\?|;|{_HOW_GIVEN}"
+    r"|\.\s|\.?$)",
     re.IGNORECASE,
 )
 # "taking total debt as long-term debt including the current portion and finance leases",
@@ -97,7 +98,8 @@ _TRAILING_PERIOD = re.compile(
 # when every term of a definition is read: "..., all at December 31, 2016", "... each year,
 # then averaged" (the period asked, or each year of an average asked)
 _TRAILING_ALL = re.compile(
-    r",?\s+(?:all|both|each)\s+(?:for|in|during|as\s+of|at)\s+[^-+*/]*$|,?\s+each\s+year\b[^-+*/]*$"
+    r",?\s+(?:all|both|each)\s+(?:for|in|during|as\s+of|at|from|per|on)\s+[^-+*/]*$"
+    r"|,?\s+each\s+year\b[^-+*/]*$"
     # one period or date, no term after it: "... / total revenues, for the year ended May 31,
     # 2021", "... at December 31, 2022" (two dates are an average's: "at May 31, 2022 and ...")
     r"|,?\s+(?:for|in|during|as\s+of|at|on)\s+(?:the\s+)?(?:(?:fiscal\s+)?years?|(?:three|six|nine|"
@@ -176,7 +178,7 @@ def _definitions(question: str) -> list[tuple[str, str]]:
         for taken in _TAKING.finditer(sentence):
             found.append((taken.group("name").strip(), including(taken.group("expr").strip())))
         for term in _EQUATION_TERM.finditer(sentence):
-            found.append((term.group("name").strip(), term.group("expr").strip()))
+            found.append((term.group("name").strip(), _trailing(term.group("expr")).strip()))
     return found
 
 
@@ -209,7 +211,8 @@ def _written(sentence: str) -> list[tuple[str, str]]:
     inline = _INLINE.search(sentence.strip()) or _CALCULATE_AS.search(sentence.strip())
     # "Calculate Acme's full-year 2022 EBITDA, in USD millions, as ...": the name before
     # how the answer is given, its period words dropped
-    before = re.sub(rf"{_HOW_GIVEN}.*$", "", inline["before"]) if inline else ""
+    # (and the filing it is read from: "From the income statement in Acme's 10-Q, ...")
+    before = re.sub(rf"{_HOW_GIVEN}.*$", "", without_source(inline["before"])) if inline else ""
     before = re.sub(r"\b(?:full[- ]year|fiscal(?:\s+year)?)\s+(?=\d)", "", before, flags=re.I)
     named = _INLINE_NAME.search(before) if inline else None
     if inline is None or named is None:

@@ -138,3 +138,12 @@ def whole_words(text: str) -> tuple[str, ...]:
     end = _WHOLE_END.search(text)
     words = phrase_words(text[: end.start() if end else len(text)]).split()
     return tuple(w for w in words if w not in _NOT_THE_WHOLE)
+
+
+# the words that open what caused a change a sentence reports: "primarily due to a $114
+# million loss", "driven by growth in TPV"
+CAUSE = re.compile(
+    r"\b(?:driven|due\s+to|attributable\s+to|because|as\s+a\s+result\s+of|reflecting|"
+    r"resulting\s+from|(?:partially\s+)?offset\s+by|primarily\s+(?:by|from))\b",
+    re.IGNORECASE,
+)

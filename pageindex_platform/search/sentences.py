@@ -20,6 +20,7 @@ from .results import Candidate, Check
 from .sentence_checks import sentence_checks, sentence_figure, stated_from
 from .sentence_numbers import (
     A_YEAR,
+    CAUSE,
     MONTHS,
     RESPECTIVELY,
     SCALES,
@@ -157,13 +158,6 @@ def _score(text: str, ask: TextAsk, of: tuple[str, ...] = ()) -> int:
 
 # where a sentence turns to what caused its figure: "Net revenues increased 7% ..., driven
 # primarily by growth in total payment volume" speaks of net revenues, not of the volume
-_CAUSE = re.compile(
-    r"\b(?:driven|due\s+to|attributable\s+to|because|as\s+a\s+result\s+of|reflecting|"
-    r"resulting\s+from|(?:partially\s+)?offset\s+by|primarily\s+(?:by|from))\b",
-    re.IGNORECASE,
-)
-
-
 def _clause_of(sentence: str, shown: str) -> str:
     """The part of `sentence` between the causes it names that holds the figure `shown`."""
     return _clause_at(sentence, position(sentence, shown))[0]
@@ -174,7 +168,7 @@ def _clause_at(sentence: str, at: int) -> tuple[str, int]:
     that position is in it."""
     if at < 0:
         return sentence, at
-    cuts = [0, *(m.start() for m in _CAUSE.finditer(sentence)), len(sentence)]
+    cuts = [0, *(m.start() for m in CAUSE.finditer(sentence)), len(sentence)]
     start, end = next((a, b) for a, b in pairwise(cuts) if a <= at < b)
     return sentence[start:end], at - start
 

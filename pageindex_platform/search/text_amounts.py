@@ -28,6 +28,7 @@ from .narrowing import DIFFERENCE_ASKED, place_check, without_place
 from .results import Candidate, Check
 from .sentence_checks import sentence_checks, sentence_figure, stated_from, years_said
 from .sentence_numbers import (
+    CAUSE,
     MONTHS,
     MOVED_BY,
     PERCENT_ASKED,
@@ -272,6 +273,7 @@ def _amount_of(
         for i, a in enumerate(listed)
         if not MOVED_BY.search(sentence[: a.start()][-40:])
         and _per_share(sentence, listed[i:]) == per_share
+        and not _a_cause(sentence, a.start(), core)
     ]
     years = years_said(sentence)
     if len(amounts) <= 1 and (len(listed) <= 1 or len(set(years)) <= 1):
@@ -295,6 +297,18 @@ def _amount_of(
             if all(says_word(w, phrase_words(sentence[start : a.start()])) for w in core)
         ]
     return fits[0] if len(fits) == 1 else None
+
+
+def _a_cause(sentence: str, at: int, core: Sequence[str]) -> bool:
+    """Whether the amount at `at` is what caused a change of the thing asked, which the
+    sentence names before its cause ("The decrease in transaction losses ... was primarily due
+    to a $114 million loss related to ..."), not that thing's amount."""
+    causes = list(CAUSE.finditer(sentence[:at]))
+    if not causes:
+        return False
+    before = phrase_words(sentence[: causes[-1].start()])
+    after = phrase_words(sentence[causes[-1].end() : at])
+    return all(says_word(w, before) for w in core) and not all(says_word(w, after) for w in core)
 
 
 def _per_share(sentence: str, following: Sequence[re.Match[str]]) -> bool:

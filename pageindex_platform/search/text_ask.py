@@ -57,6 +57,7 @@ _AFTER_SUBJECT = re.compile(
     r"|(?:the\s+company|it|they)\s+)(?P<verb>[a-z]+)"
     r"|\b(?:were|was|are|is|(?:have|has|had)\s+been)\s+(?P<done>[a-z]+ed)\b"  # "were repurchased"
 )
+_TAKEN_IN = re.compile(r"\(\s*including\s+(?:its\s+|their\s+|the\s+)?([^()]*)\)", re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|excluding|other\s+than|except)\s+([a-z][\w-]+)", re.IGNORECASE)
 
 
@@ -170,7 +171,9 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     rest, names = spelled_out(question[share.end() :]) if share else ("", [])
     whole = whole_words(rest) + tuple(phrase_words(" ".join(names)).split())
     whole = tuple(w for w in whole if w not in company_words)  # "GMV" or its name
+    # "(including its watershed lands)": what the total asked takes in, not what is asked
     negated = tuple(phrase_words(" ".join(_NEGATED.findall(question))).split())
+    negated += tuple(phrase_words(" ".join(_TAKEN_IN.findall(question))).split())
     terms = tuple(t for t in terms if t not in negated)
     plain_percent = bool(percent) and not count
     part = tuple(t for t in terms if " " not in t and t not in whole) if share else ()
