@@ -73,7 +73,8 @@ Thereafter 2,550 42 — 2,592
 We invest in our global workforce of 12,300 people. We own approximately 148,000 acres of
 land, including approximately 121,000 acres of watershed lands.
 The decrease in transaction losses in 2023 was primarily due to a $114 million loss related
-to a merchant insolvency.
+to a merchant insolvency. About 3,000 employees, which constitute 25% of our total workforce,
+are represented by unions.
 Our total number of payment transactions was 6.1 billion and 5.5 billion in 2023 and 2022,
 respectively, an increase of 10%.
 """
@@ -103,6 +104,11 @@ ASKED = [
         10_000,
     ),
     ("How many people were in Acme's global workforce at the end of 2023?", 12_300),
+    ("What was Acme's net revenue in Calendar 2023? In USD millions.", 9_000),
+    (
+        "How much cash did Acme use to repurchase common stock in fiscal 2023? In USD millions.",
+        10_000,
+    ),
     (
         "By what percentage did Acme's total number of payment transactions increase in 2023 "
         "compared with 2022?",
@@ -154,6 +160,19 @@ def test_a_part_or_a_cause_is_not_the_figure_asked(acme: None) -> None:
     assert land is None or float(land["value"]) == 148_000, land
     losses = run_json("ask", "What were Acme's transaction losses in 2023? In USD millions.")
     assert losses["headline"] is None, losses["answer"]
+
+
+NOT_THE_LINE = [
+    "What was Acme's net revenue in Company-operated stores in 2023?",
+    "What was Acme's total deferred revenue at December 31, 2023, current plus non-current?",
+    "What were Acme's cash and cash equivalents and marketable securities at December 31, 2023?",
+    "By what percentage did the number of Acme's employees change from 2022 to 2023?",
+]
+
+
+def test_a_line_that_is_only_part_of_what_is_asked_is_not_stated(acme: None) -> None:
+    for question in NOT_THE_LINE:
+        assert run_json("ask", question)["headline"] is None, question
 
 
 def test_the_whole_companys_line_is_not_a_places(acme: None) -> None:

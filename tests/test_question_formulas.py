@@ -162,6 +162,14 @@ def test_a_formula_whose_term_the_filing_does_not_print_states_nothing(acme: Non
             "operating cash flow minus 'Additions to property, plant and equipment'",
             "operating cash flow - Additions to property plant and equipment",
         ),
+        (  # a comma closes the dividend
+            "total current assets minus inventories, divided by total current liabilities",
+            "(total current assets - inventories) / (total current liabilities)",
+        ),
+        (  # the parentheses define the name just before them, not the whole
+            "capital expenditures divided by total revenues (services plus hardware)",
+            "capital expenditures / (services + hardware)",
+        ),
     ],
 )
 def test_how_a_question_writes_a_formula(words: str, formula: str) -> None:
@@ -181,3 +189,19 @@ def test_the_period_asked_beside_the_filing_it_is_read_from() -> None:
         "non-current, and divide by total assets; round to two decimals."
     )
     assert taken[" debt "].formula == "notes payable current + notes payable non-current"
+    divided = defined_metrics(
+        "What was Acme's 2023 SG&A as a share of revenue? Divide sales and marketing plus general "
+        "and administrative by net revenues."
+    )[" the question s formula "]
+    assert (divided.formula, divided.percent) == (
+        "(sales and marketing + general and administrative) / (net revenues)",
+        True,
+    )
+    ebit = defined_metrics(
+        "What was Acme's FY2023 EBIT margin? Take EBIT as operating income, and divide earnings "
+        "before interest and taxes by total net sales."
+    )
+    assert ebit[" the question s formula "].formula == (
+        "(earnings before interest and taxes) / (total net sales)"
+    )
+    assert ebit[" ebit "].formula == "operating income"

@@ -62,10 +62,15 @@ _READ_FROM = re.compile(
 # a name followed by its own formula in parentheses: "free cash flow (cash from operations
 # less capital expenditures)" is the formula
 _NAMED_FORMULA = re.compile(
-    r"(?<![\w)])(?!(?:average|change|previous)\s*\()[a-z][\w&'’ .-]*?\s*"
+    r"(?:^|(?<=[-+*/(]\s)|(?<=[-+*/(])|(?<=\bby\s)|(?<=\bplus\s)|(?<=\bminus\s)|(?<=\bless\s)"
+    r"|(?<=\bover\s))(?!(?:average|change|previous)\s*\()"
+    r"(?:(?!(?:divided|plus|minus|less|over|times|as)\b)[a-z][\w&'’.-]*\s+)*?"
+    r"(?!(?:divided|plus|minus|less|over|times|as)\b)[a-z][\w&'’.-]*\s*"
     r"(\((?:[^()]*?(?:\s[-+*/]\s|\b(?:plus|minus|less|divided\s+by)\b))[^()]*\))",
     re.I,
 )
+# a comma before "divided by" closes the dividend: "A minus B minus C, divided by D"
+_DIVIDED_AFTER = re.compile(r",\s*(?:divided\s+by|over)\s+", re.IGNORECASE)
 # what a formula leaves out of a row it names: "'Additions to property, plant and equipment'
 # (ignore the separate held-for-sale line)": no term of it
 _OTHER_ROWS = re.compile(
@@ -99,7 +104,7 @@ def translate(expression: str, year: int | None = None) -> str:
     FY2019" → "fy2019 average(PP&E)", "divided by" → "/", "A minus B as a percentage of C"
     → "(A - B) / (C)". Balances at two dates are the average (or change) of fiscal `year`
     asked and the year before where the dates end those years; else they stay unread."""
-    share = _SHARE_OF.search(expression)
+    share = _SHARE_OF.search(expression) or _outside_parentheses(_DIVIDED_AFTER, expression)
     if share:
         left, right = expression[: share.start()], expression[share.end() :]
         return f"({translate(left, year)}) / ({translate(right, year)})"
@@ -127,6 +132,14 @@ def translate(expression: str, year: int | None = None) -> str:
     text = _DETERMINER.sub(r"\1", text.strip())
     # "property, plant and equipment, net"; "..., divided by"
     return re.sub(r",\s*(?=[a-z]|[-+*/)])", " ", text)
+
+
+def _outside_parentheses(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The first match of `pattern` in `text` that no parenthesis encloses."""
+    for found in pattern.finditer(text):
+        if text.count("(", 0, found.start()) == text.count(")", 0, found.start()):
+            return found
+    return None
 
 
 def including(expression: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import pairwise
 
 from .figures import LineItem
 from .terms import phrase_words
@@ -29,11 +30,18 @@ def items_in(text: str, items: Sequence[LineItem]) -> list[tuple[LineItem, int, 
 
 
 def _owned(names: Iterable[str]) -> Iterator[str]:
-    """Each name, and the name with its owner said ("repurchases of its common stock")."""
+    """Each name, the name with its owner said ("repurchases of its common stock"), and an
+    act's name said with its verb ("to repurchase common stock")."""
     for name in names:
         yield name
         if " of " in name:
             yield from (name.replace(" of ", f" of {owner} ", 1) for owner in ("its", "their"))
+            if _ACT.match(name):
+                yield name.replace(" of ", " ", 1)
+
+
+# a name of an act done to something: "repurchases of common stock", "purchases of treasury"
+_ACT = re.compile(r" (?:re)?purchase of ")
 
 
 # cash as what a figure was paid with: "How much cash did Acme pay for repurchases ..."
@@ -56,3 +64,19 @@ def items_asked(question: str, items: Sequence[LineItem]) -> list[tuple[LineItem
         x for x in found if any(phrase_words(n.removesuffix(" *")) in outside for n in x[0].names)
     ]
     return kept or found
+
+
+def joined_items(question: str, items: Sequence[LineItem], label: str) -> str:
+    """The two line items the question asks together ("cash and equivalents and short-term
+    investments", "accounts payable plus accrued liabilities") where the figure's `label`
+    does not name both ("Cash, cash equivalents and marketable securities"), said; "" where
+    it joins none."""
+    words, said = phrase_words(question), set(phrase_words(label).split())
+    found = sorted(items_in(question, items), key=lambda x: x[1])
+    for (a, at_a, len_a), (b, at_b, len_b) in pairwise(found):
+        if a is b or words[at_a + len_a : at_b].strip() not in ("and", "plus", "and its"):
+            continue
+        spans = (words[at_a : at_a + len_a], words[at_b : at_b + len_b])
+        if not all(set(span.split()) - {"and", "of", "the"} <= said for span in spans):
+            return f"{a.name} and {b.name}"
+    return ""

@@ -35,7 +35,7 @@ _SPAN_AVERAGE = re.compile(r"\b(\d|two|three|four|five)[\s-]years?\s+average\b",
 # percentage to two decimal places"
 _PLACES = re.compile(r"\b(zero|one|two|three|four|\d)\s+decimal(?:s|\s+places?)?\b", re.IGNORECASE)
 _CHANGE = re.compile(r"\bchang\w*|\bcompare\w*|\bdifference\b|\bvs\.?\b", re.IGNORECASE)
-_PERCENT = re.compile(r"%|\bpercent|\bpercentage\b", re.IGNORECASE)
+_PERCENT = re.compile(r"%|\bpercent|\bpercentage\b|\bas\s+a\s+share\b|\bshare\s+of\b", re.I)
 _PERCENT_NAME = re.compile(r"\b(?:margin|rate)\b", re.IGNORECASE)
 # a term defined as an equation: "where debt = long-term debt + notes payable, and equity =
 # total stockholders' equity" (each term, like "taking X as", an input of the metric asked)
@@ -134,7 +134,7 @@ _IT_AS = re.compile(
     re.IGNORECASE,
 )
 _DIVIDE = re.compile(
-    r"^divide\s+(?P<a>[^?;:]+?)\s+by\s+(?P<b>[^?;:]+?)"
+    r"(?:^|,?\s+and\s+)divide\s+(?P<a>[^?;:]+?)\s+by\s+(?P<b>[^?;:]+?)"
     rf"(?={_HOW_GIVEN}|\s+and\s+round|\.\s|\.?$)",
     re.IGNORECASE,
 )
@@ -188,8 +188,8 @@ def _told(sentence: str) -> str:
     told = _IMPERATIVE.match(sentence) or _IT_AS.match(sentence)
     if told:
         return told["expr"]
-    divide = _DIVIDE.match(sentence)
-    return f"{divide['a']} divided by {divide['b']}" if divide else ""
+    divide = _DIVIDE.search(sentence)
+    return f"({divide['a']}) divided by ({divide['b']})" if divide else ""
 
 
 def _restated(before: str, expr: str) -> bool:
@@ -287,7 +287,8 @@ def writes_definition(question: str) -> bool:
     """Whether the question writes how its metric is computed, in a form it may not be
     read in ("defined as (...)", "where debt = ...")."""
     written = any(_written(sentence) for sentence in SENTENCES.split(question))
-    return written or bool(_EQUATION.search(question) or _TELLS.search(question))
+    told = _EQUATION.search(question) or _TELLS.search(question) or _TAKING.search(question)
+    return written or bool(told)
 
 
 def defined_metrics(question: str) -> dict[str, Metric]:

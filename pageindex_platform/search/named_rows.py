@@ -192,7 +192,7 @@ def _interrupted(said: list[str], sequence: list[str]) -> bool:
 
 def _word(word: str) -> bool:
     """A word that may say what a row is: not a number, not a month, not a filler word."""
-    return word.isalpha() and len(word) > 1 and word not in MONTHS and word not in _NOT_SAID
+    return word.isalpha() and word not in MONTHS and word not in _NOT_SAID
 
 
 def or_named_row(

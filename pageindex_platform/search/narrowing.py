@@ -87,6 +87,10 @@ def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> st
     place = place_asked(question, names)
     if place is not None and not place[0].search(said):
         return f"{place[1]} is asked; {said!r} does not say so"
+    if _BOTH_ASKED.search(question) and not re.search(r"\btotal\b", said, re.IGNORECASE):
+        return f"the current and non-current portions are asked together; {said!r} is one line"
+    if _CASH_PAID_FOR.search(question) and not re.search(r"\b(?:paid|payments?)\b", said, re.I):
+        return f"the cash paid is asked; {said!r} is not a payment"
     remaining = _REMAINING.search(question)
     if remaining:
         return f"the line's amount; the question asks what {remaining.group(0)}"
@@ -150,16 +154,29 @@ def _unknown_name(question: str, label: str, names: Sequence[str]) -> str | None
     return None
 
 
+# a line asked with both its portions: "current plus non-current", "including the non-current
+# portion"
+_BOTH_ASKED = re.compile(
+    r"\bcurrent\s+(?:plus|and)\s+non-?current\b|\bnon-?current\s+(?:plus|and)\s+current\b|"
+    r"\b(?:including|plus)\s+(?:the\s+|its\s+)?(?:non-?current|long-term)\s+portions?\b",
+    re.IGNORECASE,
+)
+# a payment asked: "cash paid for income taxes", not the expense
+_CASH_PAID_FOR = re.compile(r"\bcash\s+paid\s+(?:for|during\s+the\s+\w+\s+for)\b", re.I)
 # a place named in capitals after "in" or "from": "revenue generated in Japan", "sales in Greater
 # China" (not a filing, a statement, a period or the company)
 _PLACE_NAMED = re.compile(
-    r"\b(?:in|from|within|across)\s+(?:the\s+)?(?P<place>[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})\b(?!['’])"
+    r"\b(?:in|from|within|across)\s+(?:the\s+)?"
+    r"(?P<place>[A-Z][a-z]+(?:-[a-z]+)?(?:\s+[A-Z][a-z]+(?:-[a-z]+)?){0,3})\b(?!['’])"
+    # where a place's name ends (not "in Calendar 2019", "in Accordance with", "in Full-Year"):
+    # a stop, a preposition or verb, or the noun it names ("in Company-operated restaurants")
+    r"(?=\s*(?:[,.;:?)]|$)|\s+(?!(?:with|of|to|the|a|an)\b)[a-z]+\b)"
 )
 _NOT_A_PLACE = frozenset(
     "form annual quarterly report reports item note notes part management selected financial "
-    "data fiscal quarter year table exhibit section schedule income cash balance sheet sheets "
+    "data fiscal quarter year table exhibit section schedule income balance sheet sheets "
     "flows flow operations operating results discussion analysis earnings release press letter "
-    "proxy statement statements consolidated condensed total net revenue revenues sales "
+    "proxy statement statements consolidated condensed total net revenue revenues sales calendar "
     "segment segments dollars millions billions thousands continuing discontinued customers "
     "adjusted comprehensive equity stockholders shareholders supplemental geographic "
     "information".split()
@@ -172,8 +189,8 @@ def _place_named(question: str, label: str, names: Sequence[str]) -> str | None:
     own = company_words(names)
     for found in _PLACE_NAMED.finditer(question):
         words = found["place"].lower().split()
-        if any(w in _NOT_A_PLACE or w in own or _MONTH.fullmatch(w) for w in words):
-            continue
+        if any(w in _NOT_A_PLACE or _MONTH.fullmatch(w) for w in words) or set(words) <= own:
+            continue  # (a place may bear the company's word: "Las Vegas Strip Resorts")
         if not re.search(rf"\b{re.escape(words[0])}", label, re.IGNORECASE):
             return found["place"]
     return None

@@ -69,7 +69,7 @@ _HAVING = re.compile(
     r"|\b(?:workforce|headcount|staff|fleet|portfolio|network)\s+of\s+(?:approximately\s+|about\s+)?\d",
     re.IGNORECASE,
 )
-_SHARE_OF_ALL = re.compile(r"\d%\s+of\s+(?:our|the|its|their)\b", re.IGNORECASE)
+_SHARE_OF_ALL = re.compile(r"[\d.]*\d\s?%\s+of\s+(?:our|the|its|their|total)\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"^\W*(?:we|our|the\s+company)\b", re.IGNORECASE)
 # units a count is printed in by their symbol ("8,228 MW of renewable generation")
 _SYMBOLS = {"megawatt": "MW", "gigawatt": "GW", "kilowatt": "kW", "barrel": "bbl"}
@@ -129,6 +129,8 @@ def _found(
                 clause = _clause_of(flat, shown)
                 if ask.subject and _score(clause, ask, ask.subject) < len(ask.subject):
                     continue  # "rooms revenue increased 5%, due to ... REVPAR": not REVPAR's
+                if (ask.subject or ask.direction) and _SHARE_OF_ALL.match(flat[flat.find(shown) :]):
+                    continue  # "35% of our total workforce": a share, not the change asked
                 out.append((_score(clause, ask), page.page, flat, value, shown))
     out.sort(key=lambda x: (-x[0], x[1]))
     # a sentence names at least half of what is asked ("global comparable sales": two of the

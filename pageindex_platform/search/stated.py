@@ -35,7 +35,7 @@ from .headline import (
     not_sure,
     set_aside,
 )
-from .items_named import items_asked
+from .items_named import items_asked, joined_items
 from .line_shares import line_share
 from .metric_questions import (
     Asked,
@@ -112,6 +112,9 @@ def state(
         if stated.headline is not None
         else None
     )
+    line = stated.headline if stated.headline and stated.headline.kind != "metric" else None
+    together = joined_items(question, catalogue.items, line.label) if line else ""
+    why = why or (f"{together} are asked together; one line is not both" if together else None)
     if why is not None:  # "revenue generated internationally": not the whole line's
         demote(stated, why)
         stated.text = not_sure("the figure asked", stated.candidates)

@@ -106,8 +106,10 @@ def _subject(question: str, company_words: set[str]) -> tuple[str, ...]:
     found = _MOVE_OF.search(question)
     if found is None:
         return ()
-    # the owner named before it ("Acme Freight's", "Summit's (Acme's)") is no word of it
-    owned = re.sub(r"^.*['’]s?\)?\s", "", _SAID_OF.sub("", found["a"] or found["b"]))
+    # the owner named before it ("Acme Freight's", "Summit's (Acme's)") is no word of it, nor
+    # "the number of" what is counted
+    counted = re.sub(r"\b(?:total\s+)?number\s+of\s+", "", found["a"] or found["b"], flags=re.I)
+    owned = re.sub(r"^.*['’]s?\)?\s", "", _SAID_OF.sub("", counted))
     words = spelled_out(owned)[0]
     said = [w for w in phrase_words(words).split() if w not in company_words and w not in _STOP]
     return tuple(w for w in said if len(w) > 1 and not w.isdigit() and w not in _WHOLE)
