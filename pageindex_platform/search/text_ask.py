@@ -127,6 +127,22 @@ _IN_UNIT = re.compile(
 )
 
 
+def _counted(count: re.Match[str], company_words: set[str]) -> tuple[str, str]:
+    """The noun a count asks ("permanent part-time employees": "employee") and the first word
+    of its phrase ("permanent"), from `_COUNT`'s match."""
+    written = (count.group("a") or count.group("b") or "").split()
+    while len(written) > 1 and written[0][:1].isupper():
+        written = written[1:]  # "how many Apple employees": the owner's name first
+    # the phrase ends at a verb or a name, read as written ("employees does Apple have")
+    cut = next(
+        (i for i, w in enumerate(written) if w.lower() in _PHRASE_END or _ENDS_PHRASE(w)),
+        len(written),
+    )
+    said = phrase_words(" ".join(written[:cut] or written[:1])).split() or [""]
+    first = said[0] if len(said) > 1 else ""
+    return said[-1], first if first not in company_words else ""
+
+
 def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     """The count or percentage a question asks for in text; None when it asks neither."""
     count = _COUNT.search(question)
@@ -146,20 +162,7 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     ]
     terms = tuple(w for w in words if w not in company_words and not re.match(r"^(fy|q)\d", w))
     terms += tuple(phrase_words(name).strip() for name in spelled)  # "GMV" or its name
-    noun = qualifier = ""
-    if count:
-        written = (count.group("a") or count.group("b") or "").split()
-        while len(written) > 1 and written[0][:1].isupper():
-            written = written[1:]  # "how many Apple employees": the owner's name first
-        # the phrase ends at a verb or a name, read as written ("employees does Apple have")
-        cut = next(
-            (i for i, w in enumerate(written) if w.lower() in _PHRASE_END or _ENDS_PHRASE(w)),
-            len(written),
-        )
-        said = phrase_words(" ".join(written[:cut] or written[:1])).split() or [""]
-        noun = said[-1]  # the head: "permanent part-time employees"
-        first = said[0] if len(said) > 1 else ""
-        qualifier = first if first not in company_words else ""
+    noun, qualifier = _counted(count, company_words) if count else ("", "")
     if unit:  # "8,228 MW": a count of megawatts
         noun = "megawatt" if unit["mw"] else "gigawatt"
         percent = None
