@@ -91,6 +91,11 @@ def test_dates_and_amounts_a_label_says_are_not_its_cells() -> None:
         "Trade receivables": [5_551, 5_134],
         "Accounts receivable": [2_166, 2_302],
     }  # "Balance at May 31, 2019 7,155" has one cell for two columns: no row
+    # the amounts a label says it is net of are no part of its name
+    assert label_key(next(f.label or "" for f in figures if "Trade" in (f.label or ""))) == (
+        "trade receivable"
+    )
+    assert label_key("Revenues, net of interest expense") == "revenue net of interest expense"
 
 
 SPLIT = """CONSOLIDATED STATEMENTS OF OPERATIONS

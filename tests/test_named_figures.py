@@ -59,6 +59,21 @@ Fiscal Years:
 Thereafter 2,550
 Total future maturities $ 6,200
 
+Future minimum rental payments under operating leases as of December 31, 2022 were as
+follows (in millions):
+2023 $ 90
+2024 80
+2025 70
+Thereafter 60
+
+Leases where the Company is a lessor. Tenants pay base rent and a percentage of their sales.
+We provide construction allowances to certain lessees.
+Expected fixed future minimum lease payments are as follows (in millions):
+2024 $ 40
+2025 41
+2026 42
+Thereafter 43
+
 # Note 11. Commitments
 
 The following table summarizes our contractual obligations (in millions):
@@ -136,12 +151,24 @@ def test_amounts_a_schedule_gives_by_the_year_they_fall_due(acme: None) -> None:
         out = run_json("ask", question)
         assert out["headline"] is not None, (question, out["answer"])
         assert float(out["headline"]["value"]) == pytest.approx(value), question
-    # a year the schedule does not list, and a column its header does not name alone
+    # a year the schedule does not list (nor a line's balance), a column its header does not
+    # name alone, a table as of another date, a year already past, rents to be received
     for question in (
         "How much in finance lease payments did Acme have due in 2029, as of December 31, 2023?",
+        "How much of Acme's long-term debt is scheduled to mature in 2027, as of December 31, "
+        "2023?",
         "As of December 31, 2023, how much in purchase obligations was due in 2024?",
+        "As of December 31, 2023, how much in future minimum rental payments under operating "
+        "leases did Acme have due in 2025?",
+        "How much did Acme pay in operating lease payments in 2023?",
     ):
         assert run_json("ask", question)["headline"] is None, question
+    lessee = run_json(
+        "ask",
+        "How much in future minimum lease payments was Acme obligated to pay in 2024 under "
+        "operating leases, as of December 31, 2023? In USD millions.",
+    )["headline"]
+    assert lessee is None or float(lessee["value"]) == 183, lessee
 
 
 def test_figures_named_in_a_filings_words(acme: None) -> None:
@@ -164,6 +191,8 @@ def test_a_part_or_a_cause_is_not_the_figure_asked(acme: None) -> None:
 
 NOT_THE_LINE = [
     "What was Acme's net revenue in Company-operated stores in 2023?",
+    "What was Acme's net revenue in Rest of Asia Pacific in fiscal 2023?",
+    "How much cash did Acme pay for income taxes in fiscal 2023?",
     "What was Acme's total deferred revenue at December 31, 2023, current plus non-current?",
     "What were Acme's cash and cash equivalents and marketable securities at December 31, 2023?",
     "By what percentage did the number of Acme's employees change from 2022 to 2023?",

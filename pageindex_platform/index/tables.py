@@ -53,6 +53,7 @@ _HEADER_WORDS = frozenset(
     "fiscal year years ended unaudited".split()
 )
 _PARENTHESES = re.compile(r"\([^()]*\)")
+_NET_OF_AMOUNTS = re.compile(r",\s*(?:net\s+of|less)\b[^,]*\$\s?\d.*$", re.IGNORECASE)
 _LEADERS = re.compile(r"(?:\s*\.){3,}")
 _MAX_LABEL = 160
 
@@ -120,7 +121,10 @@ def label_key(label: str) -> str:
     """A row label or an analyst's name for a line item, as the two are matched: lower-case
     words (see `phrase_words`: plural `s` dropped, "&" is "and"), parentheses dropped and a
     leading "total" left out ("Total net sales" → "net sale", "Property, plant and
-    equipment — net" → "property plant and equipment net")."""
+    equipment — net" → "property plant and equipment net"), and what the label says it is
+    net of in amounts ("Additions to property and equipment, net of $35, $46 and $32,
+    respectively, of non-cash capital expenditures" → "addition to property and equipment")."""
+    label = _NET_OF_AMOUNTS.sub("", label)
     words = phrase_words(_PARENTHESES.sub(" ", label)).split()
     return " ".join(words[1:] if words[:1] == ["total"] else words)
 

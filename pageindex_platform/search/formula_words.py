@@ -89,7 +89,9 @@ _BOTH_PORTIONS = re.compile(
     re.I,
 )
 # words before a term that are no part of its name: "its 2019 EBIT", "the provision for taxes"
-_DETERMINER = re.compile(r"(^|[-+*/(]\s*)(?:(?:its|their|the)\s+)+", re.I)
+_DETERMINER = re.compile(
+    r"(^|[-+*/(]\s*)(?:(?:its|their|the|(?-i:[A-Z])[\w&.-]*['’]s?(?=\s))\s+)+", re.I
+)
 # a year written before a name, as the fiscal year's: "2020 net income"
 _YEAR_BEFORE = re.compile(r"(?<![\w.])((?:19|20)\d\d)\s+(?=[a-z])", re.IGNORECASE)
 # "average PP&E" (the year's and the year before's) where no years are named

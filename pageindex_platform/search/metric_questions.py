@@ -189,7 +189,7 @@ def _told(sentence: str) -> str:
     if told:
         return told["expr"]
     divide = _DIVIDE.search(sentence)
-    return f"({divide['a']}) divided by ({divide['b']})" if divide else ""
+    return f"({_trailing(divide['a'])}) divided by ({_trailing(divide['b'])})" if divide else ""
 
 
 def _restated(before: str, expr: str) -> bool:

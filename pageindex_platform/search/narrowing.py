@@ -161,13 +161,18 @@ _BOTH_ASKED = re.compile(
     r"\b(?:including|plus)\s+(?:the\s+|its\s+)?(?:non-?current|long-term)\s+portions?\b",
     re.IGNORECASE,
 )
-# a payment asked: "cash paid for income taxes", not the expense
-_CASH_PAID_FOR = re.compile(r"\bcash\s+paid\s+(?:for|during\s+the\s+\w+\s+for)\b", re.I)
+# a payment of an expense asked: "cash paid for income taxes", not the expense
+_CASH_PAID_FOR = re.compile(
+    r"\bcash\s+(?:paid|did\s+[^?]{1,40}?\s+pay)\s+(?:during\s+the\s+\w+\s+)?for\s+(?:its\s+)?"
+    r"(?:income\s+tax|tax|interest)",
+    re.IGNORECASE,
+)
 # a place named in capitals after "in" or "from": "revenue generated in Japan", "sales in Greater
 # China" (not a filing, a statement, a period or the company)
 _PLACE_NAMED = re.compile(
     r"\b(?:in|from|within|across)\s+(?:the\s+)?"
-    r"(?P<place>[A-Z][a-z]+(?:-[a-z]+)?(?:\s+[A-Z][a-z]+(?:-[a-z]+)?){0,3})\b(?!['’])"
+    r"(?P<place>[A-Z][a-z]+(?:-[a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[a-z]+)?){0,3})"
+    r"\b(?!['’])"
     # where a place's name ends (not "in Calendar 2019", "in Accordance with", "in Full-Year"):
     # a stop, a preposition or verb, or the noun it names ("in Company-operated restaurants")
     r"(?=\s*(?:[,.;:?)]|$)|\s+(?!(?:with|of|to|the|a|an)\b)[a-z]+\b)"

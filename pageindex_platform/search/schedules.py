@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 
 from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo
+from ..periods import written_dates
 from .checks import page_check
 from .figures import Figure
 from .headline import Stated, candidate, figure_headline, not_sure
@@ -27,11 +29,21 @@ from .terms import name_words, phrase_words
 # an amount asked by the year it falls due: "scheduled to fall due in 2021", "due in fiscal
 # 2024", "to be paid in 2026", "maturing in 2025", "come due in fiscal 2025"
 _DUE_ASKED = re.compile(
-    r"\b(?:due|payable|paid|mature|maturing|matures|maturities|repaid|amortized|amortization"
-    r"|payments?)\b[^?.;]{0,40}?\bin\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?)?"
+    r"\b(?:due|payable|paid|mature|maturing|matures|maturities|repay|repaid|amortized|amortization"
+    r"|payments?)\b[^?.;]{0,60}?\bin\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?)?"
     r"(?P<year>(?:19|20)\d\d)\b",
     re.IGNORECASE,
 )
+# what a schedule is of: one of these the question names is named by the table's introduction
+_ANCHORS = frozenset(
+    "lease debt borrowing note principal amortization purchase obligation commitment interest "
+    "pension benefit rental rent maturity".split()
+)
+# a table of what the company will receive, not pay: "Leases where the Company is a lessor"
+_RECEIVED = re.compile(
+    r"\b(?:is|as)\s+(?:a\s+)?lessor\b|\bto\s+be\s+received\b|\breceivable\b", re.IGNORECASE
+)
+_CONTEXT_LINES = 10  # the lines before a schedule that say whose payments it lists
 _MONEY = re.compile(r"\bhow\s+much\b|\bwhat\b", re.IGNORECASE)
 _NOT_MONEY = re.compile(r"%|\bpercent|\bratio\b|\bshare\s+of\b|\bhow\s+many\b", re.IGNORECASE)
 # a schedule's row: a year (of a fiscal year, or the rest of the current one) and its cells
@@ -63,6 +75,17 @@ class _Schedule:
     rows: dict[int, list[str]]  # year → its cells as printed
     power: float
     text: str  # the page's
+    received: bool  # what the company will receive ("Leases where the Company is a lessor")
+
+
+def due_later(question: str, document: DocumentInfo) -> int | None:
+    """The year an amount asked falls due, where it is after the document's own year (no
+    line of the filing's statements is that amount); None otherwise."""
+    due = _DUE_ASKED.search(question)
+    if due is None or not document.period_end or _NOT_MONEY.search(question):
+        return None
+    year = int(due["year"])
+    return year if year > int(document.period_end[:4]) else None
 
 
 def scheduled(*, session: Session, question: str, document: DocumentInfo) -> Stated:
@@ -74,16 +97,22 @@ def scheduled(*, session: Session, question: str, document: DocumentInfo) -> Sta
     if due is None or not _MONEY.search(question) or _NOT_MONEY.search(question):
         return Stated()
     year = int(due["year"])
-    own = int(document.period_end[:4]) if document.period_end else None
+    own = date.fromisoformat(document.period_end) if document.period_end else None
     thing = _thing(question, name_words(document.company))
-    if not thing or own is None or year < own:
-        return Stated()
+    if not thing or own is None or year <= own.year:
+        return Stated()  # (a year the filing has seen is paid, not scheduled)
+    at = max((d for _, d in written_dates(question)), default=own)
+    anchors = [w for w in thing if w in _ANCHORS]
     found: list[tuple[int, Figure, _Schedule]] = []
     for schedule in _schedules(session, document):
         said = phrase_words(schedule.lead)
         score = sum(f" {w} " in said for w in thing)
         if 2 * score < len(thing) or year not in schedule.rows:
             continue
+        if not all(f" {w} " in said for w in anchors) or schedule.received:
+            continue  # a table of another thing, or of what the company will receive
+        if any(d != at for _, d in written_dates(schedule.lead)):
+            continue  # a table as of another date (the year before's, beside it)
         cell = _column(schedule, year, thing)
         if cell is None:
             continue
@@ -136,12 +165,18 @@ def _schedules(session: Session, document: DocumentInfo) -> list[_Schedule]:
                 rows[int(row["year"])] = _CELL.findall(row["cells"])
                 end += 1
             if len(rows) >= 3 and end < len(lines) and _AFTER.match(lines[end]):
-                lead = " ".join(lines[max(0, at - _LEAD_LINES) : at])
-                scale = _SCALE.search(lead)
+                raw = " ".join(lines[max(0, at - _LEAD_LINES) : at])
+                scale = _SCALE.search(raw)
+                # the introduction, less what it refers to ("(see Note 10 for leases)")
+                lead = re.sub(r"\([^()]*\)", " ", raw)
                 if scale and len({len(c) for c in rows.values()}) == 1:
                     header = lines[at - 1] if at else ""
                     power = _POWER[scale[1].lower()]
-                    found.append(_Schedule(page.page, lead, header, rows, power, page.text))
+                    context = " ".join(lines[max(0, at - _CONTEXT_LINES) : at])
+                    received = bool(_RECEIVED.search(context))
+                    found.append(
+                        _Schedule(page.page, lead, header, rows, power, page.text, received)
+                    )
             at = max(end, at + 1)
     return found
 

@@ -48,7 +48,7 @@ from .metric_questions import (
 from .metrics import Catalogue, Metric
 from .named_rows import or_named_row
 from .narrowing import ADJUSTED, another_measure, narrowed, other_than_the_line
-from .schedules import scheduled
+from .schedules import due_later, scheduled
 from .segments import part_asked, segment_stated
 from .sentences import text_stated
 from .terms import name_words
@@ -99,6 +99,7 @@ def state(
     book.required = required_statements(question, catalogue.items)
     # an amount by the year it falls due is no line's: a schedule's row
     stated = scheduled(session=session, question=question, document=document)
+    scheduled_row = stated.headline is not None
     if stated.headline is None:
         stated = _stated(session, question, catalogue, book, ask, document)
     year = ask.years[-1] if ask.years else None
@@ -115,6 +116,8 @@ def state(
     line = stated.headline if stated.headline and stated.headline.kind != "metric" else None
     together = joined_items(question, catalogue.items, line.label) if line else ""
     why = why or (f"{together} are asked together; one line is not both" if together else None)
+    due = due_later(question, document) if line and not scheduled_row else None
+    why = why or (f"an amount due in {due} is asked; a line's figure is not it" if due else None)
     if why is not None:  # "revenue generated internationally": not the whole line's
         demote(stated, why)
         stated.text = not_sure("the figure asked", stated.candidates)
