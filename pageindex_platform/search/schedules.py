@@ -4,8 +4,9 @@ note introduces ("Maturity of lease liabilities ... as of December 31, 2020 are 
 millions):") whose rows are years ("2021 $ 183 $ 13", "Fiscal 2025 10,000", "Remaining 2023")
 and end with "Thereafter" or a total.
 
-The table is the one whose words before its rows (its introduction and column header) say most
-of what the question asks, every anchor among them; a row of several columns is read only
+The table is the one whose words before its rows (its introduction and column header) say
+half of what the question asks, its first word and a word of each kind of thing it names among
+them (debt, leases, purchases ...), as of the date asked; a row of several columns is read only
 where one column's header names what is asked. Nothing is stated where two tables say as much
 and print different amounts, or where the table says no scale."""
 
@@ -34,10 +35,15 @@ _DUE_ASKED = re.compile(
     r"(?P<year>(?:19|20)\d\d)\b",
     re.IGNORECASE,
 )
-# what a schedule is of: one of these the question names is named by the table's introduction
-_ANCHORS = frozenset(
-    "lease debt borrowing note principal amortization purchase obligation commitment interest "
-    "pension benefit rental rent maturity".split()
+# what a schedule is of, in kinds: of each kind the question names, the table's introduction
+# names a word ("principal maturities" of debt; "rental payments" of leases)
+_ANCHORS = (
+    frozenset("debt borrowing note principal maturity".split()),
+    frozenset("lease rental rent".split()),
+    frozenset("purchase obligation commitment".split()),
+    frozenset("amortization".split()),
+    frozenset("pension benefit".split()),
+    frozenset("interest".split()),
 )
 # a table of what the company will receive, not pay: "Leases where the Company is a lessor"
 _RECEIVED = re.compile(
@@ -62,7 +68,8 @@ _NOT_THING = frozenset(
     "on for to be been will would scheduled schedule fall falls due payable paid come comes "
     "mature maturing matures year years fiscal fy answer usd million millions billion "
     "billions dollar dollars total amount according per 10 k q form filing report annual "
-    "quarterly end ended ending".split()
+    "quarterly end ended ending looking expect expected estimate estimated from by with under "
+    "into per".split()
 )
 _LEAD_LINES = 4  # the lines before a schedule's rows that introduce it
 
@@ -102,14 +109,17 @@ def scheduled(*, session: Session, question: str, document: DocumentInfo) -> Sta
     if not thing or own is None or year <= own.year:
         return Stated()  # (a year the filing has seen is paid, not scheduled)
     at = max((d for _, d in written_dates(question)), default=own)
-    anchors = [w for w in thing if w in _ANCHORS]
+    kinds = [kind for kind in _ANCHORS if kind & set(thing)]
     found: list[tuple[int, Figure, _Schedule]] = []
     for schedule in _schedules(session, document):
         said = phrase_words(schedule.lead)
         score = sum(f" {w} " in said for w in thing)
-        if 2 * score < len(thing) or year not in schedule.rows:
+        # half of what is asked, its first word among them ("power purchase commitments" are
+        # not "other commitments ... land leases")
+        if 2 * score < len(thing) or f" {thing[0]} " not in said or year not in schedule.rows:
             continue
-        if not all(f" {w} " in said for w in anchors) or schedule.received:
+        named = all(any(f" {w} " in said for w in kind) for kind in kinds)
+        if not named or schedule.received:
             continue  # a table of another thing, or of what the company will receive
         if any(d != at for _, d in written_dates(schedule.lead)):
             continue  # a table as of another date (the year before's, beside it)

@@ -116,12 +116,14 @@ def state(
     line = stated.headline if stated.headline and stated.headline.kind != "metric" else None
     together = joined_items(question, catalogue.items, line.label) if line else ""
     why = why or (f"{together} are asked together; one line is not both" if together else None)
-    due = due_later(question, document) if line and not scheduled_row else None
-    why = why or (f"an amount due in {due} is asked; a line's figure is not it" if due else None)
     if why is not None:  # "revenue generated internationally": not the whole line's
         demote(stated, why)
         stated.text = not_sure("the figure asked", stated.candidates)
     stated = or_in_text(stated, session=session, question=question, document=document, year=year)
+    due = due_later(question, document) if not scheduled_row else None
+    if due and stated.headline is not None and stated.headline.kind != "metric":
+        demote(stated, f"an amount due in {due} is asked; a line's or a sentence's is not it")
+        stated.text = not_sure("the figure asked", stated.candidates)
     in_unit(stated, question, ask.places)
     return _read_as(stated, read_as or _reading(period, book, ask, stated.figures))
 
