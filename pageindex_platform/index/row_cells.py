@@ -4,6 +4,7 @@ not those of a date or an amount its label says), and where a row's label begins
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..periods import MONTH_WORDS
 
@@ -29,6 +30,7 @@ RUNS_ON = frozenset("in of and or the a an to for by with as at on from since th
 _GOES_ON = frozenset("and or of before after excluding including attributable".split())
 
 
+@lru_cache(maxsize=4096)  # a line is asked of again and again while a page is read
 def row_cells(line: str) -> list[re.Match[str]]:
     """The cells a row ends with: the numbers after its last word ("Property, plant and
     equipment — net 8,738 8,866" ends with two; "—" inside the label is not one)."""
