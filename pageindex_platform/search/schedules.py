@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from ..db import queries
 from ..db.queries import DocumentInfo
+from ..index.tables import cell_value
 from ..periods import written_dates
 from .checks import page_check
 from .figures import Figure
@@ -61,7 +62,7 @@ _ROW = re.compile(
 _CELL = re.compile(r"\(?\d[\d,]*(?:\.\d+)?\)?|[—–-]")
 _AFTER = re.compile(r"^(?:thereafter|total|later\s+years|\d{4}\s+and\s+thereafter)\b", re.I)
 _SCALE = re.compile(r"\bin\s+(millions|thousands|billions)\b", re.IGNORECASE)
-_POWER = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
+_POWER = {"thousands": 3, "millions": 6, "billions": 9}
 # words of a question that say nothing of what is scheduled
 _NOT_THING = frozenset(
     "how much what was were is are did does do have has had in of the a an as at its their "
@@ -80,7 +81,7 @@ class _Schedule:
     lead: str  # the introduction and the column header
     header: str  # the line just above the rows
     rows: dict[int, list[str]]  # year → its cells as printed
-    power: float
+    power: int  # the table's scale: 6 for "(in millions)"
     text: str  # the page's
     received: bool  # what the company will receive ("Leases where the Company is a lessor")
 
@@ -100,14 +101,11 @@ def scheduled(*, session: Session, question: str, document: DocumentInfo) -> Sta
     document's own), read from the document's schedule, checked; the schedules' rows set
     aside (with why) where a check fails; empty where the question asks no such amount or
     no schedule says what it asks."""
-    due = _DUE_ASKED.search(question)
-    if due is None or not _MONEY.search(question) or _NOT_MONEY.search(question):
-        return Stated()
-    year = int(due["year"])
-    own = date.fromisoformat(document.period_end) if document.period_end else None
+    year = due_later(question, document)  # (a year the filing has seen is paid, not scheduled)
     thing = _thing(question, name_words(document.company))
-    if not thing or own is None or year <= own.year:
-        return Stated()  # (a year the filing has seen is paid, not scheduled)
+    if year is None or not document.period_end or not _MONEY.search(question) or not thing:
+        return Stated()
+    own = date.fromisoformat(document.period_end)
     at = max((d for _, d in written_dates(question)), default=own)
     kinds = [kind for kind in _ANCHORS if kind & set(thing)]
     found: list[tuple[int, Figure, _Schedule]] = []
@@ -206,14 +204,13 @@ def _column(schedule: _Schedule, year: int, thing: list[str]) -> str | None:
 
 
 def _figure(document: DocumentInfo, schedule: _Schedule, year: int, cell: str) -> Figure:
-    value = 0.0 if cell in "—–-" else float(cell.strip("()").replace(",", ""))
     label = f"{year} — {' '.join(schedule.lead.split()[-14:])}"
     return Figure(
         document.name,
         label,
-        value * schedule.power,
+        abs(cell_value(cell)) * 10.0**schedule.power,
         "iso4217:USD",
-        -6 if schedule.power == 1e6 else -3 if schedule.power == 1e3 else -9,
+        -schedule.power,
         None,
         document.period_end or "",
         schedule.page,

@@ -31,7 +31,7 @@ from .sentence_numbers import (
     respective,
 )
 from .share_counts import count_row, noun_row
-from .terms import phrase_words
+from .terms import initials, phrase_words
 from .text_ask import DOWN, UP, TextAsk
 
 _NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s*(million|billion|thousand)\b)?"
@@ -196,12 +196,12 @@ def _spelled(term: str, terms: tuple[str, ...]) -> set[str]:
     """The abbreviation a spelled-out name among `terms` has there, or the names an
     abbreviation spells out ("asr" and "accelerated share repurchase")."""
 
-    def initials(name: str) -> str:
-        return "".join(w[0] for w in name.split() if w not in ("and", "of", "the", "for", "to"))
-
     if " " in term:
-        return {t for t in terms if " " not in t and t == initials(term)}
-    return {t for t in terms if " " in t and initials(t) == term}
+        return {t for t in terms if " " not in t and t == initials(term, _UNSPELLED)}
+    return {t for t in terms if " " in t and initials(t, _UNSPELLED) == term}
+
+
+_UNSPELLED = frozenset({"and", "of", "the", "for", "to"})  # words an abbreviation skips
 
 
 def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:

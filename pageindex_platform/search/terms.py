@@ -99,6 +99,12 @@ _ABBREVIATION = re.compile(r"\(([A-Z][A-Za-z&]{1,7})\)")
 _SMALL_WORDS = frozenset("and of the for to in & a".split())
 
 
+def initials(words: str, skipped: frozenset[str]) -> str:
+    """The first letters of a name's words but the `skipped` ones: "earnings before interest
+    and taxes" → "ebit"."""
+    return "".join(w[0] for w in words.split() if w not in skipped)
+
+
 def spelled_out(text: str) -> tuple[str, list[str]]:
     """`text` with each name spelled out before its abbreviation left as the abbreviation
     alone ("gross merchandise volume (GMV)" → "GMV"), and the names spelled out: a filing
@@ -106,11 +112,10 @@ def spelled_out(text: str) -> tuple[str, list[str]]:
     names: list[str] = []
     out, last = [], 0
     for found in _ABBREVIATION.finditer(text):
-        letters = [c.lower() for c in found[1] if c.isupper() or c == "&"]
+        letters = "".join(c.lower() for c in found[1] if c.isupper() or c == "&")
         words = text[last : found.start()].split()
         for k in range(1, min(len(words), 8) + 1):
-            initials = [w[0].lower() for w in words[-k:] if w.lower() not in _SMALL_WORDS]
-            if initials == letters:
+            if initials(" ".join(words[-k:]).lower(), _SMALL_WORDS) == letters:
                 out.append(" ".join([*words[:-k], found[1]]) + " ")
                 names.append(" ".join(words[-k:]))
                 break

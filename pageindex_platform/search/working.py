@@ -14,7 +14,7 @@ from .formulas import FormulaError, Node, parse_formula
 from .metric_questions import Asked, input_names
 from .metrics import Catalogue, Lookup, Metric
 from .results import MetricWorking
-from .terms import phrase_words
+from .terms import initials, phrase_words
 
 Rows = Callable[[str, int | None], Figure | None]  # a row's figure by its printed label
 
@@ -98,7 +98,7 @@ class Evaluator:
     def _abbreviated(self, name: str) -> Metric | None:
         """A term the question defines by its abbreviation, written in full in a formula:
         "earnings before interest and taxes" where the question takes EBIT as ..."""
-        spelled = _initials(name)
+        spelled = initials(phrase_words(name), _UNSPELLED)
         if len(phrase_words(name).split()) < 3:
             return None
         return next(
@@ -227,10 +227,6 @@ class Evaluator:
 _EXPENSE = re.compile(r"\s+expenses?\s*$", re.IGNORECASE)
 # words an abbreviation skips: "EBIT" for "earnings before interest and taxes"
 _UNSPELLED = frozenset({"and", "of", "the", "to", "for", "in", "on"})
-
-
-def _initials(name: str) -> str:
-    return "".join(w[0] for w in phrase_words(name).split() if w not in _UNSPELLED)
 
 
 # what a formula's term may say beside a line's name and still be the line: where it is
