@@ -23,7 +23,7 @@ from .narrowing import ADJUSTED
 from .printed import row_headings
 from .results import Check
 from .sentence_numbers import MONTHS
-from .terms import name_words, phrase_words
+from .terms import STATEMENT_NAMED, name_words, phrase_words
 
 # words of a label that say nothing of what the row is
 _FILLER = frozenset("total net and of the in for to a an from by on at or".split())
@@ -56,8 +56,7 @@ _DESCRIBED = re.compile(r"\(\s*an?\s+non-gaap\s+(?:financial\s+)?measure\s*\)", 
 # where the row is printed, not what it is: "as shown in its consolidated statement of income"
 _SHOWN_IN = re.compile(
     r"(?:,?\s*as\s+(?:shown|reported|presented|stated))?\s+(?:in|on|per)\s+(?:its|the|their)\s+"
-    r"(?:condensed\s+)?(?:consolidated\s+)?(?:statements?\s+of\s+\w+(?:\s+\w+)?|income\s+statement|"
-    r"balance\s+sheet|cash\s+flows?\s+statement)\b",
+    + STATEMENT_NAMED,
     re.IGNORECASE,
 )
 _COUNTED = re.compile(r"\bhow\s+many\s+([a-z]+)", re.IGNORECASE)  # the noun counted

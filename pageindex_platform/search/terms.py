@@ -99,6 +99,14 @@ _ABBREVIATION = re.compile(r"\(([A-Z][A-Za-z&]{1,7})\)")
 _SMALL_WORDS = frozenset("and of the for to in & a".split())
 
 
+# a primary statement as a question names it: "the condensed consolidated balance sheet", "its
+# consolidated statement of cash flows", "the income statement" (a regular expression's text)
+STATEMENT_NAMED = (
+    r"(?:condensed\s+)?(?:consolidated\s+)?(?:statements?\s+of\s+\w+(?:\s+\w+)?|income\s+statement"
+    r"|balance\s+sheet|cash\s+flows?\s+statement)\b"
+)
+
+
 def initials(words: str, skipped: frozenset[str]) -> str:
     """The first letters of a name's words but the `skipped` ones: "earnings before interest
     and taxes" → "ebit"."""

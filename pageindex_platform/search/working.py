@@ -14,7 +14,7 @@ from .formulas import FormulaError, Node, parse_formula
 from .metric_questions import Asked, input_names
 from .metrics import Catalogue, Lookup, Metric
 from .results import MetricWorking
-from .terms import initials, phrase_words
+from .terms import STATEMENT_NAMED, initials, phrase_words
 
 Rows = Callable[[str, int | None], Figure | None]  # a row's figure by its printed label
 
@@ -232,10 +232,7 @@ _UNSPELLED = frozenset({"and", "of", "the", "to", "for", "in", "on"})
 # what a formula's term may say beside a line's name and still be the line: where it is
 # read ("from the cash flow statement"), its period, "the", "total", "reported" ...
 _WHERE_READ = re.compile(
-    r"\b(?:from|in|on|per|as\s+reported\s+in|reported\s+in)\s+(?:the\s+)?(?:condensed\s+)?"
-    r"(?:consolidated\s+)?"
-    r"(?:statements?\s+of\s+\w+(?:\s+\w+)?|cash\s+flows?\s+statement|income\s+statement|"
-    r"balance\s+sheet)\b",
+    r"\b(?:from|in|on|per|as\s+reported\s+in|reported\s+in)\s+(?:the\s+)?" + STATEMENT_NAMED,
     re.IGNORECASE,
 )
 _SAID_OF_THE_LINE = re.compile(
