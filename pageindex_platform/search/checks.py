@@ -64,6 +64,8 @@ _ENTITY_TABLE = re.compile(
     r"\b([A-Z][A-Za-z&.-]{1,30})[’']s\s+(?:results|balance sheets?|summarized|condensed|"
     r"combined|financial (?:statements|information|position)|statements? of)"
 )
+# the words a filing names itself by ("the Company's", "the Corporation's", "the Registrant's")
+_FILER_WORDS = frozenset("company corporation registrant".split())
 _STATEMENT_NAMES = {
     "cash flow statement": Statement.CASH_FLOW,
     "statement of cash flows": Statement.CASH_FLOW,
@@ -232,6 +234,7 @@ class CheckedBook(FigureBook):
         """The name of another entity whose results a table gives ("HSG's results of
         operations ... were as follows"), where it is not the company's own name."""
         own = {w.lower() for w in re.findall(r"[A-Za-z]+", self.document.company or "")}
+        own |= _FILER_WORDS  # "the Company's results of operations": the filer's own
         for found in _ENTITY_TABLE.finditer(context):
             if found.group(1).lower() not in own:
                 return found.group(1)

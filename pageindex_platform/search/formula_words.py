@@ -78,6 +78,13 @@ _OTHER_ROWS = re.compile(
     r"\b(?:lines?|rows?|adjustments?)\b[^()]*\)",
     re.I,
 )
+# the other side of a line's name, as filings print it: "net cash provided by (used for)
+# operating activities", "income (loss) before income taxes", "provision (benefit)"
+_OTHER_SIDE = re.compile(
+    r"\s*\(\s*(?:used\s+(?:for|in)|losse?s?|benefits?|expenses?|income|decrease|gains?|deficit)"
+    r"\s*\)",
+    re.IGNORECASE,
+)
 # quotation marks around a row's printed name: "'Additions to property, plant and equipment'"
 _QUOTES = re.compile(r"(?<!\w)['‘“\"]|['’”\"](?!\w)")
 # a printed line's name that says what it leaves out: "long-term debt, less current portion"
@@ -94,6 +101,13 @@ _DETERMINER = re.compile(
 )
 # a year written before a name, as the fiscal year's: "2020 net income"
 _YEAR_BEFORE = re.compile(r"(?<![\w.])((?:19|20)\d\d)\s+(?=[a-z])", re.IGNORECASE)
+# when a term is read, said inside a formula: "receivables at the fiscal year-end (December
+# 26, 2020)" (the year asked's end), "full-year 2020 net revenue" (the year 2020)
+_AT_YEAR_END = re.compile(
+    r"\s+(?:at|as\s+of)\s+(?:the\s+)?(?:fiscal\s+)?year[- ]end\b(?:\s*\([^()]*\d{4}\s*\))?",
+    re.IGNORECASE,
+)
+_WHOLE_YEAR = re.compile(r"\b(?:full[- ]year|fiscal(?:\s+year)?)\s+(?=(?:19|20)\d\d\b)", re.I)
 # "average PP&E" (the year's and the year before's) where no years are named
 _OF_YEARS = re.compile(
     r"\b(average|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(?!\()([^-+*/()]+?)(?=\s*[-+*/)]|\s*$)",
@@ -111,6 +125,7 @@ def translate(expression: str, year: int | None = None) -> str:
         left, right = expression[: share.start()], expression[share.end() :]
         return f"({translate(left, year)}) / ({translate(right, year)})"
     text = _QUOTES.sub("", _NAMED_FORMULA.sub(r"\1", _OTHER_ROWS.sub(" ", expression)))
+    text = _OTHER_SIDE.sub("", text)
     text = _LESS_CURRENT.sub(r" net of \1", text)
     text = _BOTH_PORTIONS.sub(r"\1\2, current plus \2, \3", text)
     text = _READ_FROM.sub(lambda m: f" {m[1] or f'from the {m[2]}'}", text)
@@ -123,7 +138,7 @@ def translate(expression: str, year: int | None = None) -> str:
     text = _BETWEEN.sub(
         lambda m: f"fy{max(m.group(3), m.group(4))} {m.group(1).lower()}({m.group(2)})", text
     )
-    text = _YEAR_BEFORE.sub(r"fy\1 ", text)
+    text = _YEAR_BEFORE.sub(r"fy\1 ", _WHOLE_YEAR.sub("", _AT_YEAR_END.sub("", text)))
     over = re.search(r"\b(?:over|divided\s+by)\s+", text, re.IGNORECASE)
     rest = text[over.end() :] if over else ""
     if over and "(" not in rest and re.search(r"\b(?:plus|minus|less)\b|\s[+-]\s", rest):

@@ -55,10 +55,66 @@ def line_share(question: str, catalogue: Catalogue) -> dict[str, Metric]:
     ):
         return {}  # "FY2019 net income as a percentage of FY2018 revenue": not one period
     left, right = _line_named(a, catalogue), _line_named(b, catalogue)
-    if left is None or right is None or left is right:
+    # a share of a line whose part no line item names: read from the row printed so ("fuel
+    # expense as a percentage of revenue": the income statement's "Fuel")
+    row = _row_named(a) if left is None and right is not None and found is not ratio else ""
+    if (left is None and not row) or right is None or left is right:
         return {}
     share = found is not ratio  # a share is a percentage; a ratio of one to another is not
-    return {phrase_words(ASKED): Metric((ASKED,), f"({left.name}) / ({right.name})", share)}
+    over = left.name if left is not None else row
+    return {phrase_words(ASKED): Metric((ASKED,), f"({over}) / ({right.name})", share)}
+
+
+def _row_named(words: str) -> str:
+    """The words of a share's side that may be a row's printed name: not a part's (a
+    segment, a region), no parenthesis, no figure, no operator word; "" where they are not."""
+    bare = _NOT_THE_NAME.sub("", words.strip())
+    # a possessive names a part's ("Asia Pacific's revenue"); operators, a formula's
+    if _A_PART.search(bare) or re.search(r"[()\d%$'’]|\b(?:plus|minus|less|divided|times)\b", bare):
+        return ""
+    return bare if 1 <= len(bare.split()) <= 6 else ""
+
+
+# a line's change in percent, asked without a metric's name: "By what percentage did Acme's
+# net revenue change in fiscal 2022 compared with fiscal 2021?", "How much did Acme's net
+# revenues grow year over year in Q2 2023? Give the percentage"
+_MOVED = r"(?:increas|decreas|grow|grew|ris|rose|declin|fall|fell|drop|chang)\w*\b"
+_GROWTH = (
+    re.compile(
+        r"\bby\s+(?:what|how\s+much)\s+(?:percent(?:age)?|%)\s+(?:did|does|do|has|have|had|"
+        rf"was|were|is|are)\s+(?P<a>[^?,;]+?)\s+{_MOVED}",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"\bhow\s+much\s+(?:did|does|do|has|have|had)\s+(?P<a>[^?,;]+?)\s+{_MOVED}",
+        re.IGNORECASE,
+    ),
+)
+_IN_PERCENT = re.compile(r"\bpercent(?:age)?\b|%", re.IGNORECASE)  # "Give the percentage"
+
+
+def line_growth(question: str, catalogue: Catalogue) -> dict[str, Metric]:
+    """A line item's change from the year (or quarter) before that the question asks without
+    a metric's name — in percent, or as an amount where no percentage is asked — as a metric
+    it defines (named `ASKED`); {} where what changed is no line's whole name (a segment's
+    revenue, a number of stores)."""
+    first = SENTENCES.split(question)[0]
+    found = _GROWTH[0].search(first) or _GROWTH[1].search(first)
+    if found is None:
+        return {}
+    # "how much did net sales grow" without a percentage asks the amount: the change, never
+    # the year's balance
+    percent = found.re is _GROWTH[0] or bool(_IN_PERCENT.search(question))
+    # the owner named before it ("Acme's", "Acme Freight's") is no word of the line's name
+    said = re.sub(r"^.*['’]s?\s+", "", found["a"])
+    item = _line_named(said, catalogue)
+    if item is None or re.search(r"\bnumber\s+of\b", said, re.IGNORECASE):
+        return {}
+    if percent:
+        formula = f"{item.name} / previous({item.name}) - 1"
+    else:
+        formula = f"{item.name} - previous({item.name})"
+    return {phrase_words(ASKED): Metric((f"change in {item.name}",), formula, percent)}
 
 
 # words before a line's name that are not part of it: the period ("FY2019", "fiscal 2023"),

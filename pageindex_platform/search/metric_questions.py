@@ -49,11 +49,20 @@ _EQUATION_TERM = re.compile(
 )
 # "taking total debt as long-term debt including the current portion and finance leases",
 # "Take EBIT as income before taxes plus interest expense"
+_TAKEN_END = (
+    rf"(?=[?;]|{_HOW_GIVEN}|,?\s+and\s+(?:divide|multiply|subtract|add|round|give|express|use)\b"
+    r"|,\s+and\s+(?:the\s+)?[a-z][\w&'/ -]{2,40}?\s+(?:as|to\s+be)\s|\.\s|\.?$)"
+)
 _TAKING = re.compile(
     r"\b(?:taking|treating|counting|take|treat|count)\s+(?:the\s+)?"
     r"(?P<name>[a-z][\w&'/ -]{2,40}?)\s+(?:as|to\s+be)\s+"
-    rf"(?P<expr>[^?;:]+?)(?=[?;]|{_HOW_GIVEN}|,?\s+and\s+(?:divide|multiply|subtract|add|round|give"
-    r"|express|use)\b|\.\s|\.?$)",
+    rf"(?P<expr>[^?;:]+?){_TAKEN_END}",
+    re.IGNORECASE,
+)
+# the next term taken the same way: "Take total debt as A plus B, and equity as C"
+_AND_TAKING = re.compile(
+    r",\s+and\s+(?:the\s+)?(?P<name>[a-z][\w&'/ -]{2,40}?)\s+(?:as|to\s+be)\s+"
+    rf"(?P<expr>[^?;:]+?){_TAKEN_END}",
     re.IGNORECASE,
 )
 
@@ -80,7 +89,7 @@ _CALCULATE_AS = re.compile(
 _INLINE_NAME = re.compile(
     r"(?:['’]s?|\b(?:was|is|were|are|the|compute|calculate))\s+(?:(?:fy|q[1-4]\s*)?\d{2,4}\s+)?"
     r"(?P<name>[a-z][\w&%/-]*"
-    r"(?:\s+[a-z][\w&%/-]*){0,4}?)(?:\s+(?:for|in|at|of|as|during)\b.*)?$",
+    r"(?:\s+[a-z][\w&%/-]*){0,4}?)(?:\s+(?:for|in|at|of|as|during|from)\b.*)?$",
     re.IGNORECASE,
 )
 # words after a metric's name that say its form ("gross margin percentage")
@@ -138,6 +147,15 @@ _DIVIDE = re.compile(
     rf"(?={_HOW_GIVEN}|\s+and\s+round|\.\s|\.?$)",
     re.IGNORECASE,
 )
+# "Take Acme's operating cash flow for 2022 and subtract its capital expenditures": A - B
+_TAKE_AND = re.compile(
+    r"^(?:take|start\s+(?:with|from))\s+(?P<a>[^?;:]+?)\s+and\s+(?:then\s+)?"
+    r"(?P<op>subtract|deduct|add|divide)\s+(?:it\s+by\s+|by\s+)?(?P<b>[^?;:]+?)"
+    rf"(?:\s+(?:from|to)\s+it)?(?={_HOW_GIVEN}|\.\s|\.?$)",
+    re.IGNORECASE,
+)
+_OWNER = re.compile(r"^(?:[A-Z][\w&.-]*|[a-z]+[A-Z][\w&.-]*)(?:\s+[A-Z][\w&.-]*){0,3}['’]s?\s+")
+_TAKE_OPS = {"subtract": "minus", "deduct": "minus", "add": "plus"}
 ASKED = "the question's formula"  # a metric the question computes without naming it
 # a formula shown with its symbols after a colon or in parentheses
 _SHOWN = re.compile(
@@ -177,6 +195,10 @@ def _definitions(question: str) -> list[tuple[str, str]]:
             found.append((ASKED, f"{cover['a']} divided by {cover['b']}"))
         for taken in _TAKING.finditer(sentence):
             found.append((taken.group("name").strip(), including(taken.group("expr").strip())))
+            then = _AND_TAKING.match(sentence, taken.end())
+            while then is not None:
+                found.append((then.group("name").strip(), including(then.group("expr").strip())))
+                then = _AND_TAKING.match(sentence, then.end())
         for term in _EQUATION_TERM.finditer(sentence):
             found.append((term.group("name").strip(), _trailing(term.group("expr")).strip()))
     return found
@@ -189,7 +211,14 @@ def _told(sentence: str) -> str:
     if told:
         return told["expr"]
     divide = _DIVIDE.search(sentence)
-    return f"({_trailing(divide['a'])}) divided by ({_trailing(divide['b'])})" if divide else ""
+    if divide:
+        return f"({_trailing(divide['a'])}) divided by ({_trailing(divide['b'])})"
+    take = None if _TAKING.search(sentence) else _TAKE_AND.match(sentence)
+    if take is None:  # "Take EBITDA as ..., and divide by ...": a term taken, then the formula
+        return ""
+    op = _TAKE_OPS.get(take["op"].lower(), "divided by")
+    a, b = (_OWNER.sub("", _trailing(take[side])) for side in "ab")
+    return f"({a}) {op} ({b})"
 
 
 def _restated(before: str, expr: str) -> bool:
@@ -214,10 +243,16 @@ def _written(sentence: str) -> list[tuple[str, str]]:
     # (and the filing it is read from: "From the income statement in Acme's 10-Q, ...")
     before = re.sub(rf"{_HOW_GIVEN}.*$", "", without_source(inline["before"])) if inline else ""
     before = re.sub(r"\b(?:full[- ]year|fiscal(?:\s+year)?)\s+(?=\d)", "", before, flags=re.I)
+    # the metric is named in the clause that asks ("Using the cash flow statement in ...,
+    # what was Acme's free cash flow ...")
+    asking = list(_ASKING.finditer(before))
+    before = before[asking[-1].start() :] if asking else before
     named = _INLINE_NAME.search(before) if inline else None
     if inline is None or named is None:
         return []
     expr = _trailing(inline.group("expr"))
+    if _OPERATION.search(inline.group("expr")) and not _OPERATION.search(expr):
+        expr = inline.group("expr")  # a period inside the formula, not after it: not cut
     name = _NAME_START.sub("", named["name"]).strip()
     own = _MEASURE_WORD.sub("", phrase_words(name)).strip()
     # "gross margin, defined as gross margin divided by net sales" names a line by the
@@ -227,6 +262,10 @@ def _written(sentence: str) -> list[tuple[str, str]]:
     return [(name, expr)]
 
 
+_OPERATION = re.compile(
+    r"\b(?:divided\s+by|times|plus|minus|over|less|multiplied\s+by)\b|\s[-+*/]\s", re.I
+)
+_ASKING = re.compile(r"\b(?:what|which)\s+(?:was|is|were|are)\b", re.IGNORECASE)
 # a formula told in words anywhere: "compute full-year 2022 EBITDA as operating income plus
 # depreciation plus amortization of intangibles"
 _TELLS = re.compile(
@@ -288,7 +327,8 @@ def writes_definition(question: str) -> bool:
     read in ("defined as (...)", "where debt = ...")."""
     written = any(_written(sentence) for sentence in SENTENCES.split(question))
     told = _EQUATION.search(question) or _TELLS.search(question) or _TAKING.search(question)
-    return written or bool(told)
+    taken = any(_TAKE_AND.match(s.strip()) for s in SENTENCES.split(question))
+    return written or taken or bool(told)
 
 
 def defined_metrics(question: str) -> dict[str, Metric]:
@@ -307,6 +347,8 @@ def defined_metrics(question: str) -> dict[str, Metric]:
             continue
         if not _names(formula):
             continue  # "i.e. 2020": a period restated, not a formula
+        if formula.kind == "name" and _OPERATION.search(written):
+            continue  # an operation written and one term read: the formula is cut short
         # a margin or a rate is a percentage, as analysts and the catalogue state them
         percent = bool(_PERCENT.search(written) or _PERCENT_NAME.search(name))
         percent = percent or (name == ASKED and told)

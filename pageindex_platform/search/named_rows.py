@@ -7,6 +7,8 @@ prints the figure for the period asked, and no other row so named prints another
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 from collections.abc import Sequence
 
@@ -17,7 +19,7 @@ from ..db.queries import DocumentInfo
 from ..periods.filing_words import without_source
 from .checks import CheckedBook, column_check, page_check
 from .figures import PER_SHARE, Figure, LineItem
-from .headline import Stated, candidate, figure_headline, not_sure
+from .headline import Stated, candidate, demote, figure_headline, not_sure
 from .items_named import items_in
 from .narrowing import ADJUSTED
 from .printed import row_headings
@@ -30,6 +32,7 @@ _FILLER = frozenset("total net and of the in for to a an from by on at or".split
 # a percentage asked: a table's rows print amounts and counts (their ratios are not read)
 _PERCENT = re.compile(r"%|\bpercent|\bpercentage\b|\bshare\s+of\b|\bmargin\b|\bratio\b", re.I)
 _LEAST = 2  # words of the question a row's name must say
+_MOST_PLACINGS = 1000  # the ways a row's words may be placed in a question, tried at most
 # what is asked: the words after "how many", "how much" or "what"
 _ASKED = re.compile(r"\b(?:how\s+many|how\s+much|what)\b(?P<what>[^?]*)", re.IGNORECASE)
 _NAME = re.compile(r"(?<![.?!]\s)(?<!^)\b[A-Z][a-z]+\b")  # a capitalised word inside a sentence
@@ -59,6 +62,8 @@ _SHOWN_IN = re.compile(
     + STATEMENT_NAMED,
     re.IGNORECASE,
 )
+# a row whose name says it is per share ("Adjusted EPS"), whatever unit its cells were read in
+_PER_SHARE_ROW = re.compile(r"\beps\b|\bper\s+(?:diluted\s+|basic\s+)?share\b").search
 _COUNTED = re.compile(r"\bhow\s+many\s+([a-z]+)", re.IGNORECASE)  # the noun counted
 # words of a question that name no row: its verbs, its period, how to answer
 _NOT_SAID = _FILLER | frozenset(
@@ -96,6 +101,8 @@ def named_row(
     asked -= set(phrase_words(" ".join(_RULED_OUT.findall(plain))).split())
     lines = {k for item in items for k in item.keys}  # the catalogue's rows: its lines'
     acts = [m[1].lower()[:4] for m in _ACT.finditer(plain)]
+    # an adjusted measure asked ("Adjusted EPS"): only a row that says it is adjusted
+    adjusted = ADJUSTED.search(plain) is not None
     keys = {}
     sequence = [w for w in phrase_words(plain).split() if _word(w) and w not in own]
     for key in queries.table_keys(session, document.id):
@@ -104,15 +111,17 @@ def named_row(
             continue  # a label holding figures is a row misread
         if acts and not all(any(w.startswith(a) for w in said) for a in acts):
             continue  # "stores did Acme open": a row of stores is the balance, not those opened
+        if adjusted and not ADJUSTED.search(key):
+            continue  # "Adjusted EPS": not the reported "Diluted EPS"
         if all(w in asked for w in said) and not _interrupted(said, sequence):
             keys[key] = said
     if not keys:
         return Stated()
-    per_share = bool(PER_SHARE.search(question))
+    per_share = bool(PER_SHARE.search(question) or _PER_SHARE_ROW(plain.lower()))
     facts = [
         f
         for f in queries.stated_figures(session, document.id, names=list(keys), prefixes=[])
-        if f.source == "table" and ("/" in f.unit) == per_share
+        if f.source == "table" and ("/" in f.unit or bool(_PER_SHARE_ROW(f.concept))) == per_share
     ]
     facts = book.of_period(facts, year)
     book.load_pages([f.page for f in facts])
@@ -139,7 +148,9 @@ def _checked(scored: list[tuple[int, Figure]], book: CheckedBook, year: int | No
     named = [figure for words, figure in scored if words == best]
     # the primary statements' rows before a note's (a discontinued business's "—")
     named = [f for f in named if f.page in book.statement_pages] or named
-    first = named[0]
+    # the same digits read with and without the table's scale ("(in millions)" missed on one
+    # page): one figure, stated in the scale read
+    first = max((f for f in named if _same_digits(f.value, named[0].value)), key=_magnitude)
     text = book.page_text(first.page)
     checks = [
         Check("label", True, f"the row {first.label!r} is named by the question's words"),
@@ -149,7 +160,7 @@ def _checked(scored: list[tuple[int, Figure]], book: CheckedBook, year: int | No
         column_check(first, named, text),
         Check("sign", first.value >= 0, "not printed negative (a deduction or an outflow)"),
     ]
-    others = sorted({f.value for f in named if f.value != first.value})
+    others = sorted({f.value for f in named if not _same_digits(f.value, first.value)})
     if others:
         checks.append(Check("agreement", False, f"another row so named gives {others[0]:,.2f}"))
     failed = next((c for c in checks if not c.passed), None)
@@ -158,6 +169,19 @@ def _checked(scored: list[tuple[int, Figure]], book: CheckedBook, year: int | No
         return Stated(f"{first.shown} — {first.cited}", [first], headline=headline)
     aside = [candidate(f, failed.detail, checks) for f in named[:4]]
     return Stated(not_sure("the figure asked", aside), candidates=aside)
+
+
+def _same_digits(one: float, other: float) -> bool:
+    """Whether two figures differ by no more than a scale: equal, or a thousand, a million or
+    a billion times the other."""
+    small, large = sorted((abs(one), abs(other)))
+    return (one >= 0) == (other >= 0) and any(
+        math.isclose(small * 1000**power, large, rel_tol=1e-9) for power in range(4)
+    )
+
+
+def _magnitude(figure: Figure) -> float:
+    return abs(figure.value)
 
 
 def _measures_another(headings: list[str], question: str, items: Sequence[LineItem]) -> bool:
@@ -183,15 +207,38 @@ def _heading_words(headings: list[str], asked: set[str]) -> set[str]:
 def _interrupted(said: list[str], sequence: list[str]) -> bool:
     """Whether the question writes another word inside the row's name: "operating lease
     expense" is not the row "Total operating expenses"."""
-    at = [sequence.index(w) for w in said if w in sequence]
-    if len(at) < 2:
+    places = [[i for i, w in enumerate(sequence) if w == word] for word in said]
+    places = [p for p in places if p]
+    if len(places) < 2 or math.prod(len(p) for p in places) > _MOST_PLACINGS:
         return False
+    # where a word is said twice ("deferred tax ... for amortizable tax basis"), the
+    # placing of the row's words closest together
+    at = min(itertools.product(*places), key=lambda spots: max(spots) - min(spots))
     return any(w not in said for w in sequence[min(at) : max(at) + 1])
 
 
 def _word(word: str) -> bool:
     """A word that may say what a row is: not a number, not a month, not a filler word."""
     return word.isalpha() and word not in MONTHS and word not in _NOT_SAID
+
+
+# a row's name the question quotes: "'amortizable tax basis in intangibles'"
+_QUOTED = re.compile(r"(?<!\w)['‘“\"]([^'‘’“”\"?]{3,80}?)['’”\"](?!\w)")
+
+
+def unquoted(stated: Stated, question: str) -> None:
+    """Sets aside the line `stated` states where the question quotes the name of a row its
+    label does not say ("for 'amortizable tax basis in intangibles'": not "Total assets")."""
+    headline = stated.headline
+    if headline is None or headline.kind == "metric":
+        return
+    label = set(phrase_words(headline.label).split())
+    for name in _QUOTED.findall(question):
+        words = {w for w in phrase_words(name).split() if w.isalpha() and w not in _FILLER}
+        if len(words) >= _LEAST and not words <= label:
+            demote(stated, f"the question names the row {name!r}; {headline.label!r} is not it")
+            stated.text = not_sure("the figure asked", stated.candidates)
+            return
 
 
 def or_named_row(
@@ -205,8 +252,7 @@ def or_named_row(
 ) -> Stated:
     """`stated` where it states a figure or computed a metric; else the figure of the row the
     question names (or the rows set aside), where it names one."""
-    described = _DESCRIBED.sub(" ", question)  # "(a non-GAAP measure)" says what it is
-    if stated.headline is not None or stated.working is not None or ADJUSTED.search(described):
+    if stated.headline is not None or stated.working is not None:
         return stated
     document = book.document
     row = named_row(

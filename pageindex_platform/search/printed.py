@@ -20,7 +20,7 @@ def printed_forms(figure: Figure) -> list[str]:
     """The ways a filing may print the figure: in its own scale and the usual others, with
     and without thousands separators."""
     value = abs(figure.value)
-    if "/" in figure.unit:
+    if "/" in figure.unit or value < 1:  # per share, or a row's figure below one ("0.50")
         return [f"{value:.2f}", f"{value:.2f}".rstrip("0").rstrip(".")]
     forms: list[str] = []
     for exponent in dict.fromkeys((figure.exponent, 6, 3, 0, 9)):

@@ -36,7 +36,7 @@ from .headline import (
     set_aside,
 )
 from .items_named import items_asked, joined_items
-from .line_shares import line_share
+from .line_shares import line_growth, line_share
 from .metric_questions import (
     Asked,
     asked,
@@ -46,7 +46,7 @@ from .metric_questions import (
     writes_definition,
 )
 from .metrics import Catalogue, Metric
-from .named_rows import or_named_row
+from .named_rows import or_named_row, unquoted
 from .narrowing import ADJUSTED, another_measure, narrowed, other_than_the_line
 from .schedules import due_later, scheduled
 from .segments import part_asked, segment_stated
@@ -66,7 +66,7 @@ _NOT_A_NUMBER = re.compile(
     re.IGNORECASE,
 )
 # words that make a line's name a measure no statement reports ("comparable sales")
-_OTHER_MEASURE = frozenset({"comparable", "comp", "same", "like"})
+_OTHER_MEASURE = frozenset({"comparable", "comp", "same", "like", "deferred"})
 _VALUED = re.compile(r"\b(?:fair|market)\s+value\b", re.IGNORECASE)  # not the carrying amount
 # a percentage or share of a line item, which its amount is not
 _DEDUCTED = re.compile(r" (?:net of|excluding|exclusive of|less|after|before) $")
@@ -103,6 +103,7 @@ def state(
     if stated.headline is None:
         stated = _stated(session, question, catalogue, book, ask, document)
     year = ask.years[-1] if ask.years else None
+    unquoted(stated, question)  # "for 'amortizable tax basis in intangibles'"
     if not _NOT_A_NUMBER.search(question):
         items = catalogue.items
         stated = or_named_row(
@@ -137,7 +138,11 @@ def _stated(
     document: DocumentInfo,
 ) -> Stated:
     """The metric asked, computed, else the line item asked, for the period asked."""
-    defined = defined_metrics(question) or line_share(question, catalogue)
+    defined = (
+        defined_metrics(question)
+        or line_share(question, catalogue)
+        or line_growth(question, catalogue)
+    )
     metric = metric_in(question, catalogue, defined)
     items = items_asked(question, catalogue.items)
     number = not _NOT_A_NUMBER.search(question)

@@ -53,7 +53,7 @@ _BEING = frozenset(
 # a name or an adverb ("how many employees globally were ..."): the counted phrase ends
 _ENDS_PHRASE = re.compile(r"[A-Z].*|\w+(?:ally|ately)|worldwide|overall").fullmatch
 _AFTER_SUBJECT = re.compile(
-    r"\b(?:did|does|do|will|has|have|had)\s+(?:(?:[A-Z&][\w&.'’-]*(?<!['’]s)(?<!['’])\s+){1,5}"
+    r"\b(?:did|does|do|will|has|have|had)\s+(?:(?:(?:[A-Z&]|[a-z]+[A-Z])[\w&.'’-]*(?<!['’]s)(?<!['’])\s+){1,5}"
     r"|(?:the\s+company|it|they)\s+)(?P<verb>[a-z]+)"
     r"|\b(?:were|was|are|is|(?:have|has|had)\s+been)\s+(?P<done>[a-z]+ed)\b"  # "were repurchased"
 )

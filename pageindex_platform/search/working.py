@@ -168,6 +168,9 @@ class Evaluator:
                 self._using.pop()
             return result
         name = " ".join(_WHERE_READ.sub(" ", name).split())  # "D&A from the cash flow statement"
+        side = _signed_side(name)
+        if side != name:  # "loss before income taxes": the amount of the line's negative side
+            return abs(self.name(side, year))
         item = self.catalogue.item(name)
         if item is None:
             return self._row(name, year, f"{name!r} is neither a line item nor a metric")
@@ -225,6 +228,19 @@ class Evaluator:
 
 
 _EXPENSE = re.compile(r"\s+expenses?\s*$", re.IGNORECASE)
+# the side of a line a filing prints as "income (loss)" or "provision (benefit)" that a term
+# names: "loss before income taxes", "net loss", "income tax benefit" — the same line, whose
+# figure the term stands for without its sign (a loss of 7 is 7)
+_LOSS_OF = re.compile(r"\b(net|operating)\s+loss\b|\bloss(?=\s+before\s+(?:income\s+)?tax)", re.I)
+_BENEFIT = re.compile(r"\b((?:income\s+)?tax(?:es)?)\s+benefit\b", re.IGNORECASE)
+
+
+def _signed_side(name: str) -> str:
+    """`name` with a loss said as the income line it is, a tax benefit as the tax line."""
+    name = _LOSS_OF.sub(lambda m: f"{m[1]} income" if m[1] else "income", name)
+    return _BENEFIT.sub(lambda m: m[1], name)
+
+
 # words an abbreviation skips: "EBIT" for "earnings before interest and taxes"
 _UNSPELLED = frozenset({"and", "of", "the", "to", "for", "in", "on"})
 

@@ -1,0 +1,173 @@
+"""Figures read from the rows a question names where no line item of the catalogue is the
+row: one row as a percentage of a line ("fuel expense as a percentage of revenue"), an adjusted
+measure printed so ("Adjusted EPS"), a row's name in quotation marks; and formulas written the
+ways analysts write them: "Take A and subtract B", a loss or a benefit named for the line that
+prints it ("loss before income taxes"), a date inside the formula ("at the fiscal year-end
+(December 31, 2023)"). Where a formula is cut short or a quoted row is not the line, nothing
+is stated."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pageindex_platform.search.metric_questions import defined_metrics
+from pageindex_platform.search.text_ask import text_ask
+
+from .helpers import annual_filing, ingest_files, run_json
+
+FILING = """# Item 7. Management's Discussion and Analysis
+
+Reconciliation of Adjusted EPS
+Years Ended December 31,
+2023 2022
+Diluted loss per share (0.40) 1.10
+Restructuring charges 0.90 0.20
+Adjusted EPS 0.50 1.30
+
+# Item 8. Financial Statements
+
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Revenue 10,000 9,500 9,000
+Fuel 600 550 500
+Salaries and employee benefits 4,000 3,800 3,600
+Depreciation and amortization 700 650 600
+Operating income (loss) (200) 1,200 1,100
+Interest expense 300 250 200
+Income (loss) before income taxes (500) 950 900
+Income tax provision (benefit) (150) 200 190
+Net income (loss) (350) 750 710
+
+# Cash Flows
+
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Net income (loss) (350) 750 710
+Depreciation and amortization 700 650 600
+Net cash provided by continuing operating activities 1,600 1,500 1,400
+Net cash used in discontinued operating activities (100) (50) (40)
+Net cash provided by operating activities 1,500 1,450 1,360
+Purchases of property and equipment (400) (380) (360)
+Net cash used in investing activities (400) (380) (360)
+
+# Balance Sheets
+
+CONSOLIDATED BALANCE SHEETS
+(In millions)
+December 31, 2023 December 31, 2022
+Cash and cash equivalents 1,200 1,100
+Accounts receivable, net 900 850
+Total current assets 2,500 2,300
+Total assets 15,000 14,000
+Total current liabilities 2,000 1,900
+Long-term debt 5,000 4,800
+Total stockholders' equity 6,000 6,200
+
+# Note 12. Income Taxes
+
+The components of deferred tax assets were as follows (in millions):
+December 31, 2023 December 31, 2022
+Net operating loss carryforwards 420 380
+Amortizable tax basis in intangibles 310 290
+Total deferred tax assets 730 670
+"""
+
+
+@pytest.fixture
+def summit(tmp_path: Path) -> None:
+    files = {"summit-10k-2023.md": annual_filing(2023, FILING, name="SUMMIT FREIGHT INC.")}
+    ingest_files(tmp_path / "summit", files)
+
+
+def _asked(question: str) -> dict[str, object]:
+    out = run_json("ask", question)
+    return dict(out)
+
+
+def _stated(question: str) -> float:
+    out = _asked(question)
+    headline = out["headline"]
+    assert isinstance(headline, dict), out["answer"]
+    return float(headline["value"])
+
+
+def test_a_row_as_a_percentage_of_a_line(summit: None) -> None:
+    assert _stated(
+        "Based on Summit's FY2023 income statement, what was fuel expense as a percentage of "
+        "revenue in fiscal 2023? Round to two decimal places."
+    ) == pytest.approx(6.0, abs=0.006)
+
+
+def test_an_adjusted_measure_printed_on_its_own_row(summit: None) -> None:
+    assert _stated("What Adjusted EPS (a non-GAAP measure) did Summit report for 2023?") == (
+        pytest.approx(0.50)
+    )
+
+
+def test_a_loss_and_a_benefit_are_the_lines_that_print_them(summit: None) -> None:
+    rate = _stated(
+        "What was Summit's effective income tax rate for 2023, computed as the income tax "
+        "benefit divided by the loss before income taxes? Give the percentage rounded to two "
+        "decimal places."
+    )
+    assert rate == pytest.approx(30.0, abs=0.006)  # a benefit of 150 over a loss of 500
+
+
+def test_take_one_line_and_subtract_another(summit: None) -> None:
+    # the continuing operations' line the question names, not the total with discontinued
+    assert _stated(
+        "Take Summit's net cash provided by continuing operating activities for 2023 and "
+        "subtract its purchases of property and equipment. What free cash flow does that give, "
+        "in USD millions?"
+    ) == pytest.approx(1200)
+
+
+def test_a_date_inside_a_definition_is_when_its_term_is_read(summit: None) -> None:
+    assert _stated(
+        "Compute Summit's days sales outstanding for fiscal 2023, defined as net accounts "
+        "receivable at the fiscal year-end (December 31, 2023) divided by full-year 2023 "
+        "revenue, times 365."
+    ) == pytest.approx(900 / 10_000 * 365, abs=0.006)
+
+
+def test_a_quoted_row_is_read_and_no_other_line_stands_for_it(summit: None) -> None:
+    out = _asked(
+        "What deferred tax asset did Summit carry for 'amortizable tax basis in intangibles' "
+        "at December 31, 2023?"
+    )
+    headline = out["headline"]
+    assert isinstance(headline, dict), out["answer"]
+    assert (headline["value"], headline["label"]) == (310e6, "Amortizable tax basis in intangibles")
+
+
+@pytest.mark.no_database
+def test_a_definition_cut_short_is_no_formula() -> None:
+    # an operation written and one term read would state the term's figure as the metric
+    defined = defined_metrics(
+        "What was Acme's asset turnover for 2023, defined as revenue for the year ended "
+        "December 31, 2023 divided by total assets?"
+    )
+    assert all(" / " in metric.formula for metric in defined.values()), defined
+
+
+@pytest.mark.no_database
+def test_a_company_name_written_in_lower_case_first() -> None:
+    asked = text_ask("How many shares of common stock did eBay repurchase in 2016?", {"ebay"})
+    assert asked is not None and asked.act == "repurchase"
+
+
+def test_a_lines_change_asked_without_a_metrics_name(summit: None) -> None:
+    assert _stated(
+        "By what percentage did Summit's revenue change in 2023 compared with 2022?"
+    ) == pytest.approx((10_000 / 9_500 - 1) * 100, abs=0.06)
+    # "how much did it grow" with no percentage asks the amount: never the year's revenue
+    assert _stated("How much did Summit's revenue grow in 2023?") == pytest.approx(500e6)
+    assert _stated(
+        "How much did Summit's net income decline in 2023? Give the percentage."
+    ) == pytest.approx((-350 / 750 - 1) * 100, abs=0.06)
