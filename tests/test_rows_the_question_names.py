@@ -9,6 +9,7 @@ is stated."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,12 @@ from pageindex_platform.search.text_ask import text_ask
 
 from .helpers import annual_filing, ingest_files, run_json
 
-FILING = """# Item 7. Management's Discussion and Analysis
+FILING = """# Item 1. Business
+
+As of December 31, 2023, we had approximately 12,400 employees, of whom approximately 3,100
+were located outside the United States.
+
+# Item 7. Management's Discussion and Analysis
 
 Reconciliation of Adjusted EPS
 Years Ended December 31,
@@ -41,6 +47,7 @@ Interest expense 300 250 200
 Income (loss) before income taxes (500) 950 900
 Income tax provision (benefit) (150) 200 190
 Net income (loss) (350) 750 710
+Net earnings (loss) per common share, diluted (0.72) 1.55 1.47
 
 # Cash Flows
 
@@ -85,7 +92,7 @@ def summit(tmp_path: Path) -> None:
     ingest_files(tmp_path / "summit", files)
 
 
-def _asked(question: str) -> dict[str, object]:
+def _asked(question: str) -> dict[str, Any]:
     out = run_json("ask", question)
     return dict(out)
 
@@ -171,3 +178,27 @@ def test_a_lines_change_asked_without_a_metrics_name(summit: None) -> None:
     assert _stated(
         "How much did Summit's net income decline in 2023? Give the percentage."
     ) == pytest.approx((-350 / 750 - 1) * 100, abs=0.06)
+
+
+def test_words_a_question_asks_a_row_or_a_count_with(summit: None) -> None:
+    # the order a filing prints the words of a per-share line in
+    asked = "What diluted net earnings (loss) per common share did Summit report for 2023?"
+    assert _stated(asked) == pytest.approx(-0.72)
+    # the period said every way beside a row's name is no word of the row's
+    assert _stated(
+        "What salaries and employee benefits expense did Summit record for fiscal year 2023 "
+        "alone, per its Form 10-K?"
+    ) == pytest.approx(4_000e6)
+    assert _stated("What was Summit's global headcount at the end of 2023?") == 12_400
+
+
+def test_a_figure_the_question_gives_is_not_its_answer(summit: None) -> None:
+    out = _asked(
+        "At December 31, 2023, Summit employed roughly 12,400 people. How many of them were "
+        "located outside the United States?"
+    )
+    headline = out["headline"]
+    assert headline is None or headline["value"] == 3_100, out["answer"]
+    # the whole the question writes, if it is a candidate, is set aside as given
+    given = [c for c in out.get("candidates") or [] if c["value"] == 12_400]
+    assert all("the question itself gives" in c["set_aside"] for c in given), given

@@ -24,7 +24,7 @@ from .items_named import items_in
 from .narrowing import ADJUSTED
 from .printed import row_headings
 from .results import Check
-from .sentence_numbers import MONTHS
+from .sentence_numbers import MONTHS, PERIOD_WORDS
 from .terms import STATEMENT_NAMED, name_words, phrase_words
 
 # words of a label that say nothing of what the row is
@@ -66,10 +66,15 @@ _SHOWN_IN = re.compile(
 _PER_SHARE_ROW = re.compile(r"\beps\b|\bper\s+(?:diluted\s+|basic\s+)?share\b").search
 _COUNTED = re.compile(r"\bhow\s+many\s+([a-z]+)", re.IGNORECASE)  # the noun counted
 # words of a question that name no row: its verbs, its period, how to answer
-_NOT_SAID = _FILLER | frozenset(
-    "did does do was were is are has have had its their it as with during end fiscal year "
-    "quarter answer round usd dollar million billion thousand approximately about as of "
-    "company be been will would could should generate generated report reported".split()
+_NOT_SAID = (
+    _FILLER
+    | PERIOD_WORDS
+    | frozenset(
+        "did does do was were is are has have had its their it as with during end fiscal year "
+        "quarter answer round usd dollar million billion thousand approximately about as of "
+        "company be been will would could should generate generated report reported record "
+        "recorded alone per form first second third fourth half full".split()
+    )
 )
 
 

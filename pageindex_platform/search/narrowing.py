@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..periods import MONTH_WORDS
 from .figures import LineItem
 from .results import Check, Headline
 from .sentence_numbers import numbers, position
@@ -57,11 +58,42 @@ DIFFERENCE_ASKED = re.compile(
 )
 
 
+# a figure a question writes: "roughly 24,000 regular employees", "$11.0 billion" — not a
+# year ("2023"), nor a date's day ("May 31, 2016")
+_WRITTEN_FIGURE = re.compile(
+    r"(?<![\w.,])(?P<dollar>\$)?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w-])"
+    r"(?:\s*(?P<scale>thousand|million|billion|trillion)\b)?",
+    re.IGNORECASE,
+)
+_DAY_BEFORE = re.compile(rf"{MONTH_WORDS}\s*$", re.IGNORECASE)
+_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+
+
+def _given(question: str, value: float) -> str:
+    """The figure the question itself writes that `value` is ("24,000"), in any scale where
+    the question names none; "" where it writes none that is."""
+    for found in _WRITTEN_FIGURE.finditer(question):
+        written = float(found["n"].replace(",", ""))
+        if re.fullmatch(r"(?:19|20)\d\d", found["n"]) or written == 0:
+            continue  # a year
+        if _DAY_BEFORE.search(question, 0, found.start()):
+            continue  # "May 31"
+        if not (found["dollar"] or found["scale"] or written >= 100):
+            continue  # "to 2 decimals", "top 3": no figure
+        scales = [_SCALES[found["scale"].lower()]] if found["scale"] else [1, 1e3, 1e6, 1e9]
+        if any(abs(abs(value) - written * scale) <= 0.005 * written * scale for scale in scales):
+            return found[0].strip()
+    return ""
+
+
 def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> str | None:
     """Why `headline` is not the figure `question` asks, where the question narrows a line
     to a place or to what remains and the row's label does not say so; None when nothing
     narrows it, or its label says the same. `names`: the company's, which name no place
     ("Harbor International"). (A sentence's figure: `place_check`.)"""
+    given = _given(question, headline.value)
+    if given:  # "Acme had roughly 24,000 employees. How many of them were ...?"
+        return f"the question itself gives {given}; it asks another figure"
     if headline.kind != "metric" and DIFFERENCE_ASKED.search(question):
         return "one figure; the question asks how much one is more or less than another"
     if headline.kind == "text":
