@@ -26,6 +26,7 @@ were located outside the United States.
 # Item 7. Management's Discussion and Analysis
 
 Reconciliation of Adjusted EPS
+(In millions, except per share amounts)
 Years Ended December 31,
 2023 2022
 Diluted loss per share (0.40) 1.10
@@ -83,6 +84,14 @@ December 31, 2023 December 31, 2022
 Net operating loss carryforwards 420 380
 Amortizable tax basis in intangibles 310 290
 Total deferred tax assets 730 670
+
+# Note 14. Segment Information
+
+The results of our reportable segments were as follows (in millions):
+Years Ended December 31,
+2023 2022
+Ground segment:
+Salaries expenses 2,100 2,000
 """
 
 
@@ -202,3 +211,41 @@ def test_a_figure_the_question_gives_is_not_its_answer(summit: None) -> None:
     # the whole the question writes, if it is a candidate, is set aside as given
     given = [c for c in out.get("candidates") or [] if c["value"] == 12_400]
     assert all("the question itself gives" in c["set_aside"] for c in given), given
+
+
+def test_a_loss_keeps_its_sign_where_it_is_added(summit: None) -> None:
+    assert _stated(
+        "What was Summit's 2023 EBITDA, defined as operating loss plus depreciation and "
+        "amortization?"
+    ) == pytest.approx(500e6)  # -200 + 700, not 200 + 700
+    assert _stated(
+        "What was Summit's 2023 net loss margin, computed as net loss divided by revenue?"
+    ) == pytest.approx(3.5, abs=0.06)
+    # a tax line is read as an amount: a benefit added to a loss is not stated
+    out = _asked(
+        "What was Summit's 2023 pre-tax loss, computed as net loss plus income tax benefit?"
+    )
+    assert out["headline"] is None, out["answer"]
+
+
+def test_terms_taken_in_a_list_are_inputs_of_the_metric_asked(summit: None) -> None:
+    ratio = _stated(
+        "Take debt as long-term debt, and equity as total stockholders' equity. What was "
+        "Summit's debt-to-equity ratio at December 31, 2023?"
+    )
+    assert ratio == pytest.approx(5_000 / 6_000, abs=0.006)
+    # a measure of a metric the catalogue does not name is not the metric, nor a line of it
+    out = _asked(
+        "Take free cash flow as net cash provided by operating activities minus purchases of "
+        "property and equipment, and revenue as total revenue. What was Summit's free cash "
+        "flow margin in 2023?"
+    )
+    assert out["headline"] is None or out["headline"]["unit"] == "%", out["answer"]
+
+
+def test_a_notes_row_the_statements_do_not_print_is_no_term(summit: None) -> None:
+    # the segment note's "Salaries expenses" (2,100) is not the income statement's line
+    out = _asked("What were Summit's salaries expenses as a percentage of revenue in 2023?")
+    assert out["headline"] is None or out["headline"]["value"] == pytest.approx(40.0), out[
+        "answer"
+    ]

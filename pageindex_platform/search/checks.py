@@ -131,6 +131,32 @@ class CheckedBook(FigureBook):
             self.vetted[key] = self.vet(item, year)
         return self.vetted[key].chosen
 
+    def formula_row(self, label: str, year: int | None, alone: bool = False) -> Figure | None:
+        """The figure of the row printed as `label` that a formula's term may stand for: a
+        primary statement's, or a note's where the statements print the same figure and its
+        table is about no segment or other entity; `alone`: the only row so named on its page
+        (a name read without "expenses": not "Hardware" among revenues where "Hardware"
+        among costs is asked)."""
+        figure = self.row_named(label, year)
+        if figure is None:
+            return None
+        text = self.page_text(figure.page)
+        if self.statement_pages and figure.page not in self.statement_pages:
+            # a note's "Cloud services and license support expenses" (a segment's) is not
+            # the income statement's line
+            pages = sorted(self.statement_pages)
+            self.load_pages(pages)
+            if not any(printed_form(figure, self.page_text(p)) for p in pages):
+                return None
+            if not self.statement_check(figure, text).passed:
+                return None
+        if alone:
+            printed = re.findall(
+                rf"(?im)^[ \t]*{re.escape(figure.label)}[ \t]*(?:$|[\d$(—–-])", text
+            )
+            return figure if len(printed) <= 1 else None
+        return figure
+
     def page_text(self, page: int) -> str:
         if page not in self._pages:
             self.load_pages([page])

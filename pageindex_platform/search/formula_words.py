@@ -141,7 +141,13 @@ def translate(expression: str, year: int | None = None) -> str:
     text = _YEAR_BEFORE.sub(r"fy\1 ", _WHOLE_YEAR.sub("", _AT_YEAR_END.sub("", text)))
     over = re.search(r"\b(?:over|divided\s+by)\s+", text, re.IGNORECASE)
     rest = text[over.end() :] if over else ""
-    if over and "(" not in rest and re.search(r"\b(?:plus|minus|less)\b|\s[+-]\s", rest):
+    # (but "A divided by B minus 1" is a growth: (A / B) - 1, a number after the operation)
+    if (
+        over
+        and "(" not in rest
+        and re.search(r"\b(?:plus|minus|less)\b|\s[+-]\s", rest)
+        and not re.search(r"(?:\b(?:plus|minus|less)|\s[+-])\s+\d+(?:\.\d+)?\s*$", rest)
+    ):
         text = f"{text[: over.start()]}divided by ({rest})"  # "A over B plus C": A / (B + C)
     for words, op in _WORDS_TO_OPS:
         text = re.sub(words, op, text, flags=re.IGNORECASE)

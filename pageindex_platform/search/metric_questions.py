@@ -36,7 +36,7 @@ _SPAN_AVERAGE = re.compile(r"\b(\d|two|three|four|five)[\s-]years?\s+average\b",
 _PLACES = re.compile(r"\b(zero|one|two|three|four|\d)\s+decimal(?:s|\s+places?)?\b", re.IGNORECASE)
 _CHANGE = re.compile(r"\bchang\w*|\bcompare\w*|\bdifference\b|\bvs\.?\b", re.IGNORECASE)
 _PERCENT = re.compile(r"%|\bpercent|\bpercentage\b|\bas\s+a\s+share\b|\bshare\s+of\b", re.I)
-_PERCENT_NAME = re.compile(r"\b(?:margin|rate)\b", re.IGNORECASE)
+_PERCENT_NAME = re.compile(r"\b(?:margin|rate|growth)\b", re.IGNORECASE)
 # a term defined as an equation: "where debt = long-term debt + notes payable, and equity =
 # total stockholders' equity" (each term, like "taking X as", an input of the metric asked)
 _TERM_NAME = r"(?:the\s+)?(?P<name>[a-z][\w&'’ -]{0,40}?)(?:\s*=|\s+(?:is|are)\s)"
@@ -155,6 +155,12 @@ _TAKE_AND = re.compile(
     re.IGNORECASE,
 )
 _OWNER = re.compile(r"^(?:[A-Z][\w&.-]*|[a-z]+[A-Z][\w&.-]*)(?:\s+[A-Z][\w&.-]*){0,3}['’]s?\s+")
+# a word after a metric's name that makes it another measure: "free cash flow margin",
+# "working capital to sales", "EBITDA growth"
+_MEASURE_OF = re.compile(
+    r"\s*(?:margin|ratio|rate|yield|conversion|coverage|turnover|intensity|multiple|per|to|"
+    r"growth)\b"
+)
 _TAKE_OPS = {"subtract": "minus", "deduct": "minus", "add": "plus"}
 ASKED = "the question's formula"  # a metric the question computes without naming it
 # a formula shown with its symbols after a colon or in parentheses
@@ -193,15 +199,28 @@ def _definitions(question: str) -> list[tuple[str, str]]:
         cover = _COVER.search(sentence)
         if cover and not told:
             found.append((ASKED, f"{cover['a']} divided by {cover['b']}"))
-        for taken in _TAKING.finditer(sentence):
-            found.append((taken.group("name").strip(), including(taken.group("expr").strip())))
-            then = _AND_TAKING.match(sentence, taken.end())
-            while then is not None:
-                found.append((then.group("name").strip(), including(then.group("expr").strip())))
-                then = _AND_TAKING.match(sentence, then.end())
+        found.extend((name, including(expr)) for name, expr in _taken(sentence))
         for term in _EQUATION_TERM.finditer(sentence):
             found.append((term.group("name").strip(), _trailing(term.group("expr")).strip()))
     return found
+
+
+def _taken_matches(text: str) -> list[re.Match[str]]:
+    """Each term `text` takes as something: "taking X as A", and the next ones of the same
+    list ("Take debt as A, and equity as B")."""
+    found = []
+    for taken in _TAKING.finditer(text):
+        found.append(taken)
+        then = _AND_TAKING.match(text, taken.end())
+        while then is not None:
+            found.append(then)
+            then = _AND_TAKING.match(text, then.end())
+    return found
+
+
+def _taken(text: str) -> list[tuple[str, str]]:
+    """(name, expression) of each term `text` takes as something (`_taken_matches`)."""
+    return [(m.group("name").strip(), m.group("expr").strip()) for m in _taken_matches(text)]
 
 
 def _told(sentence: str) -> str:
@@ -391,12 +410,15 @@ def asked(question: str) -> Asked:
 
 def input_names(question: str) -> list[str]:
     """The names of the inputs the question defines ("taking X as ...", "where X = ...")."""
-    return [m["name"] for pattern in (_TAKING, _EQUATION_TERM) for m in pattern.finditer(question)]
+    taken = [name for name, _ in _taken(question)]
+    return taken + [m["name"] for m in _EQUATION_TERM.finditer(question)]
 
 
 def _inputs_defined(text: str) -> str:
     """`text` less the definitions of the metric's inputs ("taking X as ...", "where X = ...")."""
-    return _EQUATION_TERM.sub(" ", _TAKING.sub(" ", text))
+    for taken in reversed(_taken_matches(text)):
+        text = f"{text[: taken.start()]} {text[taken.end() :]}"
+    return _EQUATION_TERM.sub(" ", text)
 
 
 def metric_in(question: str, catalogue: Catalogue, defined: dict[str, Metric]) -> Metric | None:
@@ -422,6 +444,9 @@ def metric_in(question: str, catalogue: Catalogue, defined: dict[str, Metric]) -
                 best = (metric, len(w))
     if best is None:
         return next((m for m in defined.values() if phrase_words(m.name) not in inputs), None)
+    name = next(phrase_words(n) for n in best[0].names if len(phrase_words(n)) == best[1])
+    if _MEASURE_OF.match(words[words.find(name) + len(name) :]):
+        return None  # "free cash flow margin": a measure of the metric the catalogue has not
     # "ROE is defined as ...": the question's own definition of the catalogue's metric asked
     names = {phrase_words(n) for n in best[0].names}
     own = next((m for m in defined.values() if names & {phrase_words(n) for n in m.names}), None)

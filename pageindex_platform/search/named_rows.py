@@ -11,11 +11,12 @@ import itertools
 import math
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from sqlalchemy.orm import Session
 
 from ..db import queries
-from ..db.queries import DocumentInfo
+from ..db.queries import DocumentInfo, FactInfo
 from ..periods.filing_words import without_source
 from .checks import CheckedBook, column_check, page_check
 from .figures import PER_SHARE, Figure, LineItem
@@ -124,7 +125,7 @@ def named_row(
         return Stated()
     per_share = bool(PER_SHARE.search(question) or _PER_SHARE_ROW(plain.lower()))
     facts = [
-        f
+        _per_share_unscaled(f)
         for f in queries.stated_figures(session, document.id, names=list(keys), prefixes=[])
         if f.source == "table" and ("/" in f.unit or bool(_PER_SHARE_ROW(f.concept))) == per_share
     ]
@@ -144,6 +145,15 @@ def named_row(
         if len(name) >= _LEAST and 2 * len(name & core) >= len(core) and names <= name:
             scored.append((len(name), figure))
     return _checked(scored, book, year) if scored else Stated()
+
+
+def _per_share_unscaled(fact: FactInfo) -> FactInfo:
+    """A per-share row of a table "in millions, except per share amounts", read in the
+    table's scale ("Adjusted EPS 1.52" as 1,520,000): its figure as printed."""
+    scale = fact.decimals or 0
+    if _PER_SHARE_ROW(fact.concept) and "/" not in fact.unit and scale < 0:
+        return replace(fact, value=fact.value * 10.0**scale, decimals=None)
+    return fact
 
 
 def _checked(scored: list[tuple[int, Figure]], book: CheckedBook, year: int | None) -> Stated:

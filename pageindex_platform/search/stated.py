@@ -104,7 +104,7 @@ def state(
         stated = _stated(session, question, catalogue, book, ask, document)
     year = ask.years[-1] if ask.years else None
     unquoted(stated, question)  # "for 'amortizable tax basis in intangibles'"
-    if not _NOT_A_NUMBER.search(question):
+    if not _NOT_A_NUMBER.search(question) and not writes_definition(question):
         items = catalogue.items
         stated = or_named_row(
             stated, session=session, question=question, book=book, year=year, items=items
@@ -179,6 +179,8 @@ def _stated(
                 )
                 demote(stated, "computed from the reported lines; an adjusted figure is asked")
             return stated if number else _for_reference(stated)
+    if metric is None and writes_definition(question):
+        return Stated()  # a line of the question's formula is not what it asks
     words = phrase_words(question)
     # "revenues net of interest expense": the line after "net of" is not the one asked
     items = [i for i in items if not _DEDUCTED.search(words[: i[1] + 1])]
@@ -263,7 +265,7 @@ def _computed(
             lookup=catalogue.lookup(book.get),
             ask=ask,
             own_year=document.fiscal_year,
-            rows=book.row_named,
+            rows=book.formula_row,
         )
     except MissingInput as exc:
         where = f" in {_labels(book)(exc.year)}" if exc.year else ""

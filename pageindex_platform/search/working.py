@@ -16,7 +16,8 @@ from .metrics import Catalogue, Lookup, Metric
 from .results import MetricWorking
 from .terms import STATEMENT_NAMED, initials, phrase_words
 
-Rows = Callable[[str, int | None], Figure | None]  # a row's figure by its printed label
+# a row's figure by its printed label; True: only where no other row is so named on its page
+Rows = Callable[[str, int | None, bool], Figure | None]
 
 
 class MissingInput(PageIndexError):
@@ -86,6 +87,7 @@ class Evaluator:
         self.inputs: list[tuple[str, int | None, Figure]] = []
         self.ratio = False  # whether it multiplied, divided or counted (not an amount)
         self._depth = 0
+        self._amount = False  # the name being read is a term of a division
         self._using: list[str] = []  # the definitions being evaluated
         self._read_as: dict[str, str] = {}  # each line item read, by the words that named it
         self.used: list[Metric] = []  # the question's definitions used, in order
@@ -126,7 +128,7 @@ class Evaluator:
             return float(node.value)
         if node.kind == "op":
             self.ratio = self.ratio or node.value in "*/"
-            left, right = (self.value(a, year) for a in node.args)
+            left, right = (self._operand(a, year, node.value == "/") for a in node.args)
             if node.value == "+":
                 return left + right
             if node.value == "-":
@@ -146,7 +148,17 @@ class Evaluator:
             return now - before if node.value == "change" else before
         return self.name(node.value, year)
 
+    def _operand(self, node: Node, year: int | None, divided: bool) -> float:
+        """An operand's value; a term of a division naming a line's negative side ("income
+        tax benefit / loss before income taxes") as its amount, without its sign."""
+        self._amount = divided and node.kind == "name"
+        try:
+            return self.value(node, year)
+        finally:
+            self._amount = False
+
     def name(self, name: str, year: int | None) -> float:
+        amount, self._amount = self._amount, False
         metric = (
             self.defined.get(phrase_words(name))
             or self._abbreviated(name)
@@ -169,8 +181,13 @@ class Evaluator:
             return result
         name = " ".join(_WHERE_READ.sub(" ", name).split())  # "D&A from the cash flow statement"
         side = _signed_side(name)
-        if side != name:  # "loss before income taxes": the amount of the line's negative side
-            return abs(self.name(side, year))
+        if side != name:  # "loss before income taxes": the line; in a ratio, its amount
+            if not amount and _BENEFIT.search(name):
+                # a tax line is read as an amount, whatever its sign: a benefit added to a
+                # loss could not be told from a provision
+                raise FormulaError(f"{name!r} is added or subtracted; its sign is not read")
+            value = self.name(side, year)
+            return abs(value) if amount else value
         item = self.catalogue.item(name)
         if item is None:
             return self._row(name, year, f"{name!r} is neither a line item nor a metric")
@@ -217,7 +234,9 @@ class Evaluator:
         figure = None
         if self.rows is not None:  # "product development expense", printed "Product development"
             bare = _EXPENSE.sub("", name)
-            figure = self.rows(name, year) or (self.rows(bare, year) if bare != name else None)
+            figure = self.rows(name, year, False)
+            if figure is None and bare != name:  # read without "expense": the only row so
+                figure = self.rows(bare, year, True)
         if figure is None:
             raise FormulaError(why)
         if figure.value < 0:
@@ -229,8 +248,8 @@ class Evaluator:
 
 _EXPENSE = re.compile(r"\s+expenses?\s*$", re.IGNORECASE)
 # the side of a line a filing prints as "income (loss)" or "provision (benefit)" that a term
-# names: "loss before income taxes", "net loss", "income tax benefit" — the same line, whose
-# figure the term stands for without its sign (a loss of 7 is 7)
+# names: "loss before income taxes", "net loss", "income tax benefit" — the same line, signed
+# as printed where it is added or subtracted, its amount where it is divided (a loss of 7 is 7)
 _LOSS_OF = re.compile(r"\b(net|operating)\s+loss\b|\bloss(?=\s+before\s+(?:income\s+)?tax)", re.I)
 _BENEFIT = re.compile(r"\b((?:income\s+)?tax(?:es)?)\s+benefit\b", re.IGNORECASE)
 
