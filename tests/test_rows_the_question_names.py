@@ -249,3 +249,9 @@ def test_a_notes_row_the_statements_do_not_print_is_no_term(summit: None) -> Non
     assert out["headline"] is None or out["headline"]["value"] == pytest.approx(40.0), out[
         "answer"
     ]
+
+
+def test_a_balance_named_after_a_flow_is_not_the_flow(summit: None) -> None:
+    # "income taxes payable" is owed at a date; the year's tax provision is not it
+    out = _asked("What were Summit's income taxes payable at December 31, 2023?")
+    assert out["headline"] is None, out["answer"]

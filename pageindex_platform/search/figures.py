@@ -68,7 +68,11 @@ def parse_line_items(
         concepts = tuple(c.strip() for c in right.split(",") if c.strip())
         if names:
             statements = tuple(statements_for(names[0], facts))
-            items.append(LineItem(names, concepts, names[0] in outflows, statements))
+            item = LineItem(names, concepts, names[0] in outflows, statements)
+            if not statements and not item.per_share:  # "income tax": "income tax expense"'s
+                found = (tuple(statements_for(n, facts)) for n in names[1:])
+                item = replace(item, statements=next((f for f in found if f), ()))
+            items.append(item)
     return items
 
 

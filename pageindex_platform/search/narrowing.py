@@ -29,7 +29,8 @@ _HOME = re.compile(
 # words right after a line item's name that make it another measure
 _OTHER_AFTER = frozenset(
     "rate retention growth yield per mix multiple guidance outlook target forecast backlog "
-    "run-rate run amortization impairment writedown write-off".split()
+    "run-rate run amortization impairment writedown write-off payable payables receivable "
+    "receivables".split()
 )
 # what is left of an amount rather than the amount ("remained available", "still unused")
 _REMAINING = re.compile(
