@@ -246,9 +246,7 @@ def test_terms_taken_in_a_list_are_inputs_of_the_metric_asked(summit: None) -> N
 def test_a_notes_row_the_statements_do_not_print_is_no_term(summit: None) -> None:
     # the segment note's "Salaries expenses" (2,100) is not the income statement's line
     out = _asked("What were Summit's salaries expenses as a percentage of revenue in 2023?")
-    assert out["headline"] is None or out["headline"]["value"] == pytest.approx(40.0), out[
-        "answer"
-    ]
+    assert out["headline"] is None or out["headline"]["value"] == pytest.approx(40.0), out["answer"]
 
 
 def test_a_balance_named_after_a_flow_is_not_the_flow(summit: None) -> None:
