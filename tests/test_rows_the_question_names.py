@@ -253,3 +253,16 @@ def test_a_balance_named_after_a_flow_is_not_the_flow(summit: None) -> None:
     # "income taxes payable" is owed at a date; the year's tax provision is not it
     out = _asked("What were Summit's income taxes payable at December 31, 2023?")
     assert out["headline"] is None, out["answer"]
+
+
+def test_what_a_question_says_beside_a_line_makes_it_another_figure(summit: None) -> None:
+    for question in (
+        "What was Summit's 2023 net income plus depreciation and amortization?",  # a sum
+        "What was Summit's core operating margin in 2022?",  # a non-GAAP measure
+        "What was Summit's diluted EPS from continuing operations in 2023?",  # not the total
+        # a row of a tax note, where the balance sheet is asked
+        "What was Summit's amortizable tax basis in intangibles on the balance sheet at "
+        "December 31, 2023?",
+    ):
+        out = _asked(question)
+        assert out["headline"] is None, (question, out["answer"])

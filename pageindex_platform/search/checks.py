@@ -35,6 +35,7 @@ from .items_named import items_in
 from .printed import (
     dated_columns,
     printed_form,
+    row_headings,
     row_line,
     table_context,
 )
@@ -81,6 +82,8 @@ _FROM_STATEMENT = re.compile(
     r"balance sheet)\b",
     re.IGNORECASE,
 )
+_CONTINUING = re.compile(r"\bcontinuing\s+operations\b", re.IGNORECASE)
+_CONTINUING_SAID = re.compile(r"\bcontinuing\b", re.IGNORECASE)
 _END_BALANCE = re.compile(r"\b(?:end of|at end|ending)\b", re.IGNORECASE)
 
 
@@ -156,6 +159,23 @@ class CheckedBook(FigureBook):
             )
             return figure if len(printed) <= 1 else None
         return figure
+
+    def continuing_unsaid(self, question: str, figure: Figure) -> str | None:
+        """Why a row's figure is not the one asked where the question asks continuing
+        operations' and neither the row, a heading above it nor a row of continuing
+        operations with the same figure says so ("Net income per share - diluted" for EPS
+        from continuing operations, where the total includes a discontinued business); None
+        where it is not asked or is said."""
+        if not _CONTINUING.search(question) or _CONTINUING_SAID.search(figure.label):
+            return None
+        text = self.page_text(figure.page)
+        if any(_CONTINUING_SAID.search(h) for h in row_headings(figure, text)):
+            return None
+        # the same figure on a row of continuing operations (nothing discontinued: "—")
+        said = (line for line in text.splitlines() if _CONTINUING_SAID.search(line))
+        if any(printed_form(figure, line) for line in said):
+            return None
+        return f"continuing operations are asked; {figure.label!r} does not say so"
 
     def page_text(self, page: int) -> str:
         if page not in self._pages:
@@ -275,6 +295,13 @@ class CheckedBook(FigureBook):
             figure = Figure.of(self.document.name, best, item.name)
             return figure.positive() if item.outflow else figure
         return super()._figure(item, best)
+
+
+def statement_asked(question: str) -> Statement | None:
+    """The primary statement the question says a figure is read from ("on the balance
+    sheet"); None where it names none."""
+    asked = _FROM_STATEMENT.search(question)
+    return _STATEMENT_NAMES[re.sub(r"\W+", " ", asked.group(2).lower()).strip()] if asked else None
 
 
 def required_statements(question: str, items: Sequence[LineItem]) -> dict[str, Statement]:

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from ..db import queries
 from ..db.queries import DocumentInfo, FactInfo
 from ..periods.filing_words import without_source
-from .checks import CheckedBook, column_check, page_check
+from .checks import CheckedBook, column_check, page_check, statement_asked
 from .figures import PER_SHARE, Figure, LineItem
 from .headline import Stated, candidate, demote, figure_headline, not_sure
 from .items_named import items_in
@@ -26,6 +26,7 @@ from .narrowing import ADJUSTED
 from .printed import row_headings
 from .results import Check
 from .sentence_numbers import MONTHS, PERIOD_WORDS
+from .statements import Statement
 from .terms import STATEMENT_NAMED, name_words, phrase_words
 
 # words of a label that say nothing of what the row is
@@ -144,7 +145,7 @@ def named_row(
         # "operating lease payments scheduled to fall due in 2021")
         if len(name) >= _LEAST and 2 * len(name & core) >= len(core) and names <= name:
             scored.append((len(name), figure))
-    return _checked(scored, book, year) if scored else Stated()
+    return _checked(scored, book, year, statement_asked(question)) if scored else Stated()
 
 
 def _per_share_unscaled(fact: FactInfo) -> FactInfo:
@@ -156,7 +157,12 @@ def _per_share_unscaled(fact: FactInfo) -> FactInfo:
     return fact
 
 
-def _checked(scored: list[tuple[int, Figure]], book: CheckedBook, year: int | None) -> Stated:
+def _checked(
+    scored: list[tuple[int, Figure]],
+    book: CheckedBook,
+    year: int | None,
+    statement: Statement | None = None,
+) -> Stated:
     """The figure of the rows the question names most fully, checked; set aside (with the
     others so named) where a check fails or another row so named gives another figure."""
     best = max(words for words, _ in scored)
@@ -175,6 +181,10 @@ def _checked(scored: list[tuple[int, Figure]], book: CheckedBook, year: int | No
         column_check(first, named, text),
         Check("sign", first.value >= 0, "not printed negative (a deduction or an outflow)"),
     ]
+    if statement is not None and book.statement_pages.get(first.page) != statement:
+        checks.append(
+            Check("statement", False, f"the {statement} is asked; p. {first.page} is not")
+        )
     others = sorted({f.value for f in named if not _same_digits(f.value, first.value)})
     if others:
         checks.append(Check("agreement", False, f"another row so named gives {others[0]:,.2f}"))

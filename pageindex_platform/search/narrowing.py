@@ -14,6 +14,7 @@ from ..periods import MONTH_WORDS
 from .figures import LineItem
 from .results import Check, Headline
 from .sentence_numbers import numbers, position
+from .terms import phrase_words
 
 # places a question may narrow a figure to, by the side of the border they are on
 _ABROAD = re.compile(
@@ -28,9 +29,10 @@ _HOME = re.compile(
 )
 # words right after a line item's name that make it another measure
 _OTHER_AFTER = frozenset(
-    "rate retention growth yield per mix multiple guidance outlook target forecast backlog "
-    "run-rate run amortization impairment writedown write-off payable payables receivable "
-    "receivables".split()
+    phrase_words(word).strip()  # as the question's words are compared ("plus": "plu")
+    for word in "rate retention growth yield per mix multiple guidance outlook target forecast "
+    "backlog run-rate run amortization impairment writedown write-off payable receivable plus "
+    "minus".split()
 )
 # what is left of an amount rather than the amount ("remained available", "still unused")
 _REMAINING = re.compile(
@@ -95,6 +97,7 @@ def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> st
     given = _given(question, headline.value)
     if given:  # "Acme had roughly 24,000 employees. How many of them were ...?"
         return f"the question itself gives {given}; it asks another figure"
+
     if headline.kind != "metric" and DIFFERENCE_ASKED.search(question):
         return "one figure; the question asks how much one is more or less than another"
     if headline.kind == "text":
@@ -361,6 +364,6 @@ def other_than_the_line(question: str, item: LineItem, uncomputed: str) -> tuple
 
 # an adjusted (non-GAAP) figure asked: the reported lines and rows are not it
 ADJUSTED = re.compile(
-    r"\b(?:adjusted|non-gaap|organic|exclud\w*|pro forma|constant currency|underlying)\b",
+    r"\b(?:adjusted|non-gaap|organic|exclud\w*|pro forma|constant currency|underlying|core)\b",
     re.IGNORECASE,
 )

@@ -117,6 +117,8 @@ def state(
     line = stated.headline if stated.headline and stated.headline.kind != "metric" else None
     together = joined_items(question, catalogue.items, line.label) if line else ""
     why = why or (f"{together} are asked together; one line is not both" if together else None)
+    if why is None and line is not None and stated.figures:
+        why = book.continuing_unsaid(question, stated.figures[0])
     if why is not None:  # "revenue generated internationally": not the whole line's
         demote(stated, why)
         stated.text = not_sure("the figure asked", stated.candidates)
