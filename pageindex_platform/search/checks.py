@@ -35,7 +35,6 @@ from .items_named import items_in
 from .printed import (
     dated_columns,
     printed_form,
-    row_headings,
     row_line,
     table_context,
 )
@@ -82,8 +81,6 @@ _FROM_STATEMENT = re.compile(
     r"balance sheet)\b",
     re.IGNORECASE,
 )
-_CONTINUING = re.compile(r"\bcontinuing\s+operations\b", re.IGNORECASE)
-_CONTINUING_SAID = re.compile(r"\bcontinuing\b", re.IGNORECASE)
 _END_BALANCE = re.compile(r"\b(?:end of|at end|ending)\b", re.IGNORECASE)
 
 
@@ -159,23 +156,6 @@ class CheckedBook(FigureBook):
             )
             return figure if len(printed) <= 1 else None
         return figure
-
-    def continuing_unsaid(self, question: str, figure: Figure) -> str | None:
-        """Why a row's figure is not the one asked where the question asks continuing
-        operations' and neither the row, a heading above it nor a row of continuing
-        operations with the same figure says so ("Net income per share - diluted" for EPS
-        from continuing operations, where the total includes a discontinued business); None
-        where it is not asked or is said."""
-        if not _CONTINUING.search(question) or _CONTINUING_SAID.search(figure.label):
-            return None
-        text = self.page_text(figure.page)
-        if any(_CONTINUING_SAID.search(h) for h in row_headings(figure, text)):
-            return None
-        # the same figure on a row of continuing operations (nothing discontinued: "—")
-        said = (line for line in text.splitlines() if _CONTINUING_SAID.search(line))
-        if any(printed_form(figure, line) for line in said):
-            return None
-        return f"continuing operations are asked; {figure.label!r} does not say so"
 
     def page_text(self, page: int) -> str:
         if page not in self._pages:

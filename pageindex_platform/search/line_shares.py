@@ -10,6 +10,7 @@ import re
 from .figures import LineItem
 from .metric_questions import ASKED, SENTENCES
 from .metrics import Catalogue, Metric
+from .narrowing import ADJUSTED
 from .terms import phrase_words
 
 # the first word of a period after a side's name ("for full-year 2022", "in the second quarter")
@@ -90,7 +91,23 @@ _GROWTH = (
         re.IGNORECASE,
     ),
 )
+# a change from another base than the same period a year before, or on a basis of its own
+_OVER_YEARS = re.compile(
+    r"\b(?:since|sequential\w*|quarter[- ]over[- ]quarter|compound\w*|cagr|annuali[sz]ed|"
+    r"cumulative\w*|(?:two|three|four|five|ten|\d+)[- ](?:years?|fiscal\s+years)|"
+    r"over\s+the\s+(?:last|past)?\s*(?:two|three|four|five|ten|\d+)\s+(?:fiscal\s+)?years)\b",
+    re.IGNORECASE,
+)
+_ON_BASIS = re.compile(r"\b(?:basis|currency|organic|local|comparable|same[- ]store)\b", re.I)
+_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 _IN_PERCENT = re.compile(r"\bpercent(?:age)?\b|%", re.IGNORECASE)  # "Give the percentage"
+
+
+def over_years(question: str) -> bool:
+    """Whether a change asked is from another base than the period a year before: over
+    several years ("from fiscal 2021 to fiscal 2023", "since 2018"), sequentially."""
+    years = {int(y) for y in _YEAR.findall(question)}
+    return bool(_OVER_YEARS.search(question)) or (len(years) > 1 and max(years) - min(years) > 1)
 
 
 def line_growth(question: str, catalogue: Catalogue) -> dict[str, Metric]:
@@ -100,7 +117,9 @@ def line_growth(question: str, catalogue: Catalogue) -> dict[str, Metric]:
     revenue, a number of stores)."""
     first = SENTENCES.split(question)[0]
     found = _GROWTH[0].search(first) or _GROWTH[1].search(first)
-    if found is None:
+    if found is None or over_years(question) or _ON_BASIS.search(question):
+        return {}  # a change over years, sequentially, on a basis the filing states
+    if ADJUSTED.search(question):
         return {}
     # "how much did net sales grow" without a percentage asks the amount: the change, never
     # the year's balance

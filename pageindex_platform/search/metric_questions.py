@@ -8,23 +8,27 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from ..periods import MONTH_WORDS
 from ..periods.filing_words import PRIOR, without_source
 from ..periods.grammar import PeriodAsk, fiscal_years_written, parse_period
 from .formula_words import including, translate
 from .formulas import FormulaError, Node, parse_formula
+from .formulas_told import HOW_GIVEN as _HOW_GIVEN
+from .formulas_told import (
+    IMPERATIVE,
+    IT_AS,
+    TAKE_AND,
+    TAKING,
+    TRAILING_ALL,
+    taken,
+    taken_matches,
+    told,
+    trailing,
+)
 from .metrics import Catalogue, Metric
 from .terms import phrase_words
 
 _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 SENTENCES = re.compile(r"(?<=[.?!])\s+(?=[A-Z(])")
-# the words after a definition that say how to give the answer ("..., in USD millions", "...,
-# to two decimal places", "..., as a percentage")
-_HOW = (
-    r"(?:round|using|in\s|express|give|answer|based|(?:to\s+)?(?:zero|one|two|three|four|\d)\s+"
-    r"decimal|as\s+an?\s+percent(?:age)?\b(?!\s+of))"
-)
-_HOW_GIVEN = rf",\s*(?:and\s+)?{_HOW}"
 _DEFINED = re.compile(
     r"^(?:(?:the\s+)?(?P<name>[\w&%/' -]+?)\s+(?:here\s+)?(?:is|are)\s+defined\s+as"
     rf"|define\s+(?P<name2>[\w&%/' -]+?)\s+as)\s*:?\s*(?P<expr>.+?)(?:{_HOW_GIVEN}.*)?\.?$",
@@ -47,26 +51,6 @@ _EQUATION_TERM = re.compile(
     r"|\.\s|\.?$)",
     re.IGNORECASE,
 )
-# "taking total debt as long-term debt including the current portion and finance leases",
-# "Take EBIT as income before taxes plus interest expense"
-_TAKEN_END = (
-    rf"(?=[?;]|{_HOW_GIVEN}|,?\s+and\s+(?:divide|multiply|subtract|add|round|give|express|use)\b"
-    r"|,\s+and\s+(?:the\s+)?[a-z][\w&'/ -]{2,40}?\s+(?:as|to\s+be)\s|\.\s|\.?$)"
-)
-_TAKING = re.compile(
-    r"\b(?:taking|treating|counting|take|treat|count)\s+(?:the\s+)?"
-    r"(?P<name>[a-z][\w&'/ -]{2,40}?)\s+(?:as|to\s+be)\s+"
-    rf"(?P<expr>[^?;:]+?){_TAKEN_END}",
-    re.IGNORECASE,
-)
-# the next term taken the same way: "Take total debt as A plus B, and equity as C"
-_AND_TAKING = re.compile(
-    r",\s+and\s+(?:the\s+)?(?P<name>[a-z][\w&'/ -]{2,40}?)\s+(?:as|to\s+be)\s+"
-    rf"(?P<expr>[^?;:]+?){_TAKEN_END}",
-    re.IGNORECASE,
-)
-
-
 # a definition written after the metric's name in the question's own sentence: "What was
 # eBay's debt-to-equity ratio at year-end 2019, defined as long-term debt divided by total
 # stockholders' equity?" (also "computed as", "calculated as", "i.e.", "that is,")
@@ -79,7 +63,9 @@ _INLINE = re.compile(
 # "Calculate Acme's interest coverage for fiscal 2023 as operating income divided by
 # interest expense": the metric named, defined after "as"
 _CALCULATE_AS = re.compile(
-    r"(?:^|,\s*)(?P<before>(?:calculate|compute|determine)\s+(?!it\s).+?)\s+as\s+"
+    # (not "Compute Acme's ratio for 2023, taking debt as ...": a term taken, not the metric)
+    r"(?:^|,\s*)(?P<before>(?:calculate|compute|determine)\s+(?!it\s)"
+    r"(?:(?!,?\s+(?:taking|treating|counting|with|where)\b).)+?)\s+as\s+"
     r"(?P<expr>[^?;]+?\b(?:divided\s+by|plus|minus)\b[^?;]+?)"
     rf"(?=\?|;|{_HOW_GIVEN}|\.\s|\.?$)",
     re.IGNORECASE,
@@ -96,72 +82,37 @@ _INLINE_NAME = re.compile(
 _MEASURE_WORD = re.compile(r"\s+(?:percentage|percent|ratio|rate)\s*$")
 # words before a metric's name that are not its name ("the FY2019 EBITDA margin")
 _NAME_START = re.compile(r"^(?:(?:the|its|their|(?:fy|q[1-4]\s*)?\d{2,4})\s+)+", re.IGNORECASE)
-# the period a definition may end with ("... divided by net revenues for the three months
-# ended June 30, 2023"): the question's period, not the formula's
-_TRAILING_PERIOD = re.compile(
-    r"\s+(?:for|in|during|as\s+of|at)\s+(?:the\s+)?(?:three|six|nine|twelve|fiscal|year|"
-    r"quarter|first|second|third|fourth|full|\d{4}|fy).*$|"
-    r"\s+(?:in|from)\s+(?:its|the)\s+[^,;]*?\b(?:10-?[KQ]|report|release|filing)\b.*$",
-    re.IGNORECASE,
-)
-# when every term of a definition is read: "..., all at December 31, 2016", "... each year,
-# then averaged" (the period asked, or each year of an average asked)
-_TRAILING_ALL = re.compile(
-    r",?\s+(?:all|both|each)\s+(?:for|in|during|as\s+of|at|from|per|on)\s+[^-+*/]*$"
-    r"|,?\s+each\s+year\b[^-+*/]*$"
-    # one period or date, no term after it: "... / total revenues, for the year ended May 31,
-    # 2021", "... at December 31, 2022" (two dates are an average's: "at May 31, 2022 and ...")
-    r"|,?\s+(?:for|in|during|as\s+of|at|on)\s+(?:the\s+)?(?:(?:fiscal\s+)?years?|(?:three|six|nine|"
-    rf"twelve)\s+months|quarter|fiscal|fy|\d{{4}}|{MONTH_WORDS})\b(?:(?!\band\b)[^-+*/()])*$",
-    re.IGNORECASE,
-)
-
-
-def _trailing(expr: str) -> str:
-    """A definition less the period it ends with."""
-    return _TRAILING_ALL.sub("", _TRAILING_PERIOD.sub("", expr))
-
-
-# a formula the question tells how to compute, naming no metric (where it names one, "calculate
-# X as ..." is X's definition: `_CALCULATE_AS`): "Give operating income
-# divided by interest expense for the year ...", "Compute it as the income tax provision
-# divided by income before income taxes, in percent"
-_IMPERATIVE = re.compile(
-    r"^(?:give|use|compute|calculate|take|report)\s+(?:it\s+as\s+|(?:the\s+)?ratio\s+of\s+)?"
-    # not "calculate X's interest coverage as ...": a definition of a metric it names
-    r"(?P<expr>(?:(?!\bas\s+(?!an?\s+(?:percentage|percent|share)\b))[^?;:])+?"
-    r"\b(?:divided\s+by|as\s+an?\s+(?:percentage|percent|share)\s+of)\b[^?;]+?)"
-    rf"(?={_HOW_GIVEN}|\s+and\s+round|\s+in\s+percent|\.\s|\.?$)",
-    re.IGNORECASE,
-)
-# "Compute it as notes payable plus ... minus cash", "Divide capital expenditures by
-# depreciation": a formula the question tells, of any operation
-_IT_AS = re.compile(
-    r"^(?:compute|calculate|take|measure)\s+it\s+as\s+"
-    r"(?P<expr>[^?;:]+?\b(?:plus|minus|less|divided\s+by|over|times)\b[^?;:]+?)"
-    rf"(?={_HOW_GIVEN}|\s+and\s+round|\.\s|\.?$)",
-    re.IGNORECASE,
-)
-_DIVIDE = re.compile(
-    r"(?:^|,?\s+and\s+)divide\s+(?P<a>[^?;:]+?)\s+by\s+(?P<b>[^?;:]+?)"
-    rf"(?={_HOW_GIVEN}|\s+and\s+round|\.\s|\.?$)",
-    re.IGNORECASE,
-)
-# "Take Acme's operating cash flow for 2022 and subtract its capital expenditures": A - B
-_TAKE_AND = re.compile(
-    r"^(?:take|start\s+(?:with|from))\s+(?P<a>[^?;:]+?)\s+and\s+(?:then\s+)?"
-    r"(?P<op>subtract|deduct|add|divide)\s+(?:it\s+by\s+|by\s+)?(?P<b>[^?;:]+?)"
-    rf"(?:\s+(?:from|to)\s+it)?(?={_HOW_GIVEN}|\.\s|\.?$)",
-    re.IGNORECASE,
-)
-_OWNER = re.compile(r"^(?:[A-Z][\w&.-]*|[a-z]+[A-Z][\w&.-]*)(?:\s+[A-Z][\w&.-]*){0,3}['’]s?\s+")
 # a word after a metric's name that makes it another measure: "free cash flow margin",
 # "working capital to sales", "EBITDA growth"
 _MEASURE_OF = re.compile(
-    r"\s*(?:margin|ratio|rate|yield|conversion|coverage|turnover|intensity|multiple|per|to|"
+    r"\s*(?:margin|ratio|yield|conversion|coverage|turnover|intensity|multiple|per|to|"
     r"growth)\b"
 )
-_TAKE_OPS = {"subtract": "minus", "deduct": "minus", "add": "plus"}
+# a word before it that makes it a ratio's second term: "debt to EBITDA", "net debt per ..."
+_MEASURE_BEFORE = re.compile(r"\b(?:to|per|over|versus|vs)\s*$")
+
+
+def measures_another(question: str, catalogue: Catalogue) -> bool:
+    """Whether the question asks a measure of a catalogue metric that the catalogue does not
+    name ("free cash flow margin", "debt-to-EBITDA"): then neither the metric nor a line of it
+    is the answer."""
+    words = phrase_words(_inputs_defined(question))
+    for metric in catalogue.metrics:
+        for name in metric.names:
+            said = phrase_words(name)
+            at = words.find(said)
+            if at < 0 or any(
+                phrase_words(n) in words and len(phrase_words(n)) > len(said)
+                for m in catalogue.metrics
+                for n in m.names
+                if phrase_words(n).find(said.strip()) >= 0
+            ):
+                continue  # a longer name the catalogue has ("ebitda margin") holds it
+            if _MEASURE_OF.match(words[at + len(said) :]) or _MEASURE_BEFORE.search(words[:at]):
+                return True
+    return False
+
+
 ASKED = "the question's formula"  # a metric the question computes without naming it
 # a formula shown with its symbols after a colon or in parentheses
 _SHOWN = re.compile(
@@ -188,56 +139,21 @@ def _definitions(question: str) -> list[tuple[str, str]]:
     for sentence in SENTENCES.split(question):
         written = _written(sentence)
         found.extend(written)
-        told = _told(sentence.strip())
-        if told and not written:
-            found.append((ASKED, _trailing(told)))
-        shown = None if told or written else _SHOWN.search(sentence)
+        said = told(sentence.strip())
+        if said and not written:
+            found.append((ASKED, trailing(said)))
+        shown = None if said or written else _SHOWN.search(sentence)
         if shown and _restated(sentence[: shown.start()], shown["expr"]):
             shown = None  # "gross margin percentage (gross margin divided by net sales)"
         if shown:  # "... the balance sheet: A / B", "the equity multiplier (A / B)"
-            found.append((ASKED, _trailing(shown["expr"]).strip()))
+            found.append((ASKED, trailing(shown["expr"]).strip()))
         cover = _COVER.search(sentence)
-        if cover and not told:
+        if cover and not said:
             found.append((ASKED, f"{cover['a']} divided by {cover['b']}"))
-        found.extend((name, including(expr)) for name, expr in _taken(sentence))
+        found.extend((name, including(expr)) for name, expr in taken(sentence))
         for term in _EQUATION_TERM.finditer(sentence):
-            found.append((term.group("name").strip(), _trailing(term.group("expr")).strip()))
+            found.append((term.group("name").strip(), trailing(term.group("expr")).strip()))
     return found
-
-
-def _taken_matches(text: str) -> list[re.Match[str]]:
-    """Each term `text` takes as something: "taking X as A", and the next ones of the same
-    list ("Take debt as A, and equity as B")."""
-    found = []
-    for taken in _TAKING.finditer(text):
-        found.append(taken)
-        then = _AND_TAKING.match(text, taken.end())
-        while then is not None:
-            found.append(then)
-            then = _AND_TAKING.match(text, then.end())
-    return found
-
-
-def _taken(text: str) -> list[tuple[str, str]]:
-    """(name, expression) of each term `text` takes as something (`_taken_matches`)."""
-    return [(m.group("name").strip(), m.group("expr").strip()) for m in _taken_matches(text)]
-
-
-def _told(sentence: str) -> str:
-    """The formula a sentence tells how to compute without naming a metric ("Give A divided by
-    B", "Compute it as A minus B", "Divide A by B"); "" where it tells none."""
-    told = _IMPERATIVE.match(sentence) or _IT_AS.match(sentence)
-    if told:
-        return told["expr"]
-    divide = _DIVIDE.search(sentence)
-    if divide:
-        return f"({_trailing(divide['a'])}) divided by ({_trailing(divide['b'])})"
-    take = None if _TAKING.search(sentence) else _TAKE_AND.match(sentence)
-    if take is None:  # "Take EBITDA as ..., and divide by ...": a term taken, then the formula
-        return ""
-    op = _TAKE_OPS.get(take["op"].lower(), "divided by")
-    a, b = (_OWNER.sub("", _trailing(take[side])) for side in "ab")
-    return f"({a}) {op} ({b})"
 
 
 def _restated(before: str, expr: str) -> bool:
@@ -255,7 +171,7 @@ def _written(sentence: str) -> list[tuple[str, str]]:
     match = _DEFINED.match(sentence.strip())
     if match:
         name = match.group("name") or match.group("name2")
-        return [(name.strip(), _TRAILING_ALL.sub("", match.group("expr")))]
+        return [(name.strip(), TRAILING_ALL.sub("", match.group("expr")))]
     inline = _INLINE.search(sentence.strip()) or _CALCULATE_AS.search(sentence.strip())
     # "Calculate Acme's full-year 2022 EBITDA, in USD millions, as ...": the name before
     # how the answer is given, its period words dropped
@@ -269,7 +185,7 @@ def _written(sentence: str) -> list[tuple[str, str]]:
     named = _INLINE_NAME.search(before) if inline else None
     if inline is None or named is None:
         return []
-    expr = _trailing(inline.group("expr"))
+    expr = trailing(inline.group("expr"))
     if _OPERATION.search(inline.group("expr")) and not _OPERATION.search(expr):
         expr = inline.group("expr")  # a period inside the formula, not after it: not cut
     name = _NAME_START.sub("", named["name"]).strip()
@@ -309,10 +225,10 @@ def _period_outside_formulas(question: str) -> PeriodAsk | None:
             _DEFINED.match(body),
             _INLINE.search(body),
             _CALCULATE_AS.search(body),
-            _IMPERATIVE.match(body),
-            _IT_AS.match(body),
+            IMPERATIVE.match(body),
+            IT_AS.match(body),
             _SHOWN.search(body),
-            *_TAKING.finditer(body),
+            *TAKING.finditer(body),
             *_EQUATION_TERM.finditer(body),
         ]
         spans.extend((lead + m.start("expr"), lead + m.end("expr")) for m in found if m)
@@ -345,8 +261,8 @@ def writes_definition(question: str) -> bool:
     """Whether the question writes how its metric is computed, in a form it may not be
     read in ("defined as (...)", "where debt = ...")."""
     written = any(_written(sentence) for sentence in SENTENCES.split(question))
-    told = _EQUATION.search(question) or _TELLS.search(question) or _TAKING.search(question)
-    taken = any(_TAKE_AND.match(s.strip()) for s in SENTENCES.split(question))
+    told = _EQUATION.search(question) or _TELLS.search(question) or TAKING.search(question)
+    taken = any(TAKE_AND.match(s.strip()) for s in SENTENCES.split(question))
     return written or taken or bool(told)
 
 
@@ -410,14 +326,14 @@ def asked(question: str) -> Asked:
 
 def input_names(question: str) -> list[str]:
     """The names of the inputs the question defines ("taking X as ...", "where X = ...")."""
-    taken = [name for name, _ in _taken(question)]
-    return taken + [m["name"] for m in _EQUATION_TERM.finditer(question)]
+    names = [name for name, _ in taken(question)]
+    return names + [m["name"] for m in _EQUATION_TERM.finditer(question)]
 
 
 def _inputs_defined(text: str) -> str:
     """`text` less the definitions of the metric's inputs ("taking X as ...", "where X = ...")."""
-    for taken in reversed(_taken_matches(text)):
-        text = f"{text[: taken.start()]} {text[taken.end() :]}"
+    for match in reversed(taken_matches(text)):
+        text = f"{text[: match.start()]} {text[match.end() :]}"
     return _EQUATION_TERM.sub(" ", text)
 
 
@@ -444,8 +360,7 @@ def metric_in(question: str, catalogue: Catalogue, defined: dict[str, Metric]) -
                 best = (metric, len(w))
     if best is None:
         return next((m for m in defined.values() if phrase_words(m.name) not in inputs), None)
-    name = next(phrase_words(n) for n in best[0].names if len(phrase_words(n)) == best[1])
-    if _MEASURE_OF.match(words[words.find(name) + len(name) :]):
+    if measures_another(question, catalogue):
         return None  # "free cash flow margin": a measure of the metric the catalogue has not
     # "ROE is defined as ...": the question's own definition of the catalogue's metric asked
     names = {phrase_words(n) for n in best[0].names}

@@ -125,3 +125,24 @@ def row_at(figure: Figure, lines: list[str]) -> int:
         if any(form in lines[i] for form in forms):
             return i
     return rows[0] if rows else len(lines) - 1
+
+
+_CONTINUING = re.compile(r"\bcontinuing\s+operations\b", re.IGNORECASE)
+_CONTINUING_SAID = re.compile(r"\bcontinuing\b", re.IGNORECASE)
+
+
+def continuing_unsaid(question: str, figure: Figure, text: str) -> str | None:
+    """Why a row's figure (on a page of `text`) is not the one asked where the question asks
+    continuing operations' and neither the row, a heading above it nor a row of continuing
+    operations with the same figure says so ("Net income per share - diluted" for EPS from
+    continuing operations, where the total includes a discontinued business); None where it
+    is not asked or is said."""
+    if not _CONTINUING.search(question) or _CONTINUING_SAID.search(figure.label):
+        return None
+    if any(_CONTINUING_SAID.search(h) for h in row_headings(figure, text)):
+        return None
+    # the same figure on a row of continuing operations (nothing discontinued: "—")
+    said = (line for line in text.splitlines() if _CONTINUING_SAID.search(line))
+    if any(printed_form(figure, line) for line in said):
+        return None
+    return f"continuing operations are asked; {figure.label!r} does not say so"

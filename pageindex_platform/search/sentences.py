@@ -76,6 +76,9 @@ _SYMBOLS = {"megawatt": "MW", "gigawatt": "GW", "kilowatt": "kW", "barrel": "bbl
 _RANGE = re.compile(r"(?:\d\s*(?:to|-|–|and)\s*)$")  # "20 to 30": a range, not a count
 
 
+_PERCENT_SHOWN = re.compile(r"%|\bpercent\b", re.IGNORECASE)  # "48 percent were located"
+
+
 def text_stated(
     *, session: Session, question: str, document: DocumentInfo, ask: TextAsk, year: int | None
 ) -> Stated:
@@ -83,6 +86,7 @@ def text_stated(
     found = _found(session, document, ask)
     names = (document.company or "", *document.company_aliases)
     aside: list[Candidate] = []
+    found = [f for f in found if ask.percent or not _PERCENT_SHOWN.search(f[4])]  # a share
     for _, page, sentence, value, shown in found[:8]:
         checks = sentence_checks(sentence, document, year, question, page, shown)
         if not ask.percent:

@@ -8,21 +8,19 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
 from dataclasses import replace
-from datetime import date
 
 from sqlalchemy.orm import Session
 
 from ..db.queries import DocumentInfo
 from ..index.text import phrase_words
 from ..periods import PeriodAsk, PeriodKind
-from ..periods.fiscal import asked_years, own_years, reading, year_ended_before
+from ..periods.fiscal import asked_years, year_ended_before
 from ..periods.grammar import figure_period, figure_years
 from .amounts import amount_stated
 from .checks import CheckedBook, Vetted, required_statements
 from .companies import names_of
-from .figures import Figure, FigureBook, LineItem
+from .figures import Figure, LineItem
 from .formulas import FormulaError
 from .headline import (
     Stated,
@@ -36,11 +34,12 @@ from .headline import (
     set_aside,
 )
 from .items_named import items_asked, joined_items
-from .line_shares import line_growth, line_share
+from .line_shares import line_growth, line_share, over_years
 from .metric_questions import (
     Asked,
     asked,
     defined_metrics,
+    measures_another,
     metric_in,
     period_asked,
     writes_definition,
@@ -48,9 +47,11 @@ from .metric_questions import (
 from .metrics import Catalogue, Metric
 from .named_rows import or_named_row, unquoted
 from .narrowing import ADJUSTED, another_measure, narrowed, other_than_the_line
+from .printed import continuing_unsaid
 from .schedules import due_later, scheduled
 from .segments import part_asked, segment_stated
 from .sentences import text_stated
+from .stated_periods import fiscal_years_of, read_period, with_reading, year_labels
 from .terms import name_words
 from .text_amounts import or_in_text
 from .text_ask import in_sentences, text_ask
@@ -66,6 +67,8 @@ _NOT_A_NUMBER = re.compile(
     re.IGNORECASE,
 )
 # words that make a line's name a measure no statement reports ("comparable sales")
+_GROWTH_FORMULA = re.compile(r"/\s*\(?\s*previous\(|\s-\s*1\s*$")  # "X / previous(X) - 1"
+_SUM_ASKED = re.compile(r"\b(?:plus|minus)\b", re.IGNORECASE)
 _OTHER_MEASURE = frozenset({"comparable", "comp", "same", "like", "deferred"})
 _VALUED = re.compile(r"\b(?:fair|market)\s+value\b", re.IGNORECASE)  # not the carrying amount
 # a percentage or share of a line item, which its amount is not
@@ -88,7 +91,7 @@ def state(
     if not (written.change or written.span_average):  # "fiscal 2022, in its 2023 10-K"
         written = replace(written, years=figure_years(question, written.years))
         period = figure_period(question, period)
-    ask, period, read_as = _own_years(written, period, document)
+    ask, period, read_as = fiscal_years_of(written, period, document)
     if period.end is not None or period.count:  # a date's fiscal year; the last N years
         ask = replace(ask, years=asked_years(period, document) or ask.years)
     ended = year_ended_before(document)
@@ -104,7 +107,12 @@ def state(
         stated = _stated(session, question, catalogue, book, ask, document)
     year = ask.years[-1] if ask.years else None
     unquoted(stated, question)  # "for 'amortizable tax basis in intangibles'"
-    if not _NOT_A_NUMBER.search(question) and not writes_definition(question):
+    if not (
+        _NOT_A_NUMBER.search(question)
+        or writes_definition(question)
+        or measures_another(question, catalogue)
+        or _SUM_ASKED.search(question)  # "net loss plus stock-based compensation": no one row
+    ):
         items = catalogue.items
         stated = or_named_row(
             stated, session=session, question=question, book=book, year=year, items=items
@@ -118,7 +126,8 @@ def state(
     together = joined_items(question, catalogue.items, line.label) if line else ""
     why = why or (f"{together} are asked together; one line is not both" if together else None)
     if why is None and line is not None and stated.figures:
-        why = book.continuing_unsaid(question, stated.figures[0])
+        first = stated.figures[0]
+        why = continuing_unsaid(question, first, book.page_text(first.page))
     if why is not None:  # "revenue generated internationally": not the whole line's
         demote(stated, why)
         stated.text = not_sure("the figure asked", stated.candidates)
@@ -128,7 +137,7 @@ def state(
         demote(stated, f"an amount due in {due} is asked; a line's or a sentence's is not it")
         stated.text = not_sure("the figure asked", stated.candidates)
     in_unit(stated, question, ask.places)
-    return _read_as(stated, read_as or _reading(period, book, ask, stated.figures))
+    return with_reading(stated, read_as or read_period(period, book, ask, stated.figures))
 
 
 def _stated(
@@ -148,17 +157,9 @@ def _stated(
     metric = metric_in(question, catalogue, defined)
     items = items_asked(question, catalogue.items)
     number = not _NOT_A_NUMBER.search(question)
-    in_text = text_ask(question, name_words(document.company))
-    if in_text is not None and number and in_sentences(in_text, metric, defined):
-        said = text_stated(
-            session=session,
-            question=question,
-            document=document,
-            ask=in_text,
-            year=ask.years[-1] if ask.years else None,
-        )
-        if said.text or not in_text.percent:
-            return said
+    said = _in_text(session, question, document, ask, metric, defined) if number else None
+    if said is not None:
+        return said
     uncomputed = ""  # the metric asked, where it could not be computed
     if metric is not None:
         try:
@@ -181,8 +182,8 @@ def _stated(
                 )
                 demote(stated, "computed from the reported lines; an adjusted figure is asked")
             return stated if number else _for_reference(stated)
-    if metric is None and writes_definition(question):
-        return Stated()  # a line of the question's formula is not what it asks
+    if metric is None and (writes_definition(question) or measures_another(question, catalogue)):
+        return Stated()  # a line of the question's formula, or of the ratio asked, is not it
     words = phrase_words(question)
     # "revenues net of interest expense": the line after "net of" is not the one asked
     items = [i for i in items if not _DEDUCTED.search(words[: i[1] + 1])]
@@ -206,40 +207,27 @@ def _stated(
     return stated
 
 
-def _reading(period: PeriodAsk, book: FigureBook, ask: Asked, figures: list[Figure]) -> str:
-    """How the period asked was read on the filing's calendar ('read "FY23" as fiscal
-    2023, the year ended September 30, 2023'), ending where the figure stated ends; "" when
-    no period is named."""
-    if not period.written:
-        return ""
-    span = book.span(ask.years[-1] if ask.years else None)
-    if span is None:
-        return ""
-    ends = [f.period_end for f in figures if span.ends_at(date.fromisoformat(f.period_end))]
-    if ends:
-        span = replace(span, end=date.fromisoformat(ends[0]))
-    return reading(period, span)
-
-
-def _own_years(
-    ask: Asked, period: PeriodAsk, document: DocumentInfo
-) -> tuple[Asked, PeriodAsk, str]:
-    """The years asked, as fiscal years of `document` (`periods.fiscal.own_years`)."""
-    shift, said = own_years(ask.years, document, document.name)
-    if not shift:
-        return ask, period, ""
-    years = [y - shift for y in ask.years]
-    return (
-        replace(ask, years=years),
-        replace(period, years=tuple(y - shift for y in period.years)),
-        said,
+def _in_text(
+    session: Session,
+    question: str,
+    document: DocumentInfo,
+    ask: Asked,
+    metric: Metric | None,
+    defined: dict[str, Metric],
+) -> Stated | None:
+    """The figure asked in words, read from the filing's sentences; None where it is not
+    looked for there, or a percentage is not found. A change over several years is not a
+    sentence's (a sentence says one year's change)."""
+    in_text = text_ask(question, name_words(document.company))
+    if in_text is None or not in_sentences(in_text, metric, defined):
+        return None
+    if in_text.percent and over_years(question):
+        return Stated()
+    year = ask.years[-1] if ask.years else None
+    said = text_stated(
+        session=session, question=question, document=document, ask=in_text, year=year
     )
-
-
-def _read_as(stated: Stated, read_as: str) -> Stated:
-    if read_as:
-        stated.readings.append(read_as)
-    return stated
+    return said if said.text or not in_text.percent else None
 
 
 def _for_reference(stated: Stated) -> Stated:
@@ -270,7 +258,7 @@ def _computed(
             rows=book.formula_row,
         )
     except MissingInput as exc:
-        where = f" in {_labels(book)(exc.year)}" if exc.year else ""
+        where = f" in {year_labels(book)(exc.year)}" if exc.year else ""
         formulas = "; ".join(
             f"{m.name} = {m.formula}"
             + (" as the question defines it" if m in defined.values() else "")
@@ -284,8 +272,11 @@ def _computed(
         if aside:
             text = f"{text}\n{not_sure(f'{exc.name}{where}', aside)}"
         return Stated(text, candidates=aside)
+    refused = _from_nothing(metric, working)
+    if refused is not None:
+        return refused
     years = working.years
-    label = _labels(book)
+    label = year_labels(book)
     when = (
         f"{label(years[0])}–{label(years[-1])} average"
         if len(years) > 1
@@ -317,6 +308,18 @@ def _computed(
     return _checked_metric(stated, working, book)
 
 
+def _from_nothing(metric: Metric, working: Working) -> Stated | None:
+    """A change in percent from a year whose figure is at or below zero, refused: from a
+    loss to a larger loss is no growth of 1,777%."""
+    dated = [(year, f.value) for _, year, f in working.inputs if year is not None]
+    if _GROWTH_FORMULA.search(metric.formula) and dated and min(dated)[1] <= 0:
+        return Stated(
+            f"{metric.name} is not stated: a change in percent from a figure at or below zero "
+            "does not say how it moved."
+        )
+    return None
+
+
 def _checked_metric(stated: Stated, working: Working, book: CheckedBook) -> Stated:
     """The metric as the headline when its own checks pass; else no headline, the metric a
     candidate set aside with the check it failed."""
@@ -332,21 +335,6 @@ def _checked_metric(stated: Stated, working: Working, book: CheckedBook) -> Stat
     demote(stated, failed.detail)
     stated.text = f"{not_sure(working.metric, stated.candidates)}\n\n{stated.text}"
     return stated
-
-
-def _labels(book: FigureBook) -> Callable[[int], str]:
-    """A fiscal year's label for the period asked: "FY2023", "Q2 FY2024", "H1 FY2025"."""
-
-    def label(year: int) -> str:
-        span = book.span(year)
-        if span is not None and span.fiscal_year is not None:
-            return span.label
-        ask = book.ask  # a filing of no known calendar: the period as the question asks it
-        months = ask.months or 12
-        prefix = {3: f"Q{ask.quarter} ", 6: "H1 ", 9: "9M "}.get(months, "") if ask.quarter else ""
-        return f"{prefix}FY{year}"
-
-    return label
 
 
 def _line_item(

@@ -20,10 +20,7 @@ _COUNT = re.compile(
     r"\bhow many\s+(?!times\b)"
     r"(?:of\s+(?:the\s+)?(?:(?-i:[A-Z][\w&.-]*\s+){0,3}[\w&.-]+['’]s?\s+)?)?"
     r"(?P<a>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})"
-    r"|\b(?:total\s+)?number of\s+(?P<b>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})"
-    # "what was Acme's global headcount": a count of its employees
-    r"|\bwhat\s+(?:was|is|were)\s+(?:the\s+)?(?:[\w&.'’-]+\s+){0,4}?(?P<c>head\s*count)\b"
-    r"(?!\s+(?:reduction|cost|expense|growth|change))",
+    r"|\b(?:total\s+)?number of\s+(?P<b>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})",
     re.IGNORECASE,
 )
 # ("how many times ... cover": a ratio, not a count); the words that end the noun phrase
@@ -31,7 +28,7 @@ _COUNT = re.compile(
 _PHRASE_END = frozenset(
     "did does do were was are is had has have in at of as for will would could can there on "
     "by during from and or the a an that which who work worked operate operated employ "
-    "employed them these those".split()
+    "employed".split()
 )
 _STOP = (
     frozenset(
@@ -133,8 +130,6 @@ _IN_UNIT = re.compile(
 def _counted(count: re.Match[str], company_words: set[str]) -> tuple[str, str]:
     """The noun a count asks ("permanent part-time employees": "employee") and the first word
     of its phrase ("permanent"), from `_COUNT`'s match."""
-    if count.group("c"):
-        return "employee", ""
     written = (count.group("a") or count.group("b") or "").split()
     while len(written) > 1 and written[0][:1].isupper():
         written = written[1:]  # "how many Apple employees": the owner's name first
@@ -143,24 +138,9 @@ def _counted(count: re.Match[str], company_words: set[str]) -> tuple[str, str]:
         (i for i, w in enumerate(written) if w.lower() in _PHRASE_END or _ENDS_PHRASE(w)),
         len(written),
     )
-    if cut == 0:  # "Of Acme's 136,000 full-time employees, how many were employed in ...?"
-        whole = _WHOLE_COUNTED.search(count.string[: count.start()])
-        if whole:
-            written = whole["n"].split()
-            cut = len(written)
     said = phrase_words(" ".join(written[:cut] or written[:1])).split() or [""]
     first = said[0] if len(said) > 1 else ""
     return said[-1], first if first not in company_words else ""
-
-
-# the whole a count asks a part of, said before "how many" with no noun after it: "Of Acme's
-# roughly 136,000 full-time employees ..., how many were ...", "Acme had 24,000 regular
-# employees. How many of them were ..."
-_WHOLE_COUNTED = re.compile(
-    r"\b(?i:of|had|has|have|employed|employs)\s+(?:[\w&.-]+['’]s?\s+)?(?:(?:roughly|approximately|"
-    r"about|some|nearly|around|its|their|the)\s+)*[\d,.]+\s+(?:million\s+)?"
-    r"(?P<n>(?:[a-z][\w-]*\s+){0,2}?(?!(?:as|is|was|has|its|this|thus|plus|less)\b)[a-z][\w-]*s)\b"
-)
 
 
 def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
@@ -183,8 +163,6 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     terms = tuple(w for w in words if w not in company_words and not re.match(r"^(fy|q)\d", w))
     terms += tuple(phrase_words(name).strip() for name in spelled)  # "GMV" or its name
     noun, qualifier = _counted(count, company_words) if count else ("", "")
-    if count and count.group("c"):  # "global headcount": the company's employees
-        terms = (*(t for t in terms if t not in _WHOLE and "count" not in t), noun)
     if unit:  # "8,228 MW": a count of megawatts
         noun = "megawatt" if unit["mw"] else "gigawatt"
         percent = None

@@ -1,0 +1,134 @@
+"""The formulas a question tells how to compute without defining a metric ("Give A divided by
+B", "Compute it as A minus B", "Divide A by B", "Take A and subtract B"), the terms it takes as
+something ("taking total debt as A plus B, and equity as C"), and the words after a formula that
+say how to give the answer or when its terms are read (`trailing`)."""
+
+from __future__ import annotations
+
+import re
+
+from ..periods import MONTH_WORDS
+
+# the words after a definition that say how to give the answer ("..., in USD millions", "...,
+# to two decimal places", "..., as a percentage")
+_HOW = (
+    r"(?:round|using|in\s|express|give|answer|based|(?:to\s+)?(?:zero|one|two|three|four|\d)\s+"
+    r"decimal|as\s+an?\s+percent(?:age)?\b(?!\s+of))"
+)
+HOW_GIVEN = rf",\s*(?:and\s+)?{_HOW}"
+
+# "taking total debt as long-term debt including the current portion and finance leases",
+# "Take EBIT as income before taxes plus interest expense"
+_TAKEN_END = (
+    rf"(?=[?;]|{HOW_GIVEN}|,?\s+and\s+(?:divide|multiply|subtract|add|round|give|express|use)\b"
+    r"|,\s+and\s+(?:the\s+)?[a-z][\w&'/ -]{2,40}?\s+(?:as|to\s+be)\s|\.\s|\.?$)"
+)
+TAKING = re.compile(
+    r"\b(?:taking|treating|counting|take|treat|count)\s+(?:the\s+)?"
+    r"(?P<name>[a-z][\w&'/ -]{2,40}?)\s+(?:as|to\s+be)\s+"
+    rf"(?P<expr>[^?;:]+?){_TAKEN_END}",
+    re.IGNORECASE,
+)
+# the next term taken the same way: "Take total debt as A plus B, and equity as C"
+_AND_TAKING = re.compile(
+    r",\s+and\s+(?:the\s+)?(?P<name>[a-z][\w&'/ -]{2,40}?)\s+(?:as|to\s+be)\s+"
+    rf"(?P<expr>[^?;:]+?){_TAKEN_END}",
+    re.IGNORECASE,
+)
+
+
+# the period a definition may end with ("... divided by net revenues for the three months
+# ended June 30, 2023"): the question's period, not the formula's
+_TRAILING_PERIOD = re.compile(
+    r"\s+(?:for|in|during|as\s+of|at)\s+(?:the\s+)?(?:three|six|nine|twelve|fiscal|year|"
+    r"quarter|first|second|third|fourth|full|\d{4}|fy).*$|"
+    r"\s+(?:in|from)\s+(?:its|the)\s+[^,;]*?\b(?:10-?[KQ]|report|release|filing)\b.*$",
+    re.IGNORECASE,
+)
+# when every term of a definition is read: "..., all at December 31, 2016", "... each year,
+# then averaged" (the period asked, or each year of an average asked)
+TRAILING_ALL = re.compile(
+    r",?\s+(?:all|both|each)\s+(?:for|in|during|as\s+of|at|from|per|on)\s+[^-+*/]*$"
+    r"|,?\s+each\s+year\b[^-+*/]*$"
+    # one period or date, no term after it: "... / total revenues, for the year ended May 31,
+    # 2021", "... at December 31, 2022" (two dates are an average's: "at May 31, 2022 and ...")
+    r"|,?\s+(?:for|in|during|as\s+of|at|on)\s+(?:the\s+)?(?:(?:fiscal\s+)?years?|(?:three|six|nine|"
+    rf"twelve)\s+months|quarter|fiscal|fy|\d{{4}}|{MONTH_WORDS})\b(?:(?!\band\b)[^-+*/()])*$",
+    re.IGNORECASE,
+)
+
+
+def trailing(expr: str) -> str:
+    """A definition less the period it ends with."""
+    return TRAILING_ALL.sub("", _TRAILING_PERIOD.sub("", expr))
+
+
+# a formula the question tells how to compute, naming no metric (where it names one, "calculate
+# X as ..." is X's definition: `metric_questions`): "Give operating income
+# divided by interest expense for the year ...", "Compute it as the income tax provision
+# divided by income before income taxes, in percent"
+IMPERATIVE = re.compile(
+    r"^(?:give|use|compute|calculate|take|report)\s+(?:it\s+as\s+|(?:the\s+)?ratio\s+of\s+)?"
+    # not "calculate X's interest coverage as ...": a definition of a metric it names
+    r"(?P<expr>(?:(?!\bas\s+(?!an?\s+(?:percentage|percent|share)\b))[^?;:])+?"
+    r"\b(?:divided\s+by|as\s+an?\s+(?:percentage|percent|share)\s+of)\b[^?;]+?)"
+    rf"(?={HOW_GIVEN}|\s+and\s+round|\s+in\s+percent|\.\s|\.?$)",
+    re.IGNORECASE,
+)
+# "Compute it as notes payable plus ... minus cash", "Divide capital expenditures by
+# depreciation": a formula the question tells, of any operation
+IT_AS = re.compile(
+    r"^(?:compute|calculate|take|measure)\s+it\s+as\s+"
+    r"(?P<expr>[^?;:]+?\b(?:plus|minus|less|divided\s+by|over|times)\b[^?;:]+?)"
+    rf"(?={HOW_GIVEN}|\s+and\s+round|\.\s|\.?$)",
+    re.IGNORECASE,
+)
+_DIVIDE = re.compile(
+    r"(?:^|,?\s+and\s+)divide\s+(?P<a>[^?;:]+?)\s+by\s+(?P<b>[^?;:]+?)"
+    rf"(?={HOW_GIVEN}|\s+and\s+round|\.\s|\.?$)",
+    re.IGNORECASE,
+)
+# "Take Acme's operating cash flow for 2022 and subtract its capital expenditures": A - B
+TAKE_AND = re.compile(
+    r"^(?:take|start\s+(?:with|from))\s+(?P<a>[^?;:]+?)\s+and\s+(?:then\s+)?"
+    r"(?P<op>subtract|deduct|add|divide)\s+(?:it\s+by\s+|by\s+)?(?P<b>[^?;:]+?)"
+    rf"(?:\s+(?:from|to)\s+it)?(?={HOW_GIVEN}|\.\s|\.?$)",
+    re.IGNORECASE,
+)
+_OWNER = re.compile(r"^(?:[A-Z][\w&.-]*|[a-z]+[A-Z][\w&.-]*)(?:\s+[A-Z][\w&.-]*){0,3}['’]s?\s+")
+_TAKE_OPS = {"subtract": "minus", "deduct": "minus", "add": "plus"}
+
+
+def taken_matches(text: str) -> list[re.Match[str]]:
+    """Each term `text` takes as something: "taking X as A", and the next ones of the same
+    list ("Take debt as A, and equity as B")."""
+    found = []
+    for taken in TAKING.finditer(text):
+        found.append(taken)
+        then = _AND_TAKING.match(text, taken.end())
+        while then is not None:
+            found.append(then)
+            then = _AND_TAKING.match(text, then.end())
+    return found
+
+
+def taken(text: str) -> list[tuple[str, str]]:
+    """(name, expression) of each term `text` takes as something (`_taken_matches`)."""
+    return [(m.group("name").strip(), m.group("expr").strip()) for m in taken_matches(text)]
+
+
+def told(sentence: str) -> str:
+    """The formula a sentence tells how to compute without naming a metric ("Give A divided by
+    B", "Compute it as A minus B", "Divide A by B"); "" where it tells none."""
+    told = IMPERATIVE.match(sentence) or IT_AS.match(sentence)
+    if told:
+        return told["expr"]
+    divide = _DIVIDE.search(sentence)
+    if divide:
+        return f"({trailing(divide['a'])}) divided by ({trailing(divide['b'])})"
+    take = None if TAKING.search(sentence) else TAKE_AND.match(sentence)
+    if take is None:  # "Take EBITDA as ..., and divide by ...": a term taken, then the formula
+        return ""
+    op = _TAKE_OPS.get(take["op"].lower(), "divided by")
+    a, b = (_OWNER.sub("", trailing(take[side])) for side in "ab")
+    return f"({a}) {op} ({b})"
