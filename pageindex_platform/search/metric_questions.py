@@ -97,19 +97,14 @@ def measures_another(question: str, catalogue: Catalogue) -> bool:
     name ("free cash flow margin", "debt-to-EBITDA"): then neither the metric nor a line of it
     is the answer."""
     words = phrase_words(_inputs_defined(question))
-    for metric in catalogue.metrics:
-        for name in metric.names:
-            said = phrase_words(name)
-            at = words.find(said)
-            if at < 0 or any(
-                phrase_words(n) in words and len(phrase_words(n)) > len(said)
-                for m in catalogue.metrics
-                for n in m.names
-                if phrase_words(n).find(said.strip()) >= 0
-            ):
-                continue  # a longer name the catalogue has ("ebitda margin") holds it
-            if _MEASURE_OF.match(words[at + len(said) :]) or _MEASURE_BEFORE.search(words[:at]):
-                return True
+    names = dict.fromkeys(phrase_words(n) for metric in catalogue.metrics for n in metric.names)
+    said = [name for name in names if name in words]  # the catalogue's names the question says
+    for name in said:
+        if any(len(other) > len(name) and name.strip() in other for other in said):
+            continue  # a longer name the catalogue has ("ebitda margin") holds it
+        at = words.find(name)
+        if _MEASURE_OF.match(words[at + len(name) :]) or _MEASURE_BEFORE.search(words[:at]):
+            return True
     return False
 
 
