@@ -87,7 +87,6 @@ class Evaluator:
         self.inputs: list[tuple[str, int | None, Figure]] = []
         self.ratio = False  # whether it multiplied, divided or counted (not an amount)
         self._depth = 0
-        self._amount = False  # the name being read is a term of a division
         self._using: list[str] = []  # the definitions being evaluated
         self._read_as: dict[str, str] = {}  # each line item read, by the words that named it
         self.used: list[Metric] = []  # the question's definitions used, in order
@@ -151,14 +150,11 @@ class Evaluator:
     def _operand(self, node: Node, year: int | None, divided: bool) -> float:
         """An operand's value; a term of a division naming a line's negative side ("income
         tax benefit / loss before income taxes") as its amount, without its sign."""
-        self._amount = divided and node.kind == "name"
-        try:
-            return self.value(node, year)
-        finally:
-            self._amount = False
+        if divided and node.kind == "name":
+            return self.name(node.value, node.year or year, amount=True)
+        return self.value(node, year)
 
-    def name(self, name: str, year: int | None) -> float:
-        amount, self._amount = self._amount, False
+    def name(self, name: str, year: int | None, *, amount: bool = False) -> float:
         metric = (
             self.defined.get(phrase_words(name))
             or self._abbreviated(name)
