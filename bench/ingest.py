@@ -58,7 +58,7 @@ def main() -> int:
     parser.add_argument("folder", type=Path, nargs="?", default=DEV_PDFS)
     parser.add_argument(
         "--embedder",
-        default=str(Settings.model_fields["embedder"].default),
+        default=str(Settings.embedder),
         choices=[str(name) for name in EmbedderName],
         help="default: the product's default (%(default)s)",
     )

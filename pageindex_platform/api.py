@@ -23,10 +23,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from . import catalog
 from .db.engine import Database
+from .db.sql import PlainSession
 from .errors import CorpusClosedError
 from .guard import guarded
 from .results import *  # noqa: F403 - the API's types, re-exported
@@ -126,8 +125,9 @@ class Corpus:
             self._closed = True
 
     @contextmanager
-    def _session(self) -> Iterator[Session]:
-        with self._db.session() as session:
+    def _session(self) -> Iterator[PlainSession]:
+        """A reading session (plain psycopg: no SQLAlchemy imported to read)."""
+        with self._db.reader() as session:
             yield session
 
     def _chat(self, mode: Mode | None) -> AbstractContextManager[Any]:

@@ -7,12 +7,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import delete
-from sqlalchemy.orm import Session
-
 from .db import queries
 from .db.queries import DocumentInfo, TreeInfo
-from .db.tables import Document
+from .db.sql import Session, text
 from .errors import DocumentNotFoundError, PageNotFoundError
 from .index.signals import UNSURE
 from .records import DocType
@@ -297,7 +294,7 @@ def remove_document(*, session: Session, name: str) -> Removed:
     if document.name != name:
         queries.unlink_copy(session, name=name)
         return Removed(name, True, document.name)
-    session.execute(delete(Document).where(Document.id == document.id))
+    session.execute(text("DELETE FROM documents WHERE id = :id"), {"id": document.id})
     return Removed(name, True, None)
 
 

@@ -10,9 +10,8 @@ from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
-from sqlalchemy.exc import DBAPIError
-
 from .db.engine import Database
+from .db.sql import driver_error
 from .errors import CorpusClosedError, DatabaseError, InputError
 
 
@@ -60,7 +59,9 @@ def guarded(method: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P
             _check(key, value)
         try:
             return method(self, *args, **kwargs)
-        except DBAPIError as exc:
+        except Exception as exc:
+            if driver_error(exc) is None:
+                raise
             raise DatabaseError(self._db.explain(exc)) from exc
 
     return run

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterable
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated
+from typing import Any
 from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 import platformdirs
-from pydantic import AliasChoices, BeforeValidator, Field
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class EmbedderName(StrEnum):
@@ -41,21 +40,22 @@ class Mode(StrEnum):
     LLM = "llm"  # an OpenAI-compatible chat model refines trees and writes summaries
 
 
-class Settings(BaseSettings):
-    """Typed settings. Environment variables use the `PI_` prefix (PI_HOME, PI_DATABASE_URL...)."""
+class Settings:
+    """Typed settings. Environment variables use the `PI_` prefix (PI_HOME, PI_DATABASE_URL...),
+    in any case; values given in code win over them. A value that cannot be used is a
+    ConfigurationError naming its variable. Read with the standard library alone: a fresh
+    `pi ask` imports no settings framework."""
 
-    model_config = SettingsConfigDict(env_prefix="PI_", extra="ignore")
-
-    home: Path = Field(default_factory=_default_home)
+    home: Path
     database_url: str | None = None
-    # the embedded server's shared buffers (MB); unset: 256 MB (a desktop's share)
-    db_shared_buffers_mb: int | None = Field(default=None, ge=1)
+    # the embedded server's shared buffers (MB, at least 1); unset: 256 MB (a desktop's share)
+    db_shared_buffers_mb: int | None = None
     # where the default embedder's token table and the question model's ONNX file are
     # prepared once per user and shared by every PI_HOME
-    model_cache: Path = Field(default_factory=lambda: default_cache() / "models")
+    model_cache: Path
     # how many CPU-heavy ingest stages (a file's parsing, a document's embedding) run at once
-    # on this machine, over all ingests of this user (unset: one per core)
-    cpu_slots: int | None = Field(default=None, ge=1)
+    # on this machine, over all ingests of this user (at least 1; unset: one per core)
+    cpu_slots: int | None = None
     # fast: chunks ~16x faster to embed than minilm, same dev retrieval (docs/benchmarks.md)
     embedder: EmbedderName = EmbedderName.FAST
     embed_batch_size: int = 16  # measured: 18.6 chunks/s at 16, 13 at 64 (less padding)
@@ -67,7 +67,7 @@ class Settings(BaseSettings):
     # is taken over by another after this)
     ingest_lease_seconds: float = 900.0
     # how long reading one file may take: a file over it fails alone, the batch goes on
-    file_seconds: float = Field(default=300.0, gt=0)
+    file_seconds: float = 300.0  # above 0
 
     # the bearer token `pi mcp --http` requires (needed to serve another interface than
     # loopback)
@@ -76,20 +76,12 @@ class Settings(BaseSettings):
     web_token: str | None = None
     # names the web page answers to besides the address it serves (a reverse proxy's, the
     # machine's): comma-separated, "name" at any port or "name:port"
-    web_allowed_hosts: Annotated[
-        list[str],
-        NoDecode,
-        BeforeValidator(
-            lambda v: [n.strip() for n in v.split(",") if n.strip()] if isinstance(v, str) else v
-        ),
-    ] = Field(default_factory=list)
+    web_allowed_hosts: list[str]
 
     # Any OpenAI-compatible endpoint: OpenAI, a gateway, Ollama, vLLM, llama.cpp server.
     llm_base_url: str | None = None
     llm_model: str | None = None
-    llm_api_key: str | None = Field(
-        default=None, validation_alias=AliasChoices("PI_LLM_API_KEY", "OPENAI_API_KEY")
-    )
+    llm_api_key: str | None = None  # PI_LLM_API_KEY, else OPENAI_API_KEY
     llm_timeout: float = 60.0  # seconds per request
     llm_temperature: float = 0.0
     llm_max_attempts: int = 5  # per request, including the first
@@ -98,15 +90,26 @@ class Settings(BaseSettings):
     llm_max_response_bytes: int = 8_000_000  # a longer reply is refused, not read on
     llm_max_tokens: int = 4096  # completion tokens per reply (a model that never stops)
     # USD per million tokens, {"model": [prompt, completion]}; unknown models cost 0.
-    llm_prices: dict[str, tuple[float, float]] = Field(
-        default_factory=lambda: {
-            "gpt-4o": (2.5, 10.0),
-            "gpt-4o-mini": (0.15, 0.6),
-            "gpt-4.1": (2.0, 8.0),
-            "gpt-4.1-mini": (0.4, 1.6),
-        }
-    )
+    llm_prices: dict[str, tuple[float, float]]
     llm_toc_check_pages: int = 20
+
+    def __init__(self, **values: Any) -> None:
+        """Each setting from `values`, else its environment variable, else its default."""
+        from .setting_values import read
+
+        self.__dict__.update(read(Settings, values, _MADE, environment=True))
+
+    def replaced(self, **changes: Any) -> Settings:
+        """These settings with `changes`, checked as given values are."""
+        from .setting_values import read
+
+        copied = copy.copy(self)
+        copied.__dict__.update(read(Settings, changes, _MADE, environment=False))
+        return copied
+
+    def __repr__(self) -> str:
+        url = redact_url(self.database_url) if self.database_url else None
+        return f"Settings(home={str(self.home)!r}, database_url={url!r})"
 
     @property
     def pgdata(self) -> Path:
@@ -117,6 +120,19 @@ class Settings(BaseSettings):
         """llm when a model is configured, else local."""
         return Mode.LLM if self.llm_model else Mode.LOCAL
 
+
+# The defaults made on first use (a path of this user's, a mutable value), beside the class's.
+_MADE: dict[str, Any] = {
+    "home": _default_home,
+    "model_cache": lambda: default_cache() / "models",
+    "web_allowed_hosts": list,
+    "llm_prices": lambda: {
+        "gpt-4o": (2.5, 10.0),
+        "gpt-4o-mini": (0.15, 0.6),
+        "gpt-4.1": (2.0, 8.0),
+        "gpt-4.1-mini": (0.4, 1.6),
+    },
+}
 
 _MASK = "***"
 # A URL's pieces shorter than this are masked where they stand in a URL, never elsewhere in a
@@ -299,25 +315,7 @@ def load_settings(**values: object) -> Settings:
     """Settings from the environment (PI_* variables), with `values` given in code over them
     (None leaves a setting to the environment). A value that cannot be used is a
     ConfigurationError naming its variable."""
-    from pydantic import ValidationError
-    from pydantic_settings import SettingsError
-
-    from .errors import ConfigurationError
-
-    given = {k: v for k, v in values.items() if v is not None}
-    try:
-        return Settings(**given)  # type: ignore[arg-type]
-    except SettingsError as exc:  # a value that is not even JSON, for a structured setting
-        field_name = str(exc).split('"')[1] if '"' in str(exc) else "?"
-        raise ConfigurationError(
-            f"bad setting: PI_{field_name.upper()} is not valid JSON ({exc})"
-        ) from None
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"PI_{'_'.join(str(p) for p in e['loc'][:1]).upper()}={e.get('input')!r}: {e['msg']}"
-            for e in exc.errors()
-        )
-        raise ConfigurationError(f"bad setting: {problems}") from None
+    return Settings(**{k: v for k, v in values.items() if v is not None})
 
 
 @lru_cache(maxsize=1)

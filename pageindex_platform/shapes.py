@@ -5,9 +5,10 @@ door without hand edits."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import TypeAdapter
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 _adapters: dict[type[Any], TypeAdapter[Any]] = {}
 
@@ -15,6 +16,8 @@ _adapters: dict[type[Any], TypeAdapter[Any]] = {}
 def _adapter(kind: type[Any]) -> TypeAdapter[Any]:
     adapter = _adapters.get(kind)
     if adapter is None:
+        from pydantic import TypeAdapter  # on first use: a question answered as text needs none
+
         adapter = _adapters[kind] = TypeAdapter(kind)
     return adapter
 

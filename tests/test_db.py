@@ -119,7 +119,7 @@ def test_default_shared_buffers_are_a_desktops_share_whatever_the_memory(
     settings = get_settings()
     assert settings.db_shared_buffers_mb is None
     assert embedded.shared_buffers_mb(settings) == 256
-    chosen = settings.model_copy(update={"db_shared_buffers_mb": 300})
+    chosen = settings.replaced(db_shared_buffers_mb=300)
     assert embedded.shared_buffers_mb(chosen) == 300
     monkeypatch.setenv("PI_DB_SHARED_BUFFERS_MB", "0")
     get_settings.cache_clear()

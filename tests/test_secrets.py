@@ -239,7 +239,7 @@ def test_an_api_key_a_server_echoes_is_masked_in_the_error() -> None:
     chats: list[StructuredChat] = []
     with FakeLLM(refuse) as server:
         url = secret_url(_port(server))
-        chat = make_chat(server, chats, PI_LLM_API_KEY=key, llm_base_url=url)
+        chat = make_chat(server, chats, llm_api_key=key, llm_base_url=url)
         assert chat.transport.settings.llm_api_key == key  # type: ignore[attr-defined]
         with pytest.raises(LLMRequestError) as refused:
             ask(chat)

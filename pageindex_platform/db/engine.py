@@ -1,7 +1,8 @@
 """A corpus's database (`Database`): PI_DATABASE_URL, else the embedded PostgreSQL
 (`embedded.py`), each handed its own settings. The schema is created and upgraded only by
 Alembic migrations (`migrate.py`), run on first use; database failures are put in words a
-user can act on.
+user can act on. Reading runs on plain psycopg sessions (`reader()`, `sql.py`); SQLAlchemy
+(`session()`, `engine`) is imported only by what writes through its ORM or migrates.
 """
 
 from __future__ import annotations
@@ -12,15 +13,21 @@ import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from sqlalchemy import Engine, create_engine, text
-from sqlalchemy.exc import DBAPIError, OperationalError
-from sqlalchemy.orm import Session, sessionmaker
+import psycopg
 
 from ..errors import ConfigurationError, DatabaseError
 from ..settings import Settings, redact_url
 from .embedded import embedded_running, restart_embedded, shared_buffers_mb, start_embedded
+from .sql import Connections, PlainSession, driver_error
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+    from sqlalchemy.orm import sessionmaker
+
+    from .orm import OrmSession
 
 logger = logging.getLogger(__name__)
 
@@ -93,7 +100,7 @@ def explain_failure(exc: BaseException, settings: Settings) -> str:
         )
     if "password authentication failed" in text_ or ("role" in text_ and "does not exist" in text_):
         return f"{where} refused the login: check the user and password [{detail}]"
-    if isinstance(exc, OperationalError) or "connection" in text_:
+    if isinstance(driver_error(exc), psycopg.OperationalError) or "connection" in text_:
         return f"cannot reach {where} (is it running?) [{detail}]"
     return f"{where}: {detail}"
 
@@ -118,12 +125,15 @@ _GONE = ("08", "57P01", "57P02", "57P03", "57P04", "57P05")
 
 def connection_lost(exc: BaseException) -> bool:
     """Whether `exc` says the database went away (not a problem of one document)."""
-    if not isinstance(exc, DBAPIError):
+    cause = driver_error(exc)
+    if cause is None:
         return False
-    if exc.connection_invalidated:
+    if getattr(exc, "connection_invalidated", False):  # SQLAlchemy's word for it
         return True
-    state = getattr(exc.orig, "sqlstate", None)
-    return isinstance(exc, OperationalError) and (state is None or state.startswith(_GONE))
+    state = cause.sqlstate
+    return isinstance(cause, psycopg.OperationalError) and (
+        state is None or state.startswith(_GONE)
+    )
 
 
 def disk_full(exc: BaseException) -> bool:
@@ -155,6 +165,8 @@ def database_url(settings: Settings) -> str:
 
 
 def _new_engine(url: str) -> Engine:
+    from sqlalchemy import create_engine
+
     # No server-side prepared statements: after a statement's fifth run psycopg prepares
     # it, and PostgreSQL may then plan it once for any value. A generic plan for
     # `document_id = ANY(:ids)` ignores how many documents a filter keeps and the vector
@@ -168,16 +180,18 @@ _migrated: set[str] = set()  # URLs whose schema this process found current
 
 
 class Database:
-    """One corpus's database, given its own settings: its engine (made on first use, when
-    the embedded server is started and the schema migrated), its sessions, and its failures
-    in words. Nothing here reads or changes process-wide settings, so the `Database`s of two
-    corpora live side by side in one process."""
+    """One corpus's database, given its own settings: its plain reading sessions and its
+    SQLAlchemy engine (each made on first use, when the embedded server is started and the
+    schema migrated), its sessions, and its failures in words. Nothing here reads or changes
+    process-wide settings, so the `Database`s of two corpora live side by side in one
+    process."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._engine: Engine | None = None
         self._url: str | None = None
-        self._factory: sessionmaker[Session] | None = None
+        self._factory: sessionmaker[OrmSession] | None = None
+        self._connections: Connections | None = None
 
     @property
     def url(self) -> str:
@@ -195,31 +209,56 @@ class Database:
             # garbage collector (which warns of each one)
             weakref.finalize(self, self._engine.dispose)
         if migrate and self.url not in _migrated:
-            self._migrate(self._engine)
+            self._migrate()
         return self._engine
 
     @property
     def engine(self) -> Engine:
         return self.connect()
 
-    def _migrate(self, engine: Engine) -> None:
-        from .migrate import current_revision, head_revision, upgrade
+    def _migrate(self) -> None:
+        from .migrate import head_revision, plain_revision, upgrade
 
         try:
-            current, head = current_revision(engine), head_revision()
+            with self._plain().session() as session:
+                current, head = plain_revision(session), head_revision()
             if current != head:
                 logger.info("schema %s upgraded to %s", current or "(none)", head)
                 upgrade(self.url)
-        except DBAPIError as exc:
+        except Exception as exc:
+            if driver_error(exc) is None:
+                raise
             raise DatabaseError(self.explain(exc)) from exc
         _migrated.add(self.url)
 
+    def _plain(self) -> Connections:
+        if self._connections is None:
+            self._connections = Connections(_driver_url(self.url))
+            weakref.finalize(self, self._connections.close)
+        return self._connections
+
     @contextmanager
-    def session(self) -> Iterator[Session]:
-        """A session whose transaction commits on success and rolls back on any error."""
+    def session(self) -> Iterator[OrmSession]:
+        """A SQLAlchemy ORM session whose transaction commits on success and rolls back on
+        any error (what writes documents uses)."""
         if self._factory is None:
-            self._factory = sessionmaker(bind=self.engine, expire_on_commit=False)
+            from sqlalchemy.orm import sessionmaker
+
+            from .orm import OrmSession
+
+            self._factory = sessionmaker(
+                bind=self.engine, class_=OrmSession, expire_on_commit=False
+            )
         with self._factory() as session, session.begin():
+            yield session
+
+    @contextmanager
+    def reader(self) -> Iterator[PlainSession]:
+        """A plain session (psycopg, no SQLAlchemy) whose transaction commits on success and
+        rolls back on any error: what questions and the catalog read with."""
+        if self.url not in _migrated:
+            self._migrate()
+        with self._plain().session(bind=lambda: self.engine) as session:
             yield session
 
     def explain(self, exc: BaseException) -> str:
@@ -241,12 +280,11 @@ class Database:
             try:
                 if not settings.database_url and not embedded_running(settings.pgdata):
                     restart_embedded(settings.pgdata, shared_buffers_mb(settings))
-                engine = self.connect(migrate=False)
-                engine.dispose()
-                with engine.connect() as conn:
-                    conn.execute(text("SELECT 1"))
+                self.dispose()
+                with self._plain().session() as session:
+                    session.execute("SELECT 1")
                 return True
-            except (DatabaseError, DBAPIError):
+            except (DatabaseError, psycopg.Error):
                 if time.monotonic() + pause > deadline:
                     return False
                 time.sleep(pause)  # a killed server takes a moment to be gone
@@ -256,6 +294,8 @@ class Database:
         """Close the pooled connections (they are opened again on next use)."""
         if self._engine is not None:
             self._engine.dispose()
+        if self._connections is not None:
+            self._connections.close()
 
     def status(self) -> DatabaseStatus:
         """Which database, whether it runs, its schema revision, documents and buffers."""
@@ -270,22 +310,21 @@ class Database:
                 revision=None,
                 documents=None,
             )
-        from .migrate import current_revision
+        from .migrate import plain_revision
 
-        engine = self.connect(migrate=False)
         try:
-            revision = current_revision(engine)
-            with engine.connect() as conn:
+            with self._plain().session() as session:
+                revision = plain_revision(session)
                 documents = (
-                    conn.execute(text("SELECT count(*) FROM documents")).scalar_one()
+                    session.execute("SELECT count(*) FROM documents").scalar_one()
                     if revision
                     else None
                 )
-                buffers = str(conn.execute(text("SHOW shared_buffers")).scalar_one())
-        except DBAPIError as exc:
+                buffers = str(session.execute("SHOW shared_buffers").scalar_one())
+        except psycopg.Error as exc:
             raise DatabaseError(self.explain(exc)) from exc
         return DatabaseStatus(
-            url=engine.url.render_as_string(hide_password=True),
+            url=_shown_url(_driver_url(self.url)),
             embedded=embedded,
             running=True,
             data_dir=str(settings.pgdata) if embedded else None,
@@ -299,3 +338,17 @@ class Database:
         from .migrate import current_revision
 
         return current_revision(self.engine)
+
+
+def _shown_url(url: str) -> str:
+    """The URL as `pi db status` shows it: the password masked, the rest as it is."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user, _, host = parts.netloc.rpartition("@")
+    return parts._replace(netloc=f"{user.partition(':')[0]}:***@{host}").geturl()
+
+
+def _driver_url(url: str) -> str:
+    """The SQLAlchemy URL as libpq (psycopg) takes it."""
+    return url.replace("postgresql+psycopg://", "postgresql://", 1)

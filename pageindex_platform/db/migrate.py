@@ -13,11 +13,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Engine, text
-from sqlalchemy.exc import ProgrammingError
+import psycopg
+
+from .sql import PlainSession
 
 if TYPE_CHECKING:
     from alembic.config import Config
+    from sqlalchemy import Engine
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -63,11 +65,24 @@ def head_revision() -> str | None:
 
 
 def current_revision(engine: Engine) -> str | None:
+    from sqlalchemy import text
+    from sqlalchemy.exc import ProgrammingError
+
     with engine.connect() as conn:
         try:
             return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
         except ProgrammingError:  # no alembic_version table: an empty database
             return None
+
+
+def plain_revision(session: PlainSession) -> str | None:
+    """The database's schema revision, read on a plain session (None: an empty database)."""
+    try:
+        with session.begin_nested():
+            found = session.execute("SELECT version_num FROM alembic_version").scalar()
+            return None if found is None else str(found)
+    except psycopg.errors.UndefinedTable:
+        return None
 
 
 def upgrade(url: str, revision: str = "head") -> None:

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from sqlalchemy.orm import Session
 
 from ..db import queries
+from ..db.sql import Session
 from ..settings import EmbedderName, Settings
 from . import EMBEDDING_DIM, Embedder, embedder_named, get_embedder, model_place
 

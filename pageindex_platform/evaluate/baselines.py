@@ -8,9 +8,7 @@ import time
 from collections.abc import Sequence
 from enum import StrEnum
 
-from sqlalchemy import text
-from sqlalchemy.orm import Session
-
+from ..db.sql import Session, text
 from ..db.vectors import vector_literal
 from ..embeddings import Embedder
 from ..search.semantic import tune_hnsw

@@ -11,10 +11,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import text
-from sqlalchemy.orm import Session
-
 from ..db.queries import CompanyNames
+from ..db.sql import Session, text
 from ..names import SYMBOL, letters, short_company
 from ..records import DocMetadata, DocType, PageText, TreeNode
 from .metadata import FirstPages, metadata_of

@@ -16,7 +16,6 @@ a new loop per call breaks kept-alive connections ("Event loop is closed").
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import re
@@ -25,15 +24,18 @@ from collections.abc import Callable, Container, Coroutine, Hashable, Sequence
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from types import TracebackType
-from typing import Any, Protocol, TypeVar
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..errors import LLMOutputError, LLMUnavailableError
 from ..settings import Settings, redact_text
 
 Message = dict[str, str]
-T = TypeVar("T", bound=BaseModel)
+if TYPE_CHECKING:  # a question in local mode imports neither pydantic nor asyncio
+    import asyncio
+
+    from pydantic import BaseModel
+
+T = TypeVar("T", bound="BaseModel")
 R = TypeVar("R")
 Check = Callable[[Any], None]  # raises ValueError when a reply is not usable
 
@@ -148,6 +150,8 @@ class StructuredChat:
     ) -> None:
         self.transport = transport
         self.cache = cache
+        import asyncio
+
         self.price = settings.llm_prices.get(transport.model, (0.0, 0.0))
         self._limit = asyncio.Semaphore(max(1, settings.llm_concurrency))
         self._runner: asyncio.Runner | None = None
@@ -161,6 +165,8 @@ class StructuredChat:
     def run(self, coroutine: Coroutine[Any, Any, R]) -> R:
         """Run a coroutine that uses this chat on the chat's one event loop."""
         if self._runner is None:
+            import asyncio
+
             self._runner = asyncio.Runner()
         return self._runner.run(coroutine)
 
@@ -243,7 +249,7 @@ class StructuredChat:
                         check(value)
                     usage.cached += 1
                     return value
-                except (ValueError, ValidationError):
+                except ValueError:  # pydantic's ValidationError is one
                     pass  # a stale or unusable entry: ask again
         conversation = list(messages)
         problem = ""
@@ -258,7 +264,7 @@ class StructuredChat:
                 value = schema.model_validate(extract_json(reply.text))
                 if check is not None:
                     check(value)
-            except (ValueError, ValidationError) as exc:
+            except ValueError as exc:  # pydantic's ValidationError is one
                 problem = str(exc).splitlines()[0][:300]
                 if attempt == 0:
                     conversation = [

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from sqlalchemy import text
-from sqlalchemy.orm import Session
 
+from ..db.sql import Session, text
 from ..db.vectors import vector_literal
 from .terms import rarity, terms
 

@@ -20,10 +20,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy.orm import Session
-
 from ..db import queries
 from ..db.queries import DocumentInfo, FactInfo
+from ..db.sql import Session
 from ..periods import PeriodAsk
 from .figures import (
     Figure,

@@ -18,10 +18,9 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy.orm import Session
-
 from ..db import queries
 from ..db.queries import CompanyNames, DocumentInfo
+from ..db.sql import Session
 from ..index.text import normalize
 from ..names import SYMBOL, letters, short_company
 from .entities import entity_groups, with_other_names

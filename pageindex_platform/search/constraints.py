@@ -9,10 +9,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy.orm import Session
-
 from ..db import queries
 from ..db.queries import CompanyNames
+from ..db.sql import Session
 from ..periods import PeriodAsk, PeriodKind
 from ..periods.dates import parse_dates
 from ..periods.filing_words import ANNUAL_FILING_YEAR

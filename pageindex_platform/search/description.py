@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 from pydantic import BaseModel
-from sqlalchemy.orm import Session
 
 from ..db import queries
+from ..db.sql import Session
 from ..llm import StructuredChat, Usage, some_known
 from ..tokens import count_tokens
 

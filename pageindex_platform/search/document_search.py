@@ -7,10 +7,9 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from sqlalchemy.orm import Session
-
 from ..db import queries
 from ..db.queries import DocumentInfo, TreeInfo
+from ..db.sql import Session
 from .constraints import Constraints
 from .modes import Steps
 from .priors import asks_newest

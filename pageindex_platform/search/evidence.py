@@ -8,9 +8,8 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy.orm import Session
-
 from ..db.queries import DocumentInfo
+from ..db.sql import Session
 from ..periods import PeriodAsk
 from ..periods.fiscal import asked_years, filing_years, of_dates, own_span, reports, span_for
 from .constraints import Constraints

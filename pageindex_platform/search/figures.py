@@ -12,10 +12,9 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from ..db import queries
 from ..db.queries import DocumentInfo, FactInfo
+from ..db.sql import Session
 from ..index.tables import label_key
 from ..periods import PeriodAsk, months_before, months_between
 from ..periods.fiscal import Span, span_for, span_words, year_named

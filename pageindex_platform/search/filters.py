@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy.orm import Session
-
 from ..db import queries
 from ..db.queries import DocumentInfo
+from ..db.sql import Session
 from ..periods import PeriodAsk, PeriodKind
 from ..periods.fiscal import (
     COMPARATIVE_YEARS,

@@ -13,10 +13,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from sqlalchemy.orm import Session
-
 from ..db import queries
 from ..db.queries import DocumentInfo, FactInfo
+from ..db.sql import Session
 from ..periods.filing_words import without_source
 from .checks import CheckedBook, column_check, page_check, statement_asked
 from .figures import PER_SHARE, Figure, LineItem

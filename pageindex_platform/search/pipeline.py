@@ -2,21 +2,19 @@
 document's search → the evidence → the answer with citations, logged in `query_log`.
 
 Each stage is a function of typed values in its own module; the steps that local and llm mode
-take differently are chosen once (`modes.steps_for`), and one `Trace` collects the warnings,
+take differently are chosen once (`steps_for`), and one `Trace` collects the warnings,
 the model's usage and the stages' times.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
-from sqlalchemy.exc import DBAPIError
-from sqlalchemy.orm import Session
-
 from ..db import queries
 from ..db.queries import DocumentInfo
-from ..db.tables import QueryLog
+from ..db.sql import Session, driver_error, text
 from ..embeddings.space import EmbeddingSpace
 from ..errors import EmptyCorpusError
 from ..llm import StructuredChat
@@ -25,7 +23,7 @@ from .constraints import Constraints, parse_constraints
 from .document_search import Found, Selected, search_document, select_documents, with_rivals
 from .evidence import Evidence, gather, missing_notice, not_stored_notice, period_source
 from .headline import Stated, demote
-from .modes import Written, steps_for
+from .modes import Steps, Written
 from .query import Query
 from .results import Answer, DocumentScore, EvidenceLine, NodeRef
 from .router import Route, RouteDecision, decide_route
@@ -37,6 +35,19 @@ from .trace import Trace
 from .vocabulary import Vocabulary
 
 logger = logging.getLogger(__name__)
+
+
+def steps_for(chat: StructuredChat | None) -> Steps:
+    """The mode's steps: llm with a chat model, else local (which never imports the llm
+    steps' modules: their response models, the SQL parser)."""
+    if chat is None:
+        steps = Steps()
+    else:
+        from .llm_steps import LlmSteps
+
+        steps = LlmSteps(chat)
+    logger.info("mode %s", steps.mode)
+    return steps
 
 
 def ask(
@@ -268,25 +279,34 @@ def _log(session: Session, answer: Answer) -> None:
     Best-effort: a row that cannot be written (a full disk) costs the log, not the answer."""
     try:
         with session.begin_nested():
-            session.add(_log_row(answer))
-    except DBAPIError as exc:
-        problem = str(getattr(exc, "orig", None) or exc).strip()[:240]
-        logger.warning("the question was not logged in query_log (%s)", problem)
+            session.execute(_LOG, _log_row(answer))
+    except Exception as exc:
+        cause = driver_error(exc)
+        if cause is None:
+            raise
+        logger.warning("the question was not logged in query_log (%s)", str(cause).strip()[:240])
 
 
-def _log_row(answer: Answer) -> QueryLog:
+_LOG = text(
+    "INSERT INTO query_log (question, mode, route, route_reason, documents, citations, "
+    "latency_ms, usage) VALUES (:question, :mode, :route, :route_reason, "
+    "CAST(:documents AS jsonb), CAST(:citations AS jsonb), :latency_ms, CAST(:usage AS jsonb))"
+)
+
+
+def _log_row(answer: Answer) -> dict[str, Any]:
     """The row as stored: any URL-like text in it (a failed model step's reason that quotes
     an endpoint, a question that pastes a link) has its secrets masked."""
-    return QueryLog(
-        question=redact_text(answer.question),
-        mode=answer.mode,
-        route=answer.route,
-        route_reason=redact_text(answer.route_reason),
-        documents=[{"name": d.name, "score": d.score} for d in answer.documents],
-        citations=[c.to_dict() for c in answer.citations],
-        latency_ms=answer.timings["total"] * 1000,
-        usage=_masked(answer.usage),
-    )
+    return {
+        "question": redact_text(answer.question),
+        "mode": str(answer.mode),
+        "route": str(answer.route),
+        "route_reason": redact_text(answer.route_reason),
+        "documents": json.dumps([{"name": d.name, "score": d.score} for d in answer.documents]),
+        "citations": json.dumps([c.to_dict() for c in answer.citations]),
+        "latency_ms": answer.timings["total"] * 1000,
+        "usage": json.dumps(_masked(answer.usage)),
+    }
 
 
 def _masked(value: Any) -> Any:

@@ -16,10 +16,9 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy.orm import Session
-
 from ..db import queries
 from ..db.queries import DocumentInfo
+from ..db.sql import Session
 from ..index.tables import cell_value
 from ..periods import written_dates
 from .checks import page_check

@@ -10,10 +10,9 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from sqlalchemy.orm import Session
-
 from ..db import queries
 from ..db.queries import DocumentInfo
+from ..db.sql import Session
 from ..index.tables import label_key
 from .checks import CheckedBook
 from .figures import Figure, LineItem

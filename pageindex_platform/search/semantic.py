@@ -12,10 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from sqlalchemy import text
-from sqlalchemy.orm import Session
 
 from ..db import queries
+from ..db.sql import Session, text
 from ..db.vectors import vector_literal
 from .candidates import candidate_documents, in_documents
 from .query import Query

@@ -10,10 +10,9 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from sqlalchemy.orm import Session
-
 from ..db import queries
 from ..db.queries import DocumentInfo
+from ..db.sql import Session
 from .headline import Stated, not_sure
 from .narrowing import counted_kind, place_check
 from .results import Candidate, Check

@@ -13,10 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 
-from sqlalchemy.orm import Session
-
 from ..db import queries
 from ..db.queries import DocumentInfo
+from ..db.sql import Session
 from ..periods import PeriodAsk
 from ..periods.fiscal import Span, own_span, reported, reports, span_for
 from ..periods.series import SeriesPeriod

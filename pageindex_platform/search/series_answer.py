@@ -9,10 +9,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from sqlalchemy.orm import Session
-
 from ..db import queries
 from ..db.queries import DocumentInfo
+from ..db.sql import Session
 from ..periods.series import SeriesAsk, SeriesPeriod, series_asked
 from .constraints import Constraints
 from .evidence import Evidence

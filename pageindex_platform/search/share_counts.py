@@ -8,10 +8,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from sqlalchemy.orm import Session
-
 from ..db import queries
 from ..db.queries import DocumentInfo, FactInfo
+from ..db.sql import Session
 from ..periods.fiscal import year_named
 from .figures import SCALE_WORDS, Figure, FigureBook
 from .headline import Stated, figure_headline

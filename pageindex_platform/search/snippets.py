@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import re
 
-from sqlalchemy.orm import Session
-
 from ..db import queries
+from ..db.sql import Session
 from .results import Answer, SearchHit, SearchResult
 
 _WORD = re.compile(r"[a-z0-9]{3,}")

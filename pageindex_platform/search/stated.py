@@ -10,9 +10,8 @@ import logging
 import re
 from dataclasses import replace
 
-from sqlalchemy.orm import Session
-
 from ..db.queries import DocumentInfo
+from ..db.sql import Session
 from ..index.text import phrase_words
 from ..periods import PeriodAsk, PeriodKind
 from ..periods.fiscal import asked_years, year_ended_before

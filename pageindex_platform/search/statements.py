@@ -12,9 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from sqlalchemy.orm import Session
-
 from ..db import queries
+from ..db.sql import Session
 from .terms import phrase_words
 
 

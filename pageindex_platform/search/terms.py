@@ -10,9 +10,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import text
-from sqlalchemy.orm import Session
-
+from ..db.sql import Session, text
 from ..index.text import phrase_words
 
 __all__ = [

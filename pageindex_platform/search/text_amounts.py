@@ -15,10 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from sqlalchemy.orm import Session
-
 from ..db import queries
 from ..db.queries import DocumentInfo
+from ..db.sql import Session
 from ..periods.filing_words import without_form, without_source
 from .amount_lists import JOINED, of_year, says_word
 from .amounts import AMOUNT

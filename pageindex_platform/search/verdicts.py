@@ -9,9 +9,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from sqlalchemy.orm import Session
-
 from ..db.queries import DocumentInfo
+from ..db.sql import Session
 from ..index.tables import label_key
 from ..periods import PeriodAsk
 from .document_search import Found

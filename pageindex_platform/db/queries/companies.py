@@ -8,8 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import text
-from sqlalchemy.orm import Session
+from ..sql import Session, text
 
 
 @dataclass(frozen=True)

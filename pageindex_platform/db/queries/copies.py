@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import text
-from sqlalchemy.orm import Session
-
 from ...records import PERIODIC
+from ..sql import Session, text
 
 
 def link_copy(session: Session, *, name: str, of: str) -> None:

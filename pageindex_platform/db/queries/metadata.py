@@ -7,8 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Row, text
-from sqlalchemy.orm import Session
+from ..sql import Session, text
 
 
 @dataclass(frozen=True)
@@ -48,7 +47,7 @@ _DOCUMENT_COLUMNS = (
 )
 
 
-def _document(row: Row[Any]) -> DocumentInfo:
+def _document(row: Any) -> DocumentInfo:
     return DocumentInfo(
         id=int(row.id),
         name=row.name,

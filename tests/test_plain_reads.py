@@ -1,0 +1,110 @@
+"""Reading the corpus without SQLAlchemy: the plain session (db/sql.py) runs the statements
+the query functions write, as the ORM session runs them, and a question asked in a fresh
+process imports neither SQLAlchemy nor a settings framework."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from pageindex_platform.db.sql import Sql, text
+from pageindex_platform.errors import DatabaseError
+
+from .helpers import env_db
+
+# What a local-mode question never uses: SQLAlchemy and Alembic (ingest writes through
+# them), the settings framework, the SQL parser and the model client of llm mode.
+NOT_FOR_A_QUESTION = ("sqlalchemy", "alembic", "pydantic_settings", "pglast", "openai")
+
+
+def test_a_statements_parameters_casts_and_percent_signs_read_as_sqlalchemy_reads_them() -> None:
+    statement = text(
+        "SELECT CAST(:a AS text) AS a, '12:30'::text AS clock, 'x%' AS pct, "
+        "'to\\:day' AS escaped, :b + 1 AS b"
+    )
+    assert statement.driver_text == (
+        "SELECT CAST(%(a)s AS text) AS a, '12:30'::text AS clock, 'x%%' AS pct, "
+        "'to:day' AS escaped, %(b)s + 1 AS b"
+    )
+    db = env_db()
+    with db.reader() as plain, db.session() as orm:
+        params = {"a": "one", "b": 41}
+        assert plain.execute(statement, params).all() == [("one", "12:30", "x%", "to:day", 42)]
+        assert [tuple(r) for r in orm.execute(statement, params)] == [
+            ("one", "12:30", "x%", "to:day", 42)
+        ]
+
+
+def test_rows_read_by_position_by_name_and_as_mappings() -> None:
+    with env_db().reader() as session:
+        rows = session.execute(
+            text("SELECT n, n * 2 AS twice, 'a' AS n FROM generate_series(1, 3) AS s(n)")
+        )
+        first = rows.first()
+        assert first[0] == 1 and first.twice == 2 and first.n == 1  # a repeated name: its first
+        assert [r.twice for r in rows] == [2, 4, 6]
+        assert rows.scalars().all() == [1, 2, 3]
+        assert rows.mappings().first() == {"n": 1, "twice": 2}
+        assert session.execute(text("SELECT 1 WHERE false")).scalar() is None
+        with pytest.raises(DatabaseError, match="one row was expected, 3 came back"):
+            rows.one()
+        with pytest.raises(AttributeError):
+            _ = first.missing
+
+
+def test_a_failed_savepoint_undoes_its_own_statements_and_the_rest_commits() -> None:
+    db = env_db()
+    with db.reader() as session:
+        session.execute(text("CREATE TEMP TABLE kept (n int) ON COMMIT PRESERVE ROWS"))
+        session.execute(text("INSERT INTO kept VALUES (1)"))
+        with pytest.raises(psycopg.errors.DivisionByZero), session.begin_nested():
+            session.execute(text("INSERT INTO kept VALUES (2)"))
+            session.execute(text("SELECT 1 / 0"))
+        assert session.execute(text("SELECT array_agg(n) FROM kept")).scalar() == [1]
+
+
+def test_a_reading_error_rolls_back_and_the_next_reader_works() -> None:
+    db = env_db()
+    with pytest.raises(psycopg.errors.UndefinedTable), db.reader() as session:
+        session.execute(text("SELECT * FROM no_such_table"))
+    with db.reader() as session:
+        assert session.execute(text("SELECT count(*) FROM documents")).scalar() == 0
+
+
+def test_a_pooled_connection_the_server_dropped_is_replaced() -> None:
+    db = env_db()
+    with db.reader() as session:
+        pid = session.execute(text("SELECT pg_backend_pid()")).scalar()
+    with db.session() as orm:  # the server ends the idle pooled connection
+        orm.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
+    with db.reader() as session:
+        assert session.execute(text("SELECT pg_backend_pid()")).scalar() != pid
+
+
+def test_statements_are_sql_values_not_strings() -> None:
+    assert isinstance(text("SELECT 1"), Sql) and "SELECT 1" in repr(text("SELECT 1"))
+
+
+def test_a_question_in_a_fresh_process_imports_neither_sqlalchemy_nor_settings_frameworks(
+    corpus: Path,
+) -> None:
+    probe = (
+        "import sys\n"
+        "from pageindex_platform import Corpus\n"
+        "with Corpus.open() as corpus:\n"
+        "    answer = corpus.ask('Best Buy Q2 FY2024 comparable sales')\n"
+        "print(len(answer.citations) > 0)\n"
+        f"print(' '.join(m for m in {NOT_FOR_A_QUESTION!r} if m in sys.modules) or '-')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=dict(os.environ)
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    cited, imported = done.stdout.split("\n")[:2]
+    assert cited == "True"
+    assert imported == "-", f"imported to answer a question: {imported}"
