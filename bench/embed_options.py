@@ -154,7 +154,8 @@ def main() -> int:
     )
     args = parser.parse_args()
     from pageindex_platform.embeddings import model_place
-    from pageindex_platform.embeddings.onnx import ONNX_NAME, OnnxMiniLM, export
+    from pageindex_platform.embeddings.base import ONNX_NAME
+    from pageindex_platform.embeddings.onnx import OnnxMiniLM, export
     from pageindex_platform.settings import get_settings
 
     fp32 = model_place(get_settings(), ONNX_NAME)

@@ -37,7 +37,7 @@ def _corpus() -> tuple[list[int], list[str], list[str], np.ndarray]:
 
     db = Corpus.open().db
     session_scope = db.session
-    from pageindex_platform.embeddings import SentenceTransformerEmbedder
+    from pageindex_platform.embeddings.minilm import SentenceTransformerEmbedder
 
     with session_scope() as session:
         used = set(session.execute(text("SELECT DISTINCT embedder FROM documents")).scalars())

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import func, select
 
 from pageindex_platform.db.tables import Chunk, Document, Node, Page
-from pageindex_platform.embeddings import HashEmbedder
+from pageindex_platform.embeddings.hashed import HashEmbedder
 from pageindex_platform.index import pipeline, store
 
 from .helpers import env_db, run_json, session_scope

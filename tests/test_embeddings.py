@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from sqlalchemy import text as text_of
 
-from pageindex_platform.embeddings import HashEmbedder, SentenceTransformerEmbedder
+from pageindex_platform.embeddings.hashed import HashEmbedder
+from pageindex_platform.embeddings.minilm import SentenceTransformerEmbedder
 from pageindex_platform.embeddings.onnx import OnnxMiniLM, export
 from pageindex_platform.settings import load_settings
 

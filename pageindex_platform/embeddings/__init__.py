@@ -20,27 +20,22 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..settings import EmbedderName, Settings
-from .base import EMBEDDING_DIM, Embedder
-from .cache import PrepareProgress, locate, prepare
-from .hashed import HashEmbedder
-from .minilm import SentenceTransformerEmbedder
-from .static import (
-    STATIC_NAME,
-    TABLE_NAME,
-    TABLE_STEPS,
-    TABLE_WHAT,
-    FastMiniLM,
-    StaticMiniLM,
-    distill_static,
+from .base import (
+    EMBEDDING_DIM,
+    FAST_EMBEDDER_NAME,
+    HASH_NAME,
+    MINILM_NAME,
+    ONNX_NAME,
+    STATIC_EMBEDDER_NAME,
+    Embedder,
 )
+from .cache import PrepareProgress, locate, prepare
 
 logger = logging.getLogger(__name__)
 
 __all__ = [
     "EMBEDDING_DIM",
     "Embedder",
-    "HashEmbedder",
-    "SentenceTransformerEmbedder",
     "description_embedder",
     "embedder_named",
     "get_embedder",
@@ -52,10 +47,10 @@ __all__ = [
 def embedder_named(stored: str) -> EmbedderName | None:
     """The setting that makes the embedder whose `name` a document records (None: unknown)."""
     return {
-        SentenceTransformerEmbedder.name: EmbedderName.MINILM,
-        StaticMiniLM.name: EmbedderName.STATIC,
-        FastMiniLM.name: EmbedderName.FAST,
-        HashEmbedder.name: EmbedderName.HASH,
+        MINILM_NAME: EmbedderName.MINILM,
+        STATIC_EMBEDDER_NAME: EmbedderName.STATIC,
+        FAST_EMBEDDER_NAME: EmbedderName.FAST,
+        HASH_NAME: EmbedderName.HASH,
     }.get(stored)
 
 
@@ -115,6 +110,11 @@ class _Places:
 
 @lru_cache(maxsize=8)
 def _embedder(name: EmbedderName, queries: bool, places: _Places, batch_size: int) -> Embedder:
+    # imported here: a question whose vector is kept (space.py) loads no embedder nor numpy
+    from .hashed import HashEmbedder
+    from .minilm import SentenceTransformerEmbedder
+    from .static import FastMiniLM, StaticMiniLM
+
     if name == EmbedderName.FAST and not queries:
         table = _table(places, rotate=False)
         _onnx_export(places)  # the questions' model, ready before the first question
@@ -137,13 +137,15 @@ def _embedder(name: EmbedderName, queries: bool, places: _Places, batch_size: in
 def description_embedder(embedder: Embedder, settings: Settings) -> Embedder:
     """The embedder of a document's description (one short text a question is compared with):
     all-MiniLM-L6-v2 itself where `embedder` approximates it (fast), else `embedder`."""
-    if embedder.name == FastMiniLM.name:
+    if embedder.name == FAST_EMBEDDER_NAME:
         return get_embedder(EmbedderName.MINILM, settings=settings, queries=True)
     return embedder
 
 
 def _table(places: _Places, *, rotate: bool, progress: PrepareProgress | None = None) -> Path:
     """The token table of StaticMiniLM (`rotate`) or FastMiniLM, distilled once per user."""
+    from .static import STATIC_NAME, TABLE_NAME, TABLE_STEPS, TABLE_WHAT, distill_static
+
     name = STATIC_NAME if rotate else TABLE_NAME
     return prepare(
         places.find(name),
@@ -158,7 +160,7 @@ def _onnx_export(places: _Places, progress: PrepareProgress | None = None) -> Pa
     """all-MiniLM-L6-v2's ONNX export, made once per user; None when it cannot be made (no
     onnxruntime, or the export failed)."""
     try:
-        from .onnx import ONNX_NAME, ONNX_WHAT, export
+        from .onnx import ONNX_WHAT, export
 
         return prepare(places.find(ONNX_NAME), export, what=ONNX_WHAT, progress=progress)
     except Exception as exc:

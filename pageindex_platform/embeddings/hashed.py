@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .base import EMBEDDING_DIM
+from .base import EMBEDDING_DIM, HASH_NAME
 
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -21,7 +21,7 @@ class HashEmbedder:
     Texts sharing words get similar vectors, so retrieval through it is meaningful, if crude.
     """
 
-    name = "hash-bow"
+    name = HASH_NAME
     dim = EMBEDDING_DIM
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:

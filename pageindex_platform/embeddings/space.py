@@ -18,15 +18,16 @@ import hashlib
 import logging
 import os
 import tempfile
+from array import array
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from ..db import queries
 from ..db.sql import Session
+from ..db.vectors import Vector
 from ..settings import EmbedderName, Settings
 from . import EMBEDDING_DIM, Embedder, embedder_named, get_embedder, model_place
+from .base import ONNX_NAME
 
 logger = logging.getLogger(__name__)
 
@@ -55,14 +56,14 @@ class EmbeddingSpace:
         logger.info("questions embedded by %s", embedder.name)
         return embedder
 
-    def embed_question(self, text: str) -> np.ndarray:
+    def embed_question(self, text: str) -> Vector:
         kept = self._kept(text)
         if kept is not None:
             cached = _read(kept)
             if cached is not None:
                 return cached
         embedder = self.questions
-        vector: np.ndarray = embedder.embed([text])[0]
+        vector: Vector = embedder.embed([text])[0]
         if kept is not None and type(embedder).__name__ == "OnnxMiniLM":  # not its fallback
             _write(kept, vector)
         return vector
@@ -72,8 +73,6 @@ class EmbeddingSpace:
         file's identity and the text; None for other embedders."""
         if (self.name or self.settings.embedder) not in _TRANSFORMER:
             return None
-        from .onnx import ONNX_NAME
-
         model = model_place(self.settings, ONNX_NAME)
         try:
             stat = model.stat()
@@ -84,24 +83,24 @@ class EmbeddingSpace:
         return self.settings.model_cache / "questions" / f"{key}.f32"
 
 
-def _read(path: Path) -> np.ndarray | None:
+def _read(path: Path) -> Vector | None:
     try:
         data = path.read_bytes()
     except OSError:
         return None
     if len(data) != 4 * EMBEDDING_DIM:  # not one whole vector: embedded again
         return None
-    return np.frombuffer(data, dtype=np.float32).copy()
+    return array("f", data)  # float32, as written
 
 
-def _write(path: Path, vector: np.ndarray) -> None:
+def _write(path: Path, vector: Vector) -> None:
     """The vector kept, whole or not at all (written aside, then renamed); a cache that cannot
     be written is left alone."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, staging = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         with os.fdopen(fd, "wb") as out:
-            out.write(np.asarray(vector, dtype=np.float32).tobytes())
+            out.write(array("f", vector.tolist()).tobytes())
         os.replace(staging, path)
     except OSError as exc:
         logger.info("the question's vector is not kept (%s)", exc)

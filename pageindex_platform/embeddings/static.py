@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigurationError
-from .base import EMBEDDING_DIM
+from .base import EMBEDDING_DIM, FAST_EMBEDDER_NAME, STATIC_EMBEDDER_NAME
 from .cache import PrepareProgress
 
 logger = logging.getLogger(__name__)
@@ -112,7 +112,7 @@ def _unit_rows(x: np.ndarray) -> np.ndarray:
 class StaticMiniLM:
     """Mean of distilled token vectors, L2-normalized, 384 dims."""
 
-    name = "all-MiniLM-L6-v2-static"
+    name = STATIC_EMBEDDER_NAME
     dim = EMBEDDING_DIM
 
     def __init__(self, path: Path) -> None:
@@ -130,7 +130,7 @@ class FastMiniLM:
     """The unrotated table's mean, mapped linearly into all-MiniLM-L6-v2's space, L2-normalized.
     Only for chunks and descriptions: questions go through the transformer."""
 
-    name = "all-MiniLM-L6-v2-fast"
+    name = FAST_EMBEDDER_NAME
     dim = EMBEDDING_DIM
 
     def __init__(self, path: Path, map_path: Path = MAP_PATH) -> None:

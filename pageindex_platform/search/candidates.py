@@ -11,10 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from ..db.sql import Session, text
-from ..db.vectors import vector_literal
+from ..db.vectors import Vector, vector_literal
 from .terms import rarity, terms
 
 CANDIDATE_CHUNKS = 200  # the vector side's nearest chunks name candidate documents...
@@ -64,7 +62,7 @@ class Candidates:
 
 
 def candidate_documents(
-    *, session: Session, question: str, vector: np.ndarray, document_ids: Sequence[int] | None
+    *, session: Session, question: str, vector: Vector, document_ids: Sequence[int] | None
 ) -> Candidates:
     """For a broad question: the documents of the vector side's nearest chunks, and those
     whose words (documents.lexemes) hold the question's rarest terms. Runs in
@@ -79,7 +77,7 @@ def candidate_documents(
 
 
 def nearest_chunks(
-    *, session: Session, vector: np.ndarray, document_ids: Sequence[int] | None, k: int
+    *, session: Session, vector: Vector, document_ids: Sequence[int] | None, k: int
 ) -> list[tuple[int, int]]:
     """(chunk id, document id) of the k chunks nearest `vector`, nearest first, among those of
     `document_ids` (all when None)."""

@@ -276,9 +276,12 @@ def _require_documents(session: Session, location: str) -> None:
 
 def _log(session: Session, answer: Answer) -> None:
     """The question's row in `query_log`: its route, documents, citations, time and usage.
-    Best-effort: a row that cannot be written (a full disk) costs the log, not the answer."""
+    Best-effort: a row that cannot be written (a full disk) costs the log, not the answer,
+    and the answer does not wait for the row to reach the disk (a crash may lose the last
+    rows, never the corpus)."""
     try:
         with session.begin_nested():
+            session.execute(text("SET LOCAL synchronous_commit TO OFF"))
             session.execute(_LOG, _log_row(answer))
     except Exception as exc:
         cause = driver_error(exc)

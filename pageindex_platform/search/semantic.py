@@ -11,11 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from ..db import queries
 from ..db.sql import Session, text
-from ..db.vectors import vector_literal
+from ..db.vectors import Vector, vector_literal
 from .candidates import candidate_documents, in_documents
 from .query import Query
 from .terms import term_weights, terms, tsquery
@@ -87,7 +85,7 @@ def _fused_sql(
 
 def _params(
     question: str,
-    vector: np.ndarray,
+    vector: Vector,
     k: int,
     ids: Sequence[int] | None,
     weights: Sequence[float] | None = None,
@@ -114,7 +112,7 @@ def tune_hnsw(session: Session, filtered: bool) -> None:
         session.execute(text("SET LOCAL hnsw.iterative_scan = relaxed_order"))
 
 
-def by_description(session: Session, vector: np.ndarray, limit: int = 10) -> list[DocumentHit]:
+def by_description(session: Session, vector: Vector, limit: int = 10) -> list[DocumentHit]:
     """Documents by the similarity of their description's vector to the question's."""
     rows = session.execute(
         text(
@@ -135,7 +133,7 @@ class ChunkSearch:
 
     session: Session
     query: Query
-    vector: np.ndarray
+    vector: Vector
 
     def rank_documents(
         self, document_ids: Sequence[int] | None = None, k: int = DOC_K
