@@ -229,3 +229,20 @@ def test_a_bad_setting_is_one_line(
         assert variable in err and json.loads(out)["error"]["message"]
     finally:
         get_settings.cache_clear()
+
+
+def test_an_answer_piped_into_a_reader_that_stops_early_ends_quietly(corpus: Path) -> None:
+    """`pi ask ... | head -1`: the reader closes the pipe before the answer is written; the
+    command ends without an error line or a traceback."""
+    run = subprocess.Popen(
+        [sys.executable, "-m", "pageindex_platform.cli.main", "ask", "Best Buy revenue"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=dict(os.environ),
+    )
+    assert run.stdout is not None and run.stderr is not None
+    run.stdout.close()  # the reader is gone before anything is written
+    with run.stderr:
+        err = run.stderr.read().decode()
+    assert run.wait(timeout=120) == 141
+    assert not error_lines(err) and "Traceback" not in err and "BrokenPipe" not in err, err

@@ -65,6 +65,9 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
             _fail(type(exc).__name__, str(exc), exc.exit_code, as_json)
         except (typer.Exit, typer.Abort, SystemExit):
             raise
+        except BrokenPipeError:  # what read the output went away (`pi ... | head`): quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(141)  # as a process killed by SIGPIPE
         except Exception as exc:  # a bug: still one line
             if os.environ.get("PI_RAISE_ERRORS"):
                 raise
