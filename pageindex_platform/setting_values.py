@@ -111,22 +111,29 @@ def _scalar(kind: type, value: Any) -> Any:
         number = float(value) if kind is float else _whole(value)
     except ValueError:
         raise _Unusable(f"not a {'whole number' if kind is int else 'number'}") from None
+    if number != number:  # NaN: no bound holds, no setting means it
+        raise _Unusable("not a number")
     return number
 
 
 def _whole(value: str | int | float) -> int:
-    if isinstance(value, float):
-        if not value.is_integer():
-            raise ValueError(value)
+    """A whole number, also written as one with a zero fraction ("3.0")."""
+    if isinstance(value, int):
+        return value
+    try:
         return int(value)
-    return int(value)
+    except ValueError:
+        number = float(value)
+        if not number.is_integer():
+            raise
+        return int(number)
 
 
 def _bounded(name: str, value: Any) -> None:
     least = _AT_LEAST.get(name)
     if least is not None and value is not None and value < least:
         raise _Unusable(f"must be at least {least}")
-    if name in _ABOVE_ZERO and value <= 0:
+    if name in _ABOVE_ZERO and not value > 0:
         raise _Unusable("must be above 0")
 
 
@@ -146,15 +153,17 @@ def _prices(value: Any, *, from_text: bool) -> dict[str, tuple[float, float]]:
             value = json.loads(value)
         except ValueError as exc:
             raise _Unusable(f"not valid JSON ({exc})") from None
+    if value is None:
+        return {}
     if not isinstance(value, dict):
         raise _Unusable('must be {"model": [prompt, completion]} in USD per million tokens')
     prices: dict[str, tuple[float, float]] = {}
     for model, pair in value.items():
-        if not (
-            isinstance(pair, list | tuple)
-            and len(pair) == 2
-            and all(isinstance(p, int | float) and not isinstance(p, bool) for p in pair)
-        ):
-            raise _Unusable(f"the price of {model!r} must be [prompt, completion]")
-        prices[str(model)] = (float(pair[0]), float(pair[1]))
+        try:
+            if isinstance(pair, str) or len(pair) != 2 or any(isinstance(p, bool) for p in pair):
+                raise ValueError(pair)
+            prompt, completion = (float(p) for p in pair)
+        except (TypeError, ValueError):
+            raise _Unusable(f"the price of {model!r} must be [prompt, completion]") from None
+        prices[str(model)] = (prompt, completion)
     return prices

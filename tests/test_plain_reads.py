@@ -7,11 +7,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import psycopg
 import pytest
 
+from pageindex_platform.db import sql
 from pageindex_platform.db.sql import Sql, text
 from pageindex_platform.errors import DatabaseError
 
@@ -40,16 +43,37 @@ def test_a_statements_parameters_casts_and_percent_signs_read_as_sqlalchemy_read
         ]
 
 
+def test_a_colon_inside_a_word_is_no_parameter() -> None:
+    statement = text("SELECT 'see :ab: here' AS said, CAST(:n AS int) AS n")
+    with env_db().reader() as session:
+        assert session.execute(statement, {"n": 4}).all() == [("see :ab: here", 4)]
+
+
+def test_columns_named_like_tuple_methods_are_read_by_name() -> None:
+    with env_db().reader() as session:
+        row = session.execute(text("SELECT 3 AS count, 4 AS index, 1 AS a, 2 AS a")).one()
+        assert (row.count, row.index, row.a) == (3, 4, 2)  # a repeated name: its last column
+
+
+def test_rows_fetched_one_by_one_end_with_none() -> None:
+    with env_db().reader() as session:
+        rows = session.execute(text("SELECT n FROM generate_series(1, 3) AS s(n)"))
+        fetched = []
+        while (row := rows.fetchone()) is not None:
+            fetched.append(row.n)
+        assert fetched == [1, 2, 3] and rows.fetchall() == []
+
+
 def test_rows_read_by_position_by_name_and_as_mappings() -> None:
     with env_db().reader() as session:
         rows = session.execute(
             text("SELECT n, n * 2 AS twice, 'a' AS n FROM generate_series(1, 3) AS s(n)")
         )
         first = rows.first()
-        assert first[0] == 1 and first.twice == 2 and first.n == 1  # a repeated name: its first
+        assert first[0] == 1 and first.twice == 2 and first.n == "a"
         assert [r.twice for r in rows] == [2, 4, 6]
         assert rows.scalars().all() == [1, 2, 3]
-        assert rows.mappings().first() == {"n": 1, "twice": 2}
+        assert rows.mappings().first() == {"n": "a", "twice": 2}
         assert session.execute(text("SELECT 1 WHERE false")).scalar() is None
         with pytest.raises(DatabaseError, match="one row was expected, 3 came back"):
             rows.one()
@@ -84,6 +108,76 @@ def test_a_pooled_connection_the_server_dropped_is_replaced() -> None:
         orm.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid})
     with db.reader() as session:
         assert session.execute(text("SELECT pg_backend_pid()")).scalar() != pid
+
+
+_BACKENDS = text(
+    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+    "AND backend_type = 'client backend' AND pid <> pg_backend_pid()"
+)
+
+
+def _backends() -> int:
+    """The database's client connections other than the one counting them."""
+    with psycopg.connect(os.environ["PI_DATABASE_URL"]) as conn:
+        row = conn.execute(_BACKENDS.driver_text).fetchone()
+        return int(row[0]) if row else 0
+
+
+def _settles_at(count: int, before: int) -> bool:
+    """Whether the connections beyond `before` come to `count` (a closed one's server process
+    takes a moment to end)."""
+    deadline = time.monotonic() + 5
+    while _backends() - before != count:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_many_threads_reading_at_once_share_a_bounded_pool(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The web page and the MCP server read from many threads: at most MOST_CONNECTIONS are
+    open at once (the others wait), KEPT_CONNECTIONS stay open after, none after closing."""
+    monkeypatch.setattr(sql, "MOST_CONNECTIONS", 4)
+    monkeypatch.setattr(sql, "KEPT_CONNECTIONS", 2)
+    db = env_db()
+    db.dispose()
+    before = _backends()
+    errors: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            with db.reader() as session:
+                session.execute(text("SELECT pg_sleep(0.2)"))
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=read) for _ in range(12)]
+    for thread in threads:
+        thread.start()
+    seen = []
+    while any(thread.is_alive() for thread in threads):
+        seen.append(_backends() - before)
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert max(seen) == 4  # twelve readers, four connections
+    assert _settles_at(2, before)
+    db.dispose()
+    assert _settles_at(0, before)
+
+
+def test_a_connection_in_use_when_the_pool_closes_is_closed_when_it_comes_back() -> None:
+    db = env_db()
+    db.dispose()
+    before = _backends()
+    with db.reader() as session:
+        session.execute(text("SELECT 1"))
+        db.dispose()
+    assert _settles_at(0, before)
+    with db.reader() as session:  # the database is read again, on a new connection
+        assert session.execute(text("SELECT 2")).scalar() == 2
 
 
 def test_statements_are_sql_values_not_strings() -> None:

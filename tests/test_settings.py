@@ -26,6 +26,15 @@ def test_variables_are_read_in_any_case_and_converted(monkeypatch: pytest.Monkey
     assert settings.llm_prices == {"local-model": (0.0, 1.5)}
 
 
+def test_numbers_written_as_text_or_with_a_zero_fraction_are_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PI_CHUNK_TOKENS", "300.0")
+    monkeypatch.setenv("PI_LLM_PRICES", '{"m": ["1", 2.5]}')
+    settings = load_settings()
+    assert settings.chunk_tokens == 300 and settings.llm_prices == {"m": (1.0, 2.5)}
+
+
 def test_defaults_apply_where_nothing_is_set(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PI_EMBEDDER")
     settings = load_settings()
@@ -77,6 +86,8 @@ def test_a_changed_copy_is_checked_and_leaves_the_original(
         ("PI_LLM_PRICES", '{"m": [1]}', "the price of 'm' must be [prompt, completion]"),
         ("PI_DB_SHARED_BUFFERS_MB", "0", "must be at least 1"),
         ("PI_FILE_SECONDS", "-1", "must be above 0"),
+        ("PI_FILE_SECONDS", "nan", "not a number"),
+        ("PI_LLM_TIMEOUT", "NaN", "not a number"),
     ],
 )
 def test_a_bad_value_is_one_error_naming_its_variable(

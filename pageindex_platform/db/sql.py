@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, ClassVar, Protocol
@@ -23,8 +24,10 @@ import psycopg
 
 from ..errors import DatabaseError
 
-# A `:name` parameter, as SQLAlchemy's text() finds them: not a `::type` cast, not escaped.
-_PARAMETER = re.compile(r"(?<![:\w\\]):(\w+)(?!:)")
+# A `:name` parameter and an escaped `\:name`, as SQLAlchemy's text() finds them (not a
+# `::type` cast, nor a colon inside a word).
+_PARAMETER = re.compile(r"(?<![:\w\\]):(\w+)(?![:\w])")
+_ESCAPED = re.compile(r"\\(:\w*)(?![:\w])")
 
 
 class Sql:
@@ -42,7 +45,7 @@ class Sql:
         literal `%`, `:` for an escaped `\\:`."""
         if self._driver is None:
             escaped = self.text.replace("%", "%%")
-            self._driver = _PARAMETER.sub(r"%(\1)s", escaped).replace("\\:", ":")
+            self._driver = _ESCAPED.sub(r"\1", _PARAMETER.sub(r"%(\1)s", escaped))
         return self._driver
 
     def __clause_element__(self) -> Any:
@@ -95,13 +98,22 @@ class Row(tuple[Any, ...]):
 _ROW_TYPES: dict[tuple[str, ...], type[Row]] = {}
 
 
+def _column(i: int) -> property:
+    def read(row: Row) -> Any:
+        return row[i]
+
+    return property(read)
+
+
 def _row_type(names: tuple[str, ...]) -> type[Row]:
     found = _ROW_TYPES.get(names)
     if found is None:
-        index: dict[str, int] = {}
-        for i, name in enumerate(names):
-            index.setdefault(name, i)  # a repeated name is its first column's, as SQLAlchemy
-        found = _ROW_TYPES[names] = type("Row", (Row,), {"__slots__": (), "_index": index})
+        index = {name: i for i, name in enumerate(names)}  # a repeated name: its last column's
+        members: dict[str, Any] = {"__slots__": (), "_index": index}
+        for name in ("count", "index"):  # columns so named, not the tuple's methods
+            if name in index:
+                members[name] = _column(index[name])
+        found = _ROW_TYPES[names] = type("Row", (Row,), members)
     return found
 
 
@@ -145,12 +157,20 @@ class Rows(Values):
         super().__init__(items)
         self.names = names
         self.rowcount = rowcount
+        self._fetched = 0
 
     def fetchall(self) -> list[Any]:
-        return self.all()
+        """The rows not fetched yet."""
+        rest = self._items[self._fetched :]
+        self._fetched = len(self._items)
+        return rest
 
     def fetchone(self) -> Any:
-        return self.first()
+        """The next row (None after the last)."""
+        if self._fetched >= len(self._items):
+            return None
+        self._fetched += 1
+        return self._items[self._fetched - 1]
 
     def scalars(self) -> Values:
         return Values([row[0] for row in self._items])
@@ -195,35 +215,78 @@ class PlainSession:
         return self._bind() if callable(self._bind) else self._bind
 
 
+# The pool of a corpus's reading connections: how many stay open between reads, how many may
+# be open at once (the threads of the web page and the MCP server beyond them wait), and how
+# long a read waits for one — SQLAlchemy's defaults, which the pool replaced.
+KEPT_CONNECTIONS = 5
+MOST_CONNECTIONS = 15
+CONNECTION_WAIT_SECONDS = 30.0
+
+
 class Connections:
-    """A small pool of psycopg connections to one database, shared by the threads of a
-    door (the web page, the MCP server); a connection that broke is dropped, not reused."""
+    """A small pool of psycopg connections to one database, shared by the threads of a door
+    (the web page, the MCP server): at most MOST_CONNECTIONS open, KEPT_CONNECTIONS of them
+    kept between reads; a connection that broke is dropped, not reused, and one in use when
+    the pool is closed is closed when it comes back."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self._idle: list[psycopg.Connection[Any]] = []
-        self._lock = threading.Lock()
+        self._open = 0  # idle and in use
+        self._generation = 0  # closing the pool starts a new one
+        self._free = threading.Condition()
 
-    def _take(self) -> psycopg.Connection[Any]:
-        while True:
-            with self._lock:
-                conn = self._idle.pop() if self._idle else None
-            if conn is None:
-                # No server-side prepared statements, as the SQLAlchemy engine (engine.py).
-                return psycopg.connect(self.url, prepare_threshold=None)
-            if _alive(conn):
-                return conn
+    def _connect(self) -> psycopg.Connection[Any]:
+        # No server-side prepared statements, as the SQLAlchemy engine (engine.py).
+        return psycopg.connect(self.url, prepare_threshold=None)
+
+    def _take(self) -> tuple[psycopg.Connection[Any], int]:
+        deadline = time.monotonic() + CONNECTION_WAIT_SECONDS
+        with self._free:
+            while not self._idle and self._open >= MOST_CONNECTIONS:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise DatabaseError(
+                        f"all {MOST_CONNECTIONS} database connections of this process stayed "
+                        f"busy for {CONNECTION_WAIT_SECONDS:.0f} s; try again"
+                    )
+                self._free.wait(left)
+            pooled = self._idle.pop() if self._idle else None
+            if pooled is None:
+                self._open += 1
+            generation = self._generation
+        try:
+            if pooled is not None and _alive(pooled):
+                return pooled, generation
+            if pooled is not None:
+                pooled.close()
+            return self._connect(), generation
+        except BaseException:
+            self._dropped()
+            raise
+
+    def _dropped(self) -> None:
+        with self._free:
+            self._open -= 1
+            self._free.notify()
+
+    def _give(self, conn: psycopg.Connection[Any], generation: int) -> None:
+        with self._free:
+            keep = (
+                not (conn.closed or conn.broken)
+                and generation == self._generation
+                and len(self._idle) < KEPT_CONNECTIONS
+            )
+            if keep:
+                self._idle.append(conn)
+                self._free.notify()
+        if not keep:
             conn.close()
-
-    def _give(self, conn: psycopg.Connection[Any]) -> None:
-        if conn.closed or conn.broken:
-            return
-        with self._lock:
-            self._idle.append(conn)
+            self._dropped()
 
     @contextmanager
     def session(self, bind: Any = None) -> Iterator[PlainSession]:
-        conn = self._take()
+        conn, generation = self._take()
         try:
             yield PlainSession(conn, bind)
             conn.commit()
@@ -232,11 +295,15 @@ class Connections:
                 conn.rollback()
             raise
         finally:
-            self._give(conn)
+            self._give(conn, generation)
 
     def close(self) -> None:
-        with self._lock:
+        """Close the idle connections; those in use are closed when they come back."""
+        with self._free:
             idle, self._idle = self._idle, []
+            self._open -= len(idle)
+            self._generation += 1
+            self._free.notify_all()
         for conn in idle:
             conn.close()
 
