@@ -202,3 +202,46 @@ def test_a_question_in_a_fresh_process_imports_neither_sqlalchemy_nor_settings_f
     cited, imported = done.stdout.split("\n")[:2]
     assert cited == "True"
     assert imported == "-", f"imported to answer a question: {imported}"
+
+
+# What building a document needs: a batch whose files are all stored loads none of it.
+NOT_FOR_A_STORED_BATCH = ("pymupdf", "numpy", "sqlalchemy.orm", "onnxruntime")
+
+
+def test_ingesting_a_folder_already_stored_loads_nothing_that_builds_documents(
+    corpus: Path,
+) -> None:
+    probe = (
+        "import sys\n"
+        "from pageindex_platform import Corpus\n"
+        "with Corpus.open() as corpus:\n"
+        f"    report = corpus.ingest([{str(corpus)!r}])\n"
+        "print(sorted({f.status.value for f in report.files}))\n"
+        f"print(' '.join(m for m in {NOT_FOR_A_STORED_BATCH!r} if m in sys.modules) or '-')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=dict(os.environ)
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    statuses, imported = done.stdout.split("\n")[:2]
+    assert statuses == "['skipped']"
+    assert imported == "-", f"loaded to skip a stored batch: {imported}"
+
+
+def test_files_stored_by_another_process_while_waiting_for_a_seat_are_skipped(
+    corpus: Path,
+) -> None:
+    """A process plans its batch, then waits for an ingest seat while another stores the same
+    files: with the seat, it skips them as unchanged and builds nothing."""
+    from pageindex_platform.index.batch_state import Batch
+    from pageindex_platform.index.claims import Claims
+    from pageindex_platform.index.pipeline import _not_stored_meanwhile
+    from pageindex_platform.index.report import IngestReport, SkipReason
+
+    db = env_db()
+    batch = Batch(db, Claims(db), IngestReport(), None)
+    files = sorted(p for p in corpus.iterdir() if p.is_file())
+    changed = files[0]
+    changed.write_bytes(changed.read_bytes() + b"\n")  # this one is not the stored file
+    assert _not_stored_meanwhile(files, batch) == [changed]
+    assert [r.skip for r in batch.report.files] == [SkipReason.UNCHANGED] * (len(files) - 1)

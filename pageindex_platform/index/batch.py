@@ -11,7 +11,6 @@ from typing import Any
 from ..db.engine import Database
 from ..llm import StructuredChat
 from .overrides import load_overrides
-from .rederive import settle
 from .report import FileStatus, IngestReport, Progress
 
 Metadata = str | Path | Mapping[str, Mapping[str, Any]] | None
@@ -54,5 +53,7 @@ def ingest_batch(
         )
     stored = [f.name for f in report.files if f.status == FileStatus.STORED]
     if stored and not report.stopped:  # the database is there
+        from .rederive import settle  # only after storing: SQLAlchemy's ORM reads them
+
         settle(db=db, names=stored, settings=db.settings)
     return report

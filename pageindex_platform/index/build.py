@@ -22,7 +22,6 @@ from .html import parse_html
 from .layout import PageLayout
 from .markdown import parse_markdown
 from .metadata import extract_metadata
-from .pdf import parse_pdf, read_bytes
 from .submission import parse_submission
 from .tables import read_tables
 from .toc import FlatEntry, outline_entries, toc_entries
@@ -125,6 +124,8 @@ def _time_budget(path: Path, seconds: float) -> Iterator[None]:
 def _prepare(path: Path, suffix: str, options: BuildOptions) -> PreparedDocument:
     seconds: dict[str, float] = {}
     t0 = time.perf_counter()
+    from .pdf import read_bytes  # here: what only plans a batch never loads the PDF reader
+
     data = read_bytes(path)
     read = _read(path, data, suffix)
     seconds["parse"] = time.perf_counter() - t0
@@ -159,6 +160,8 @@ def _prepare(path: Path, suffix: str, options: BuildOptions) -> PreparedDocument
 
 def _read(path: Path, data: bytes, suffix: str) -> _Read:
     if suffix in PDF_SUFFIXES:
+        from .pdf import parse_pdf
+
         pdf = parse_pdf(path, data)
         entries = outline_entries(pdf.outline, len(pdf.pages))
         return _Read(pdf.pages, pdf.layouts, entries, TreeSource.OUTLINE, warnings=pdf.warnings)

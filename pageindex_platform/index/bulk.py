@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from sqlalchemy.orm import Session
 
 from ..records import ChunkText
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _BINARY_HEADER = b"PGCOPY\n\xff\r\n\x00" + struct.pack("!ii", 0, 0)
 _BINARY_TRAILER = struct.pack("!h", -1)
@@ -40,6 +42,8 @@ def copy_chunks(
     session: Session, document_id: int, chunks: Sequence[ChunkText], vectors: np.ndarray
 ) -> None:
     """A document's chunks with their vectors (one row each, in order) by one binary COPY."""
+    import numpy as np  # here: what only plans a batch never loads numpy
+
     big_endian = np.ascontiguousarray(vectors, dtype=">f4")
     dim = big_endian.shape[1] if big_endian.ndim == 2 else 0
     vector_head = _LENGTH.pack(4 + 4 * dim) + struct.pack("!hh", dim, 0)

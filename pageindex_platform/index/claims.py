@@ -13,14 +13,16 @@ import socket
 import uuid
 from enum import StrEnum
 from pathlib import Path
-
-from sqlalchemy import text
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING
 
 from ..db import queries
 from ..db.embedded import process_alive
 from ..db.engine import Database, database_gone
+from ..db.sql import Session, text
 from .build import document_name
+
+if TYPE_CHECKING:
+    from ..db.orm import OrmSession
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +119,7 @@ def release_in(session: Session, name: str) -> None:
     )
 
 
-def _take_over(session: Session, name: str, lease: float) -> bool:
+def _take_over(session: OrmSession, name: str, lease: float) -> bool:
     """Take the claim of a worker on this machine whose process is gone (killed)."""
     holder = session.scalar(text("SELECT worker FROM ingest_claims WHERE name = :n"), {"n": name})
     host, _, rest = (holder or "").partition(":")

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..db.tables import Document
 from ..errors import InputError
 from ..jsonl import parse_jsonl, read_text
 from ..records import DocMetadata
 
-M = TypeVar("M", DocMetadata, Document)
+if TYPE_CHECKING:  # a stored row (the ORM's: imported by what writes it)
+    from ..db.tables import Document
+
+M = TypeVar("M", DocMetadata, "Document")
 KEYS = ("name", "file", "doc_name", "filename", "path")
 FIELDS = ("company", "doc_type", "fiscal_year", "fiscal_period", "title", "description")
 DESCRIBING = ("title", "description")  # what a row sets beside the fields that are evidence

@@ -10,9 +10,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from psycopg.types.json import Jsonb
 from sqlalchemy import delete, select, text
 from sqlalchemy.orm import Session
@@ -35,6 +34,9 @@ from .report import FileResult, FileStatus
 from .resolve import STATED_FIELDS, known_companies, resolved
 from .signals import Source
 from .slots import CpuSlots
+
+if TYPE_CHECKING:
+    import numpy as np
 
 logger = logging.getLogger(__name__)
 
@@ -88,6 +90,8 @@ def embed_document(doc: PreparedDocument, options: StoreOptions) -> Embedded:
         refine_with_llm(doc, options.chat, usage, options.build)
         stages["llm"] = time.perf_counter() - started
     _resolve(doc, options)
+    import numpy as np  # here: what only plans a batch never loads numpy
+
     t0 = time.perf_counter()
     embedder = options.chunk_embedder
     with options.slots.held():
