@@ -184,22 +184,33 @@ def test_statements_are_sql_values_not_strings() -> None:
     assert isinstance(text("SELECT 1"), Sql) and "SELECT 1" in repr(text("SELECT 1"))
 
 
-def test_a_question_in_a_fresh_process_imports_neither_sqlalchemy_nor_settings_frameworks(
-    corpus: Path,
-) -> None:
+def _in_a_fresh_process(work: str, shown: str, watched: tuple[str, ...]) -> tuple[str, str]:
+    """Run `work` with a corpus open (`corpus`) in a new Python process: what `shown` prints
+    of its result, and which of the `watched` modules it imported ("-": none)."""
     probe = (
         "import sys\n"
         "from pageindex_platform import Corpus\n"
         "with Corpus.open() as corpus:\n"
-        "    answer = corpus.ask('Best Buy Q2 FY2024 comparable sales')\n"
-        "print(len(answer.citations) > 0)\n"
-        f"print(' '.join(m for m in {NOT_FOR_A_QUESTION!r} if m in sys.modules) or '-')\n"
+        f"    result = {work}\n"
+        f"print({shown})\n"
+        f"print(' '.join(m for m in {watched!r} if m in sys.modules) or '-')\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, env=dict(os.environ)
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    cited, imported = done.stdout.split("\n")[:2]
+    first, imported = done.stdout.split("\n")[:2]
+    return first, imported
+
+
+def test_a_question_in_a_fresh_process_imports_neither_sqlalchemy_nor_settings_frameworks(
+    corpus: Path,
+) -> None:
+    cited, imported = _in_a_fresh_process(
+        "corpus.ask('Best Buy Q2 FY2024 comparable sales')",
+        "len(result.citations) > 0",
+        NOT_FOR_A_QUESTION,
+    )
     assert cited == "True"
     assert imported == "-", f"imported to answer a question: {imported}"
 
@@ -211,19 +222,11 @@ NOT_FOR_A_STORED_BATCH = ("pymupdf", "numpy", "sqlalchemy.orm", "onnxruntime")
 def test_ingesting_a_folder_already_stored_loads_nothing_that_builds_documents(
     corpus: Path,
 ) -> None:
-    probe = (
-        "import sys\n"
-        "from pageindex_platform import Corpus\n"
-        "with Corpus.open() as corpus:\n"
-        f"    report = corpus.ingest([{str(corpus)!r}])\n"
-        "print(sorted({f.status.value for f in report.files}))\n"
-        f"print(' '.join(m for m in {NOT_FOR_A_STORED_BATCH!r} if m in sys.modules) or '-')\n"
+    statuses, imported = _in_a_fresh_process(
+        f"corpus.ingest([{str(corpus)!r}])",
+        "sorted({f.status.value for f in result.files})",
+        NOT_FOR_A_STORED_BATCH,
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, env=dict(os.environ)
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    statuses, imported = done.stdout.split("\n")[:2]
     assert statuses == "['skipped']"
     assert imported == "-", f"loaded to skip a stored batch: {imported}"
 
