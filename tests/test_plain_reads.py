@@ -248,3 +248,30 @@ def test_files_stored_by_another_process_while_waiting_for_a_seat_are_skipped(
     changed.write_bytes(changed.read_bytes() + b"\n")  # this one is not the stored file
     assert _not_stored_meanwhile(files, batch) == [changed]
     assert [r.skip for r in batch.report.files] == [SkipReason.UNCHANGED] * (len(files) - 1)
+
+
+def test_a_database_gone_while_waiting_for_a_seat_leaves_the_files_to_the_building(
+    corpus: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check for files stored meanwhile is only a shortcut: when the database went away
+    during the wait, every file goes on to the building, which reconnects (or reports the
+    batch stopped) as for any file, instead of the ingest failing with no report."""
+    from contextlib import contextmanager
+
+    from pageindex_platform.index.batch_state import Batch
+    from pageindex_platform.index.claims import Claims
+    from pageindex_platform.index.pipeline import _not_stored_meanwhile
+    from pageindex_platform.index.report import IngestReport
+
+    db = env_db()
+
+    @contextmanager
+    def gone():  # type: ignore[no-untyped-def]
+        raise psycopg.OperationalError("connection is bad: no such file or directory")
+        yield
+
+    monkeypatch.setattr(db, "reader", gone)
+    batch = Batch(db, Claims(db), IngestReport(), None)
+    files = sorted(p for p in corpus.iterdir() if p.is_file())
+    assert _not_stored_meanwhile(files, batch) == files
+    assert batch.report.files == []

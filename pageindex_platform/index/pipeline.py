@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..db import queries
-from ..db.engine import Database
+from ..db.engine import Database, database_gone
 from ..embeddings import Embedder, prepare_models
 from ..errors import InputError
 from ..llm import StructuredChat
@@ -180,10 +180,16 @@ def _build_seated(
 
 def _not_stored_meanwhile(paths: Sequence[Path], batch: Batch) -> list[Path]:
     """`paths` less the files another process stored, unchanged, since the batch was planned:
-    each a skip, as building it would find."""
-    with batch.db.reader() as session:
-        names = [document_name(p) for p in paths]
-        stored = {d.name: d.sha256 for d in queries.documents(session, names=names)}
+    each a skip, as building it would find. A database gone meanwhile leaves them all to the
+    building, which reconnects (or says the batch stopped) as it does for any file."""
+    names = [document_name(p) for p in paths]
+    try:
+        with batch.db.reader() as session:
+            stored = {d.name: d.sha256 for d in queries.documents(session, names=names)}
+    except Exception as exc:
+        if not database_gone(exc):
+            raise
+        return list(paths)
     left = []
     for path, name in zip(paths, names, strict=True):
         if name in stored and stored[name] == file_sha256(path):

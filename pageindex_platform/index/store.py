@@ -38,6 +38,8 @@ from .slots import CpuSlots
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..db.orm import OrmSession
+
 logger = logging.getLogger(__name__)
 
 # a stored document's distinct words (documents.lexemes), from its chunks (`d` is the document)
@@ -180,7 +182,7 @@ def _stated_fields(row: dict[str, Any]) -> dict[str, Any]:
 
 def store_document(
     *,
-    session: Session,
+    session: OrmSession,
     doc: PreparedDocument,
     vectors: Any,
     embedder_name: str,
