@@ -335,9 +335,11 @@ class Database:
 
     def upgrade(self) -> str | None:
         """Create or upgrade the schema to the latest migration; the revision it is at."""
-        from .migrate import current_revision
+        from .migrate import plain_revision
 
-        return current_revision(self.engine)
+        self.connect()  # migrates on first use
+        with self._plain().session() as session:
+            return plain_revision(session)
 
 
 def _shown_url(url: str) -> str:

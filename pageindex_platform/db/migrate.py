@@ -19,7 +19,6 @@ from .sql import PlainSession
 
 if TYPE_CHECKING:
     from alembic.config import Config
-    from sqlalchemy import Engine
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -62,17 +61,6 @@ def head_revision() -> str | None:
             parents.add(assigned["down_revision"])
     heads = sorted(revisions - parents)
     return heads[0] if len(heads) == 1 else None
-
-
-def current_revision(engine: Engine) -> str | None:
-    from sqlalchemy import text
-    from sqlalchemy.exc import ProgrammingError
-
-    with engine.connect() as conn:
-        try:
-            return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
-        except ProgrammingError:  # no alembic_version table: an empty database
-            return None
 
 
 def plain_revision(session: PlainSession) -> str | None:

@@ -153,9 +153,8 @@ class Values(Sequence[Any]):
 class Rows(Values):
     """What a statement returned (its rows, read at once) and how many rows it changed."""
 
-    def __init__(self, items: list[Row], names: tuple[str, ...], rowcount: int) -> None:
+    def __init__(self, items: list[Row], rowcount: int) -> None:
         super().__init__(items)
-        self.names = names
         self.rowcount = rowcount
         self._fetched = 0
 
@@ -204,7 +203,7 @@ class PlainSession:
             names = tuple(c.name for c in cursor.description or ())
             kind = _row_type(names)
             rows = [kind(r) for r in cursor.fetchall()] if cursor.description else []
-            return Rows(rows, names, cursor.rowcount)
+            return Rows(rows, cursor.rowcount)
 
     def begin_nested(self) -> AbstractContextManager[Any]:
         """A savepoint: its block's statements are undone alone when it raises."""
