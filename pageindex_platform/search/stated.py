@@ -102,14 +102,16 @@ def state(
     # an amount by the year it falls due is no line's: a schedule's row
     stated = scheduled(session=session, question=question, document=document)
     scheduled_row = stated.headline is not None
+    # the question's own formula, or a measure of a metric the catalogue does not name ("free
+    # cash flow margin"): no line of it is the answer
+    formula_asked = writes_definition(question) or measures_another(question, catalogue)
     if stated.headline is None:
-        stated = _stated(session, question, catalogue, book, ask, document)
+        stated = _stated(session, question, catalogue, book, ask, document, formula_asked)
     year = ask.years[-1] if ask.years else None
     unquoted(stated, question)  # "for 'amortizable tax basis in intangibles'"
     if not (
         _NOT_A_NUMBER.search(question)
-        or writes_definition(question)
-        or measures_another(question, catalogue)
+        or formula_asked
         or _SUM_ASKED.search(question)  # "net loss plus stock-based compensation": no one row
     ):
         items = catalogue.items
@@ -146,8 +148,10 @@ def _stated(
     book: CheckedBook,
     ask: Asked,
     document: DocumentInfo,
+    formula_asked: bool,
 ) -> Stated:
-    """The metric asked, computed, else the line item asked, for the period asked."""
+    """The metric asked, computed, else the line item asked (none where `formula_asked`), for
+    the period asked."""
     defined = (
         defined_metrics(question)
         or line_share(question, catalogue)
@@ -181,7 +185,7 @@ def _stated(
                 )
                 demote(stated, "computed from the reported lines; an adjusted figure is asked")
             return stated if number else _for_reference(stated)
-    if metric is None and (writes_definition(question) or measures_another(question, catalogue)):
+    if metric is None and formula_asked:
         return Stated()  # a line of the question's formula, or of the ratio asked, is not it
     words = phrase_words(question)
     # "revenues net of interest expense": the line after "net of" is not the one asked
