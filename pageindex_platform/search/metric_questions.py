@@ -12,8 +12,8 @@ from ..periods.filing_words import PRIOR, without_source
 from ..periods.grammar import PeriodAsk, fiscal_years_written, parse_period
 from .formula_words import including, translate
 from .formulas import FormulaError, Node, parse_formula
-from .formulas_told import HOW_GIVEN as _HOW_GIVEN
 from .formulas_told import (
+    HOW_GIVEN,
     IMPERATIVE,
     IT_AS,
     TAKE_AND,
@@ -31,7 +31,7 @@ _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5
 SENTENCES = re.compile(r"(?<=[.?!])\s+(?=[A-Z(])")
 _DEFINED = re.compile(
     r"^(?:(?:the\s+)?(?P<name>[\w&%/' -]+?)\s+(?:here\s+)?(?:is|are)\s+defined\s+as"
-    rf"|define\s+(?P<name2>[\w&%/' -]+?)\s+as)\s*:?\s*(?P<expr>.+?)(?:{_HOW_GIVEN}.*)?\.?$",
+    rf"|define\s+(?P<name2>[\w&%/' -]+?)\s+as)\s*:?\s*(?P<expr>.+?)(?:{HOW_GIVEN}.*)?\.?$",
     re.IGNORECASE,
 )
 _SPAN_AVERAGE = re.compile(r"\b(\d|two|three|four|five)[\s-]years?\s+average\b", re.IGNORECASE)
@@ -47,7 +47,7 @@ _TERM_NAME = r"(?:the\s+)?(?P<name>[a-z][\w&'’ -]{0,40}?)(?:\s*=|\s+(?:is|are)
 _EQUATION = re.compile(rf"\b(?:where|with)\s+{_TERM_NAME}", re.IGNORECASE)
 _EQUATION_TERM = re.compile(
     rf"(?:\b(?:where|with)|,?\s+and)\s+{_TERM_NAME}\s*(?P<expr>[^=?;]+?)"
-    rf"(?=,?\s+and\s+(?:the\s+)?[a-z][\w&'’ -]{{0,40}}?(?:\s*=|\s+(?:is|are)\s)|\?|;|{_HOW_GIVEN}"
+    rf"(?=,?\s+and\s+(?:the\s+)?[a-z][\w&'’ -]{{0,40}}?(?:\s*=|\s+(?:is|are)\s)|\?|;|{HOW_GIVEN}"
     r"|\.\s|\.?$)",
     re.IGNORECASE,
 )
@@ -57,7 +57,7 @@ _EQUATION_TERM = re.compile(
 _INLINE = re.compile(
     r"(?P<before>.+?),?\s+(?:(?:(?:is|are|was)\s+)?(?:defined|computed|calculated|measured)\s+as\s*:?"
     r"|i\.e\.,?|that\s+is,)\s+"
-    rf"(?P<expr>[^?;]+?)(?=\?|;|{_HOW_GIVEN}|\.\s|\.?$)",
+    rf"(?P<expr>[^?;]+?)(?=\?|;|{HOW_GIVEN}|\.\s|\.?$)",
     re.IGNORECASE,
 )
 # "Calculate Acme's interest coverage for fiscal 2023 as operating income divided by
@@ -67,7 +67,7 @@ _CALCULATE_AS = re.compile(
     r"(?:^|,\s*)(?P<before>(?:calculate|compute|determine)\s+(?!it\s)"
     r"(?:(?!,?\s+(?:taking|treating|counting|with|where)\b).)+?)\s+as\s+"
     r"(?P<expr>[^?;]+?\b(?:divided\s+by|plus|minus)\b[^?;]+?)"
-    rf"(?=\?|;|{_HOW_GIVEN}|\.\s|\.?$)",
+    rf"(?=\?|;|{HOW_GIVEN}|\.\s|\.?$)",
     re.IGNORECASE,
 )
 # the metric's name at the end of the words before its definition: after the company's
@@ -171,7 +171,7 @@ def _written(sentence: str) -> list[tuple[str, str]]:
     # "Calculate Acme's full-year 2022 EBITDA, in USD millions, as ...": the name before
     # how the answer is given, its period words dropped
     # (and the filing it is read from: "From the income statement in Acme's 10-Q, ...")
-    before = re.sub(rf"{_HOW_GIVEN}.*$", "", without_source(inline["before"])) if inline else ""
+    before = re.sub(rf"{HOW_GIVEN}.*$", "", without_source(inline["before"])) if inline else ""
     before = re.sub(r"\b(?:full[- ]year|fiscal(?:\s+year)?)\s+(?=\d)", "", before, flags=re.I)
     # the metric is named in the clause that asks ("Using the cash flow statement in ...,
     # what was Acme's free cash flow ...")
@@ -256,9 +256,9 @@ def writes_definition(question: str) -> bool:
     """Whether the question writes how its metric is computed, in a form it may not be
     read in ("defined as (...)", "where debt = ...")."""
     written = any(_written(sentence) for sentence in SENTENCES.split(question))
-    told = _EQUATION.search(question) or _TELLS.search(question) or TAKING.search(question)
-    taken = any(TAKE_AND.match(s.strip()) for s in SENTENCES.split(question))
-    return written or taken or bool(told)
+    shown = _EQUATION.search(question) or _TELLS.search(question) or TAKING.search(question)
+    take_and = any(TAKE_AND.match(s.strip()) for s in SENTENCES.split(question))
+    return written or take_and or bool(shown)
 
 
 def defined_metrics(question: str) -> dict[str, Metric]:

@@ -160,7 +160,7 @@ def _checked(
     scored: list[tuple[int, Figure]],
     book: CheckedBook,
     year: int | None,
-    statement: Statement | None = None,
+    statement: Statement | None,
 ) -> Stated:
     """The figure of the rows the question names most fully, checked; set aside (with the
     others so named) where a check fails or another row so named gives another figure."""

@@ -97,7 +97,6 @@ def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> st
     given = _given(question, headline.value)
     if given:  # "Acme had roughly 24,000 employees. How many of them were ...?"
         return f"the question itself gives {given}; it asks another figure"
-
     if headline.kind != "metric" and DIFFERENCE_ASKED.search(question):
         return "one figure; the question asks how much one is more or less than another"
     if headline.kind == "text":
