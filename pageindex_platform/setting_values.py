@@ -47,12 +47,13 @@ def read(
     read_: dict[str, Any] = {}
     for name, kind in hints.items():
         if name in values:
-            read_[name] = _checked(name, kind, values[name], from_text=False, shown=name)
+            own = f"PI_{name.upper()}"
+            read_[name] = _checked(name, kind, values[name], from_text=False, variable=own)
         elif not environment:
             continue
         elif (found := _variable(name, env)) is not None:
             variable, raw = found
-            read_[name] = _checked(name, kind, raw, from_text=True, shown=variable)
+            read_[name] = _checked(name, kind, raw, from_text=True, variable=variable)
         else:
             read_[name] = made[name]() if name in made else getattr(cls, name)
     return read_
@@ -65,8 +66,9 @@ def _variable(name: str, env: Mapping[str, str]) -> tuple[str, str] | None:
     return None
 
 
-def _checked(name: str, kind: Any, value: Any, *, from_text: bool, shown: str) -> Any:
-    variable = shown if shown.isupper() else f"PI_{name.upper()}"
+def _checked(name: str, kind: Any, value: Any, *, from_text: bool, variable: str) -> Any:
+    """`value` as the setting `name`; a ConfigurationError naming `variable` where it cannot
+    be."""
     try:
         converted = _convert(kind, value, from_text=from_text)
         _bounded(name, converted)
@@ -105,12 +107,13 @@ def _scalar(kind: type, value: Any) -> Any:
         if not isinstance(value, str | os.PathLike):
             raise _Unusable("must be a path")
         return Path(value)
+    what = "whole number" if kind is int else "number"
     if isinstance(value, bool) or not isinstance(value, str | int | float):
-        raise _Unusable(f"must be a {'whole number' if kind is int else 'number'}")
+        raise _Unusable(f"must be a {what}")
     try:
         number = float(value) if kind is float else _whole(value)
     except ValueError:
-        raise _Unusable(f"not a {'whole number' if kind is int else 'number'}") from None
+        raise _Unusable(f"not a {what}") from None
     if number != number:  # NaN: no bound holds, no setting means it
         raise _Unusable("not a number")
     return number
