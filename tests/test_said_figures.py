@@ -46,6 +46,15 @@ and $2.0 billion of unearned revenue as of December 31, 2022 and 2023.
 Rooms revenue increased 5% in 2023 compared to 2022, primarily due to a 4% increase in REVPAR.
 Casino revenue decreased 8% in 2023 compared to 2022.
 In 2023, Acme recorded a $40 million pre-tax charge related to its securitization.
+As of December 31, 2023, Acme had access to approximately $2.6 billion of total liquidity
+comprised of approximately $1.1 billion of cash and $1.5 billion of availability under its
+credit facility.
+As of December 31, 2023, we employed approximately 30,000 full-time employees, including
+approximately 9,000 in sales and marketing, approximately 4,000 in our cloud services and
+license support operations, approximately 6,000 in services and approximately 11,000 in
+research and development.
+Acme's non-GAAP core earnings, which exclude non-core items, were $494 million, or $0.23 per
+diluted share, in 2023.
 As of December 31, 2023, we had $8.5 billion of gross unrecognized income tax benefits,
 including related interest and penalties, recorded on our consolidated balance sheet.
 In August 2023, we entered into ASR agreements with financial institutions under which we paid
@@ -143,6 +152,45 @@ def test_metrics_the_question_defines_with_dated_or_described_inputs(acme: None)
         "What was Acme's research and development expense as a percentage of net revenue for "
         "full-year 2023, on a GAAP basis? Round to one decimal place."
     ) == pytest.approx(20.0)
+
+
+def test_figures_asked_in_the_words_analysts_use(acme: None) -> None:
+    # "Define X as ...": an input of the metric asked, or the metric asked itself
+    assert _stated(
+        "What was Acme's debt-to-equity ratio at the end of FY2023? Define total debt as "
+        "long-term debt plus total current liabilities, divided by total stockholders' equity. "
+        "Round to two decimal places."
+    ) == pytest.approx(1.5)
+    assert _stated(
+        "What was Acme's FY2023 gross margin percentage? Define gross margin as net revenue minus "
+        "cost of sales, divided by net revenue. Round to two decimals."
+    ) == pytest.approx(55.56)
+    # an average "between FY2022 and FY2023 year-ends"
+    assert _stated(
+        "What is Acme's FY2023 inventory turnover ratio? Inventory turnover is defined as: FY2023 "
+        "cost of sales / (average inventories between FY2022 and FY2023 year-ends). Round your "
+        "answer to two decimal places."
+    ) == pytest.approx(4.0)
+    # a line's change in percent from one year to the next is one figure, not a series
+    assert _stated(
+        "By what percentage did Acme's net revenue change from FY2022 to FY2023?"
+    ) == pytest.approx(5.9, abs=0.05)
+    assert _stated(
+        "What was the percentage change in Acme's operating income from FY2022 to FY2023?"
+    ) == pytest.approx(7.1, abs=0.05)
+    # an amount said before what it is of ("$2.6 billion of total liquidity comprised of ...")
+    assert _stated(
+        "As of December 31, 2023, how much total liquidity did Acme have access to? Answer in "
+        "USD billions."
+    ) == pytest.approx(2.6)  # in the unit asked
+    # the whole amount where the question says "not per share"
+    assert _stated(
+        "How much were Acme's non-GAAP core earnings in 2023 in dollar terms (not per share)?"
+    ) == pytest.approx(494e6)
+    # of the parts a word goes with, the one named by the question's words alone
+    assert _stated(
+        "Roughly how many of Acme's full-time employees worked in services as of December 31, 2023?"
+    ) == pytest.approx(6000)
 
 
 def test_dates_that_do_not_end_the_year_named_are_not_read_as_its_average(acme: None) -> None:

@@ -68,7 +68,9 @@ _FORM = re.compile(
     r"(?<=[.?!])\s+(?:please\s+)?(?:answer|round|express|give\s+(?:the|your)\s+answer|report\s+"
     r"(?:the|your)\s+answer)\b[^.?!]*[.?!]?"
     r"|,\s*(?:and\s+)?(?:round(?:ed)?|express(?:ed)?|answer(?:ed)?|in\s+(?:usd|us\$|\$|dollars|"
-    r"millions|billions|thousands))\b[^,.?!]*",
+    r"millions|billions|thousands))\b[^,.?!]*"
+    # "in dollar terms (not per share)": the whole amount, said in money
+    r"|\s+in\s+(?:dollar|absolute|nominal)\s+terms\b|\s*\((?:not|rather\s+than)\s+per\s+share\)",
     re.IGNORECASE,
 )
 

@@ -22,7 +22,9 @@ _SHARE_OF = re.compile(
 _YEAR_OF = r"(?:fy\s?|fiscal\s+(?:year\s+)?)?(\d{4})"
 _BETWEEN = re.compile(
     r"\b(?:the\s+)?(average|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(.+?)\s+(?:between|at\s+the\s+ends?"
-    rf"\s+of|for|in)\s+{_YEAR_OF}\s+and\s+{_YEAR_OF}",
+    rf"\s+of|for|in)\s+(?:the\s+)?{_YEAR_OF}\s+and\s+{_YEAR_OF}"
+    # "... between FY2019 and FY2020 year-ends": the balances at the two years' ends
+    r"(?:\s+(?:fiscal\s+)?year[\s-]?ends?\b)?",
     re.IGNORECASE,
 )
 # "the average of receivables, net at May 31, 2022 and May 31, 2023": the balances at the end

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from ..periods import MONTH_WORDS
+from .terms import phrase_words
 
 # the words after a definition that say how to give the answer ("..., in USD millions", "...,
 # to two decimal places", "..., as a percentage")
@@ -21,14 +22,16 @@ HOW_GIVEN = rf",\s*(?:and\s+)?{_HOW}"
 # "Take EBIT as income before taxes plus interest expense"
 _TAKEN_END = (
     rf"(?=[?;]|{HOW_GIVEN}|,?\s+and\s+(?:divide|multiply|subtract|add|round|give|express|use)\b"
+    r"|,\s+(?:then\s+)?divided\s+by\b"
     r"|,\s+and\s+(?:the\s+)?[a-z][\w&'/ -]{2,40}?\s+(?:as|to\s+be)\s|\.\s|\.?$)"
 )
 TAKING = re.compile(
-    r"\b(?:taking|treating|counting|take|treat|count)\s+(?:the\s+)?"
+    r"\b(?:taking|treating|counting|defining|take|treat|count|define)\s+(?:the\s+)?"
     r"(?P<name>[a-z][\w&'/ -]{2,40}?)\s+(?:as|to\s+be)\s+"
     rf"(?P<expr>[^?;:]+?){_TAKEN_END}",
     re.IGNORECASE,
 )
+_FIRST_SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z(])")
 # the next term taken the same way: "Take total debt as A plus B, and equity as C"
 _AND_TAKING = re.compile(
     r",\s+and\s+(?:the\s+)?(?P<name>[a-z][\w&'/ -]{2,40}?)\s+(?:as|to\s+be)\s+"
@@ -99,11 +102,18 @@ _OWNER = re.compile(r"^(?:[A-Z][\w&.-]*|[a-z]+[A-Z][\w&.-]*)(?:\s+[A-Z][\w&.-]*)
 _TAKE_OPS = {"subtract": "minus", "deduct": "minus", "add": "plus"}
 
 
-def taken_matches(text: str) -> list[re.Match[str]]:
+def taken_matches(text: str, asked: str | None = None) -> list[re.Match[str]]:
     """Each term `text` takes as something: "taking X as A", and the next ones of the same
-    list ("Take debt as A, and equity as B")."""
+    list ("Take debt as A, and equity as B"); not "Define X as ..." where X is what the
+    question asks in its first sentence (`asked`, else `text`'s own first sentence): that
+    defines the metric asked, not one of its inputs."""
+    first = _FIRST_SENTENCE.split(text)[0]
+    said = phrase_words(first if asked is None else asked)
     found = []
     for taken in TAKING.finditer(text):
+        after = asked is not None or taken.start() >= len(first)
+        if after and taken[0].lower().startswith("defin") and phrase_words(taken["name"]) in said:
+            continue
         found.append(taken)
         then = _AND_TAKING.match(text, taken.end())
         while then is not None:
@@ -112,9 +122,9 @@ def taken_matches(text: str) -> list[re.Match[str]]:
     return found
 
 
-def taken(text: str) -> list[tuple[str, str]]:
-    """(name, expression) of each term `text` takes as something (`_taken_matches`)."""
-    return [(m.group("name").strip(), m.group("expr").strip()) for m in taken_matches(text)]
+def taken(text: str, asked: str | None = None) -> list[tuple[str, str]]:
+    """(name, expression) of each term `text` takes as something (`taken_matches`)."""
+    return [(m.group("name").strip(), m.group("expr").strip()) for m in taken_matches(text, asked)]
 
 
 def told(sentence: str) -> str:

@@ -86,6 +86,12 @@ _GROWTH = (
         rf"was|were|is|are)\s+(?P<a>[^?,;]+?)\s+{_MOVED}",
         re.IGNORECASE,
     ),
+    # "What was the percentage change in Acme's net revenue from fiscal 2021 to fiscal 2022?"
+    re.compile(
+        r"\b(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth|decline)\s+in\s+"
+        r"(?P<a>[^?,;]+?)\s+(?=(?:from|between|in|for|during|over|of)\s|\?|$)",
+        re.IGNORECASE,
+    ),
     re.compile(
         rf"\bhow\s+much\s+(?:did|does|do|has|have|had)\s+(?P<a>[^?,;]+?)\s+{_MOVED}",
         re.IGNORECASE,
@@ -116,14 +122,14 @@ def line_growth(question: str, catalogue: Catalogue) -> dict[str, Metric]:
     it defines (named `ASKED`); {} where what changed is no line's whole name (a segment's
     revenue, a number of stores)."""
     first = SENTENCES.split(question)[0]
-    found = _GROWTH[0].search(first) or _GROWTH[1].search(first)
+    found = next((m for m in (g.search(first) for g in _GROWTH) if m is not None), None)
     if found is None or over_years(question) or _ON_BASIS.search(question):
         return {}  # a change over years, sequentially, on a basis the filing states
     if ADJUSTED.search(question):
         return {}
     # "how much did net sales grow" without a percentage asks the amount: the change, never
     # the year's balance
-    percent = found.re is _GROWTH[0] or bool(_IN_PERCENT.search(question))
+    percent = found.re is not _GROWTH[-1] or bool(_IN_PERCENT.search(question))
     # the owner named before it ("Acme's", "Acme Freight's") is no word of the line's name
     said = re.sub(r"^.*['’]s?\s+", "", found["a"])
     item = _line_named(said, catalogue)

@@ -131,7 +131,8 @@ def _definitions(question: str) -> list[tuple[str, str]]:
     (`_written`, or a formula it tells how to compute, named `ASKED`), and "taking X as Y"
     of an input anywhere in a sentence."""
     found = []
-    for sentence in SENTENCES.split(question):
+    sentences = SENTENCES.split(question)
+    for n, sentence in enumerate(sentences):
         written = _written(sentence)
         found.extend(written)
         said = told(sentence.strip())
@@ -145,7 +146,8 @@ def _definitions(question: str) -> list[tuple[str, str]]:
         cover = _COVER.search(sentence)
         if cover and not said:
             found.append((ASKED, f"{cover['a']} divided by {cover['b']}"))
-        found.extend((name, including(expr)) for name, expr in taken(sentence))
+        asked = sentences[0] if n else None  # "Define gross margin as ...": the metric asked
+        found.extend((name, including(expr)) for name, expr in taken(sentence, asked))
         for term in _EQUATION_TERM.finditer(sentence):
             found.append((term.group("name").strip(), trailing(term.group("expr")).strip()))
     return found

@@ -14,6 +14,7 @@ from ..db import queries
 from ..db.queries import DocumentInfo
 from ..db.sql import Session
 from .headline import Stated, not_sure
+from .listed_parts import named_alone, owner
 from .narrowing import counted_kind, place_check
 from .results import Candidate, Check
 from .sentence_checks import sentence_checks, sentence_figure, stated_from
@@ -297,11 +298,10 @@ def _signed(value: float, shown: str, before: str, ask: TextAsk) -> float:
 def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
     """Whether the sentence says what the question asks of this figure: the act asked
     ("repurchase") is in it, and the question's words in it go with this figure — a word
-    with its figure (`_owner`; a word before every figure is the subject, every figure's),
+    with its figure (`owner`; a word before every figure is the subject, every figure's),
     what follows a shared noun with each figure of the phrase ("46,000 full-time and 18,000
-    part-time employees domestically"). In "328,000 full-time and 201,000 part-time
-    employees", "part-time" goes with 201,000; in "136,000 employees, including 38,000 in
-    research and development", "research" with 38,000."""
+    part-time employees domestically"); of parts listed after "including", the one the
+    question's words name (`named_alone`)."""
     stem = ask.act[: max(4, len(ask.act) - 2)]
     if ask.act and not re.search(rf"\b(?:{_SAME_ACT.get(stem, stem)})", sentence, re.I):
         return Check("label", False, f"the sentence does not say {ask.act!r}")
@@ -342,11 +342,12 @@ def _attached(sentence: str, shown: str, ask: TextAsk) -> Check:
             continue  # "..., respectively, under the stock repurchase program": every figure's
         if any(spot < figures[0] for spot in spots):
             continue  # a word before every figure is the sentence's subject, every figure's
-        owners = [_owner(spans, spot, sentence) for spot in spots]
+        owners = [owner(spans, spot, sentence) for spot in spots]
         if part_of is not None and any(owner < part_of for owner in owners):
             continue  # "136,000 full-time employees, including 38,000 in ...": a part's too
         if part_of is not None and spots:
-            parts.append({o for s, o in zip(spots, owners, strict=True) if s > part_of})
+            listed = {o for s, o in zip(spots, owners, strict=True) if s > part_of}
+            parts.append(named_alone(sentence, spans, listed, (*ask.terms, ask.noun)))
         if spots and not any(
             owner == at or (spot >= shared_from and at <= owner < shared_from)
             for spot, owner in zip(spots, owners, strict=True)
@@ -373,21 +374,6 @@ def _another_count(sentence: str, at: int, ask: TextAsk) -> Check | None:
     if ask.noun in _SYMBOLS and not _FIRST_PERSON.match(sentence):
         return Check("label", False, "the sentence does not say the company's own")
     return None
-
-
-def _owner(spans: list[tuple[int, int]], spot: int, sentence: str) -> int:
-    """The figure a word of the sentence goes with (its start): the one before it, unless a
-    comma or the like parts them and the next figure follows close, unparted ("..., for a
-    total of 203.2 million shares")."""
-    before = [span for span in spans if span[0] < spot]
-    after = [span for span in spans if span[0] > spot]
-    if not before:
-        return after[0][0] if after else spans[0][0]
-    if after and re.search(r"[,;:(]", sentence[before[-1][1] : spot]):
-        start = after[0][0]
-        if start - spot <= 40 and not re.search(r"[,;:()]", sentence[spot:start]):
-            return start
-    return before[-1][0]
 
 
 def _period(document: DocumentInfo, year: int | None) -> str:

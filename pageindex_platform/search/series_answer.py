@@ -18,6 +18,7 @@ from .evidence import Evidence
 from .figures import LineItem
 from .headline import Stated
 from .items_named import items_in
+from .line_shares import line_growth
 from .metric_questions import asked, defined_metrics, metric_in
 from .metrics import Metric
 from .query import Query
@@ -53,8 +54,8 @@ def series_question(query: Query, constraints: Constraints) -> SeriesQuestion | 
     defined = defined_metrics(question)
     metric = metric_in(question, catalogue, defined)
     items = items_in(question, catalogue.items)
-    if metric is None and not items:
-        return None
+    if metric is None and (not items or line_growth(question, catalogue)):
+        return None  # "by what percentage did revenue change from FY2020 to FY2021": one figure
     said = asked(question)
     if said.span_average:
         return None

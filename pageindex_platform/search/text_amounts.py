@@ -129,7 +129,7 @@ def amount_in_text(
     core, told, told_text = _core(asked["asked"], company_words)
     context = [w for w in _words(plain[: asked.start()], company_words) if w not in core]
     figures = _OWN_FIGURE.findall(asked["asked"])
-    per_share = bool(PER_SHARE.search(question))
+    per_share = bool(PER_SHARE.search(plain))
     if len(core) < 2:
         return Stated()  # "how much did it pay": too little to know a sentence by
     names = (document.company or "", *document.company_aliases)
@@ -295,7 +295,28 @@ def _amount_of(
             for a, start in zip(amounts, starts, strict=True)
             if all(says_word(w, phrase_words(sentence[start : a.start()])) for w in core)
         ]
+        if not fits:  # "had access to $2.6 billion of total liquidity comprised of $107 million"
+            fits = [
+                a
+                for a, start in zip(amounts, starts, strict=True)
+                if all(says_word(w, _words_of(sentence, start, a)) for w in core)
+            ]
     return fits[0] if len(fits) == 1 else None
+
+
+# what an amount is of, said right after it: "$2.6 billion of total liquidity comprised of"
+_OF_AFTER = re.compile(
+    r"\s*of\s+(?P<what>[^,;:$()]{3,80}?)(?=\s*(?:[,;:$()]|\b(?:comprised|consisting|including|"
+    r"compared|which|that|as\s+of|during|for|in|from|to)\b|$))",
+    re.IGNORECASE,
+)
+
+
+def _words_of(sentence: str, start: int, amount: re.Match[str]) -> str:
+    """The words an amount goes with: those since the amount before it, and what it is said
+    to be of right after it."""
+    after = _OF_AFTER.match(sentence, amount.end())
+    return phrase_words(sentence[start : amount.start()] + " " + (after["what"] if after else ""))
 
 
 def _a_cause(sentence: str, at: int, core: Sequence[str]) -> bool:
