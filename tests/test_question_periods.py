@@ -208,6 +208,10 @@ def test_a_quarterly_metric_is_computed_from_the_quarter_figures(gizmo: None) ->
 def test_a_period_no_filing_reports_is_said_to_be_missing(gizmo: None) -> None:
     out = _ask("What was Gizmo Works' revenue for Q1 FY25?")
     assert any(w.startswith("No Gizmo Works Inc. ") for w in out["warnings"]), out["warnings"]
+    # a date after the newest filing was made: no stored filing states a figure as of it
+    out = _ask("What were Gizmo Works' total assets as of September 30, 2025?")
+    assert any(w.startswith("No Gizmo Works Inc. ") for w in out["warnings"]), out["warnings"]
+    assert out["headline"] is None, out["answer"]
 
 
 @pytest.mark.parametrize(

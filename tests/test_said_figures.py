@@ -55,6 +55,13 @@ license support operations, approximately 6,000 in services and approximately 11
 research and development.
 Acme's non-GAAP core earnings, which exclude non-core items, were $494 million, or $0.23 per
 diluted share, in 2023.
+We had active accounts of 431 million and 429 million as of December 31, 2023 and 2022,
+respectively.
+Transaction expense increased by $497 million, or 16%, and $963 million, or 16%, in 2023 and
+2022, respectively, due primarily to the increase in TPV.
+The settlement provides for an aggregate of $13.5 billion in value to be provided by Acme
+Corporation and its subsidiaries to settle all claims relating to the 2018 Camp fire and the
+2017 Northern California wildfires.
 As of December 31, 2023, we had $8.5 billion of gross unrecognized income tax benefits,
 including related interest and penalties, recorded on our consolidated balance sheet.
 In August 2023, we entered into ASR agreements with financial institutions under which we paid
@@ -191,6 +198,23 @@ def test_figures_asked_in_the_words_analysts_use(acme: None) -> None:
     assert _stated(
         "Roughly how many of Acme's full-time employees worked in services as of December 31, 2023?"
     ) == pytest.approx(6000)
+
+
+def test_figures_said_in_sentences_of_other_shapes(acme: None) -> None:
+    # a count after its noun ("active accounts of 431 million and 429 million"), by its year
+    asked = "How many active accounts did Acme have as of December 31, {}?"
+    assert _stated(asked.format(2023)) == pytest.approx(431e6)
+    assert (run_json("ask", asked.format(2022))["headline"] or {}).get("value") != 431e6
+    # "what was" a thing no line item names, said by its abbreviation; never a change listed
+    # after "increased by", nor an amount of what a cause clause explains
+    tpv = "What was Acme's total payment volume (TPV) in {}?"
+    assert _stated(tpv.format(2023)) == pytest.approx(1377e9)
+    assert _stated(tpv.format(2022)) == pytest.approx(1240e9)
+    # a year naming an event ("the 2018 Camp fire") is not the period of the amount
+    assert _stated(
+        "Under the settlement described in Acme's 2023 10-K, what aggregate value was to be "
+        "provided to settle the wildfire claims?"
+    ) == pytest.approx(13.5e9)
 
 
 def test_dates_that_do_not_end_the_year_named_are_not_read_as_its_average(acme: None) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date, timedelta
 
 from ..db.queries import DocumentInfo
 from ..db.sql import Session
@@ -177,10 +178,26 @@ def _covered(constraints: Constraints, documents: Sequence[DocumentInfo]) -> boo
     by_metadata = [
         d
         for d in documents
-        if (not constraints.periods or d.fiscal_period in constraints.periods)
+        if not _filed_before(d, constraints.dates)
+        and (not constraints.periods or d.fiscal_period in constraints.periods)
         and (not constraints.years or filing_years(d) & set(constraints.years))
     ]
     return bool(by_metadata)
+
+
+# the longest a periodic report is filed after its period ends: a date named later than that
+# is after the filing was made, and no figure of the filing is as of it
+_FILED_WITHIN = timedelta(days=120)
+
+
+def _filed_before(document: DocumentInfo, dates: Sequence[str]) -> bool:
+    """Whether a date the question names falls after `document` was filed: "as of December
+    31, 2023" is in no 10-Q for the quarter ended June 30, 2023 (a cover page's date, weeks
+    after the year's end, is in the 10-K)."""
+    if document.period_end is None or not dates:
+        return False
+    end = date.fromisoformat(document.period_end)
+    return any(date.fromisoformat(d) > end + _FILED_WITHIN for d in dates)
 
 
 def period_source(constraints: Constraints, document: DocumentInfo) -> str | None:

@@ -1,7 +1,9 @@
 """The parts a sentence lists with their figures ("137,000 full-time employees, including
 approximately 39,000 in sales and marketing, approximately 18,000 in our cloud services and
 license support operations, approximately 24,000 in services, ..."): the figure a word goes
-with, and of several parts a word goes with, the one named by the question's words alone."""
+with, and of several parts a word goes with, the one named by the question's words alone; a
+count written after its noun ("We had active accounts of 431 million and 429 million as of
+June 30, 2023 and 2022, respectively")."""
 
 from __future__ import annotations
 
@@ -50,3 +52,18 @@ def named_alone(
         if words and all(says_word(w, said) for w in words):
             alone.add(start)
     return alone if len(alone) == 1 else set(listed)
+
+
+def after_noun(sentence: str, noun: str, number: str) -> list[re.Match[str]]:
+    """The counts `sentence` writes right after the noun counted and "of" ("active accounts of
+    431 million"): the first of each such list, not a year, not a percentage."""
+    found = []
+    for said in re.finditer(
+        rf"\b(?:{noun})\w*\s+of\s+(?:approximately\s+|about\s+)?", sentence, re.I
+    ):
+        count = re.compile(number, re.IGNORECASE).match(sentence, said.end())
+        if count is None or re.fullmatch(r"(?:19|20)\d\d", count.group(1)):
+            continue
+        if not re.match(r"\s*(?:%|percent\b)", sentence[count.end() :]):
+            found.append(count)
+    return found

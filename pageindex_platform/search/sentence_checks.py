@@ -21,6 +21,12 @@ _ONE_SEGMENT = re.compile(
     r"\b(utilit)(?:y|ies)\b|^\s*(?:\(\w+\)\s*)?(includes?)\b",
     re.IGNORECASE,
 )
+# the parent named with its part, the two together: "PG&E Corporation and the Utility had
+# access to ...", "Acme Inc. and its subsidiaries"
+_WITH_PARENT = re.compile(
+    r"\b(?:Corporation|Company|Inc\.?|Group|Holdings|Parent)\s+and\s+(?:the|its)\s+(?:[\w-]+\s+)?"
+    r"(?i:segments?|subsidiar\w+|utilit\w+|divisions?|business\s+units?|SBUs?)\b"
+)
 _SPANNING = re.compile(
     r"\b(?:throughout|across|among|in|of|for)\s+(?:all\s+(?:of\s+)?)?(?:our|its|the|their)\s+"
     r"(?:[\w&'’-]+\s+){0,5}segments\b",
@@ -39,7 +45,7 @@ _ALLOWED = re.compile(r"\bauthori[sz]\w*|\bpermit\w*|\bup\s+to\b", re.IGNORECASE
 _PLAN = re.compile(
     r"\b(?:expects?|expected|plans?|planned|will|would|anticipates?|intends?|targets?|goal|"
     r"on track|outlook|guidance|forecast\w*|project(?:s|ed|ions?)?|future|committed|"
-    r"commitments?|agree(?:s|d)?\s+to|obligated|(?:is|are)\s+payable)\b",
+    r"commitments?|agree(?:s|d)?\s+to|obligated|(?:is|are)\s+payable|(?:is|are|was|were)\s+to\s+be)\b",
     re.IGNORECASE,
 )
 
@@ -79,7 +85,9 @@ def sentence_checks(
     named = part is not None and re.search(
         rf"\b{next(g for g in part.groups() if g)}", question, re.I
     )
-    one = (part and not named) or (_SEGMENT.search(sentence) and not _SPANNING.search(sentence))
+    one = (part and not named and not _WITH_PARENT.search(sentence)) or (
+        _SEGMENT.search(sentence) and not _SPANNING.search(sentence)
+    )
     other = _other_subject(sentence, document, question)
     missing = [w for w in _NUMBER_WORD.findall(question) if not _says_number(sentence, w)]
     if missing:  # "its eight utility businesses": the sentence of the eight
@@ -140,10 +148,18 @@ def _says_number(sentence: str, word: str) -> bool:
     return bool(re.search(rf"\b(?:{word}|{digits})\b", sentence, re.IGNORECASE))
 
 
+# a year that is part of an event's name, not the period a figure is of: "the 2018 Camp
+# fire", "the 2017 Northern California wildfires"
+_EVENT_YEAR = re.compile(
+    r"\b(?:19|20)\d\d\s+(?:[A-Z][\w'’-]*\s+){1,3}(?:[Ff]ires?|[Ww]ildfires?|[Ss]torms?|"
+    r"[Hh]urricanes?|[Ee]arthquakes?|[Ff]loods?|[Ee]xplosions?|[Ii]ncidents?)\b"
+)
+
+
 def years_said(text: str) -> list[int]:
     """The years a text writes, in order, less those that name when something falls due
-    ("Senior Notes due 2033")."""
-    return [int(y) for y in YEAR.findall(MATURITY.sub(" ", text))]
+    ("Senior Notes due 2033") or an event ("the 2018 Camp fire")."""
+    return [int(y) for y in YEAR.findall(_EVENT_YEAR.sub(" ", MATURITY.sub(" ", text)))]
 
 
 def sentence_figure(

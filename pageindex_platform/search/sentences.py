@@ -14,7 +14,7 @@ from ..db import queries
 from ..db.queries import DocumentInfo
 from ..db.sql import Session
 from .headline import Stated, not_sure
-from .listed_parts import named_alone, owner
+from .listed_parts import after_noun, named_alone, owner
 from .narrowing import counted_kind, place_check
 from .results import Candidate, Check
 from .sentence_checks import sentence_checks, sentence_figure, stated_from
@@ -247,6 +247,8 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
                 continue  # "$2.0 billion share repurchase program": money, not a count
             if not set(phrase_words(m.group(0)).split()) & set(ask.negated):
                 found.setdefault(m.start(), (_value(m), m.group(0)))
+        for m in after_noun(sentence, noun, _NUMBER):  # "active accounts of 431 million"
+            found.setdefault(m.start(), (_value(m), m.group(0)))
     including = _INCLUDING.search(sentence) if found else None
     if including and including.start() > min(found):
         # "136,000 employees, including approximately 38,000 in research and development":

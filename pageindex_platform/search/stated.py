@@ -1,8 +1,8 @@
 """What a figure question's answer states before any extracted text: the figure of the line
-item asked, for the period asked, for the scope asked — or the metric asked, computed with
-its working — each with its label, period and page. Where the question asks for a segment
-or an adjusted figure the filing's tables do not give, or a line that is not found, it says
-so and what it found instead; it never states another line as the one asked."""
+item asked, for the period and scope asked — or the metric asked, computed with its working —
+each with its label, period and page. Where the question asks for a segment or an adjusted
+figure the tables do not give, or a line not found, it says so and what it found instead; it
+never states another line as the one asked."""
 
 from __future__ import annotations
 
@@ -109,12 +109,12 @@ def state(
         stated = _stated(session, question, catalogue, book, ask, document, formula_asked)
     year = ask.years[-1] if ask.years else None
     unquoted(stated, question)  # "for 'amortizable tax basis in intangibles'"
+    items = catalogue.items
     if not (
         _NOT_A_NUMBER.search(question)
         or formula_asked
         or _SUM_ASKED.search(question)  # "net loss plus stock-based compensation": no one row
     ):
-        items = catalogue.items
         stated = or_named_row(
             stated, session=session, question=question, book=book, year=year, items=items
         )
@@ -132,7 +132,9 @@ def state(
     if why is not None:  # "revenue generated internationally": not the whole line's
         demote(stated, why)
         stated.text = not_sure("the figure asked", stated.candidates)
-    stated = or_in_text(stated, session=session, question=question, document=document, year=year)
+    stated = or_in_text(
+        stated, session=session, question=question, document=document, year=year, items=items
+    )
     due = due_later(question, document) if not scheduled_row else None
     if due and stated.headline is not None and stated.headline.kind != "metric":
         demote(stated, f"an amount due in {due} is asked; a line's or a sentence's is not it")
@@ -150,8 +152,7 @@ def _stated(
     document: DocumentInfo,
     formula_asked: bool,
 ) -> Stated:
-    """The metric asked, computed, else the line item asked (none where `formula_asked`), for
-    the period asked."""
+    """The metric asked, computed, else the line item asked (none if `formula_asked`)."""
     defined = (
         defined_metrics(question)
         or line_share(question, catalogue)
@@ -234,8 +235,7 @@ def _in_text(
 
 
 def _for_reference(stated: Stated) -> Stated:
-    """A metric computed for a question that asks no number (yes or no, which, why): shown
-    as what the answer can draw on, not as the answer."""
+    """A metric computed for a question that asks no number: for reference, not the answer."""
     if stated.text:
         stated.text = f"For reference, {stated.text}"
     demote(stated, "the question asks no figure")

@@ -111,6 +111,12 @@ def initials(words: str, skipped: frozenset[str]) -> str:
     return "".join(w[0] for w in words.split() if w not in skipped)
 
 
+def abbreviations(text: str) -> dict[str, str]:
+    """Each abbreviation `text` spells out, with its name's words: "total payment volume
+    (TPV)" → {"tpv": "total payment volume"}."""
+    return {initials(n.lower(), _SMALL_WORDS): phrase_words(n) for n in spelled_out(text)[1]}
+
+
 def spelled_out(text: str) -> tuple[str, list[str]]:
     """`text` with each name spelled out before its abbreviation left as the abbreviation
     alone ("gross merchandise volume (GMV)" → "GMV"), and the names spelled out: a filing

@@ -19,22 +19,21 @@ from ..db import queries
 from ..db.queries import DocumentInfo
 from ..db.sql import Session
 from ..periods.filing_words import without_form, without_source
-from .amount_lists import JOINED, of_year, says_word
-from .amounts import AMOUNT
-from .figures import PER_SHARE
+from .amount_lists import says_word
+from .amount_of import amount_of
+from .figures import PER_SHARE, LineItem
 from .headline import Stated, not_sure
+from .items_named import items_asked
 from .narrowing import DIFFERENCE_ASKED, place_check, without_place
 from .results import Candidate, Check
-from .sentence_checks import sentence_checks, sentence_figure, stated_from, years_said
+from .sentence_checks import sentence_checks, sentence_figure, stated_from
 from .sentence_numbers import (
-    CAUSE,
     MONTHS,
-    MOVED_BY,
     PERCENT_ASKED,
     PERIOD_WORDS,
     SCALES,
 )
-from .terms import name_words, phrase_words
+from .terms import abbreviations, name_words, phrase_words
 
 # an amount asked: "how much ...", "what (total) amount / value / cost / fee ...", "in USD
 # millions" (a percentage or a count is asked in other words: sentences.py)
@@ -82,7 +81,7 @@ _QUARTERLY = re.compile(r"\b(?:each|every|per|a)\s+quarter\b|\bquarterly\b", re.
 # the year said right after an amount ("$15.0 billion of senior notes in fiscal 2021")
 _YEAR_AFTER = re.compile(
     r"(?:\s+of\s+[\w%.-]+(?:\s+[\w%.-]+){0,3})?\s+(?:in|for|during)\s+(?:fiscal\s+(?:year\s+)?)?"
-    r"((?:19|20)\d\d)\b",
+    r"((?:19|20)\d\d)\b(?!,?\s+(?:and\s+)?(?:19|20)\d\d)",  # not "in 2023 and 2022", a list's
     re.IGNORECASE,
 )
 # a page's sentences as prose runs on over its lines ("... issued $1,500,000,000 of 4.875%
@@ -102,14 +101,19 @@ _NOT_ASKED = frozenset(
 )
 
 
-def money_asked(question: str) -> bool:
+def money_asked(question: str, *, named: bool = True) -> bool:
     """Whether the question asks an amount of money (and not a percentage, a count, or a
-    figure it tells how to compute)."""
+    figure it tells how to compute); where no line item or metric answered (`named` False),
+    also "what was X" of a thing a filing states in its text ("What was Acme's total payment
+    volume in Q2 2023?")."""
     if _NOT_MONEY.search(question) or PERCENT_ASKED.search(question):
         return False
     if _COMPUTED.search(question) or DIFFERENCE_ASKED.search(question):
         return False  # "Compute it as notes payable ... minus cash": a formula, not a sentence
-    return bool(_MONEY_ASKED.search(question))
+    return bool(_MONEY_ASKED.search(question) or (not named and _WHAT_WAS.search(question)))
+
+
+_WHAT_WAS = re.compile(r"\bwhat\s+(?:was|were|is|are)\b", re.IGNORECASE)
 
 
 def amount_in_text(
@@ -134,10 +138,10 @@ def amount_in_text(
         return Stated()  # "how much did it pay": too little to know a sentence by
     names = (document.company or "", *document.company_aliases)
     aside: list[Candidate] = []
-    found = _sentences(session, document, core, context, told)
+    found = _sentences(session, document, core, context, told, abbreviations(question))
     named = [x for x in found if not told or _names_said(told_text, x[2], company_words)]
     for score, page, sentence in named[:8]:
-        amount = _amount_of(sentence, core, figures, per_share, year, told)
+        amount = amount_of(sentence, core, figures, per_share, year, told)
         if amount is None:
             continue
         value = float(amount[1].replace(",", "")) * SCALES.get((amount[2] or "").lower(), 1)
@@ -231,16 +235,20 @@ def _sentences(
     core: Sequence[str],
     context: Sequence[str],
     told: Sequence[str] = (),
+    spelled: dict[str, str] | None = None,
 ) -> list[tuple[int, int, str]]:
     """(words of the question said, page, sentence) of each sentence that says every word of
-    what is asked, at least half of what is told of it, and an amount, best first."""
+    what is asked (a name the question spells out said by its abbreviation: "TPV was ..."), at
+    least half of what is told of it, and an amount, best first."""
     found = []
-    for page in queries.pages_mentioning(session, document, [max(core, key=len)]):
+    named = [max(core, key=len), *(spelled or {})]
+    for page in queries.pages_mentioning(session, document, named):
         for sentence in _prose(page.text):
             flat = " ".join(sentence.split())
             if "$" not in flat:
                 continue
             words = phrase_words(flat)
+            words += "".join(f" {n}" for a, n in (spelled or {}).items() if a in words.split())
             if not all(says_word(w, words) for w in core):
                 continue
             said = sum(says_word(w, words) for w in told)
@@ -251,108 +259,21 @@ def _sentences(
     return found
 
 
-def _amount_of(
-    sentence: str,
-    core: Sequence[str],
-    figures: Sequence[str],
-    per_share: bool,
-    year: int | None,
-    told: Sequence[str] = (),
-) -> re.Match[str] | None:
-    """The amount of the sentence that the words asked go with: its only one; of several,
-    the one whose words up to the next amount hold the question's own figures ("5.200%"), or
-    where the question has none, the one after every word asked ("obligations were $6.8
-    billion, and ..."); amounts listed with as many years, the one of the year asked, by
-    their order; None when that is not one amount. Never a change ("increased $40 million",
-    "an increase of $40 million"); an amount per share ("$1.36 and $1.49 per share") where
-    one is asked, else never."""
-    listed = list(AMOUNT.finditer(sentence))
-    amounts = [
-        a
-        for i, a in enumerate(listed)
-        if not MOVED_BY.search(sentence[: a.start()][-40:])
-        and _per_share(sentence, listed[i:]) == per_share
-        and not _a_cause(sentence, a.start(), core)
-    ]
-    years = years_said(sentence)
-    if len(amounts) <= 1 and (len(listed) <= 1 or len(set(years)) <= 1):
-        return amounts[0] if amounts else None
-    ends = [a.start() for a in amounts[1:]] + [len(sentence)]
-    starts = [0] + [a.end() for a in amounts[:-1]]
-    if figures:  # "$750,000,000 aggregate principal amount of 5.200% Senior Notes"
-        fits = [
-            a
-            for a, end in zip(amounts, ends, strict=True)
-            if _holds(sentence[a.end() : end], figures)
-        ]
-    elif len(set(years)) > 1:  # "$76.7 billion and $83.5 billion in 2021 and 2022"
-        # of several lists, by the words of what is asked and of what was done with it
-        words = [*core, *told]
-        return of_year(sentence, listed, year, words) if len(amounts) == len(listed) else None
-    else:  # "our remaining performance obligations were $6.8 billion, and ..."
-        fits = [
-            a
-            for a, start in zip(amounts, starts, strict=True)
-            if all(says_word(w, phrase_words(sentence[start : a.start()])) for w in core)
-        ]
-        if not fits:  # "had access to $2.6 billion of total liquidity comprised of $107 million"
-            fits = [
-                a
-                for a, start in zip(amounts, starts, strict=True)
-                if all(says_word(w, _words_of(sentence, start, a)) for w in core)
-            ]
-    return fits[0] if len(fits) == 1 else None
-
-
-# what an amount is of, said right after it: "$2.6 billion of total liquidity comprised of"
-_OF_AFTER = re.compile(
-    r"\s*of\s+(?P<what>[^,;:$()]{3,80}?)(?=\s*(?:[,;:$()]|\b(?:comprised|consisting|including|"
-    r"compared|which|that|as\s+of|during|for|in|from|to)\b|$))",
-    re.IGNORECASE,
-)
-
-
-def _words_of(sentence: str, start: int, amount: re.Match[str]) -> str:
-    """The words an amount goes with: those since the amount before it, and what it is said
-    to be of right after it."""
-    after = _OF_AFTER.match(sentence, amount.end())
-    return phrase_words(sentence[start : amount.start()] + " " + (after["what"] if after else ""))
-
-
-def _a_cause(sentence: str, at: int, core: Sequence[str]) -> bool:
-    """Whether the amount at `at` is what caused a change of the thing asked, which the
-    sentence names before its cause ("The decrease in transaction losses ... was primarily due
-    to a $114 million loss related to ..."), not that thing's amount."""
-    causes = list(CAUSE.finditer(sentence[:at]))
-    if not causes:
-        return False
-    before = phrase_words(sentence[: causes[-1].start()])
-    after = phrase_words(sentence[causes[-1].end() : at])
-    return all(says_word(w, before) for w in core) and not all(says_word(w, after) for w in core)
-
-
-def _per_share(sentence: str, following: Sequence[re.Match[str]]) -> bool:
-    """Whether the first of `following` (the amounts from one on) is per share: "per share"
-    after it, or after the list it opens ("$1.48 and $1.49 per share")."""
-    end = following[0].end()
-    for after in following[1:]:
-        if not JOINED.fullmatch(sentence[end : after.start()]):
-            break
-        end = after.end()
-    return bool(PER_SHARE.match(sentence[end:].lstrip()))
-
-
-def _holds(words: str, figures: Sequence[str]) -> bool:
-    """Whether `words` hold each of the question's own figures, as whole numbers."""
-    return all(re.search(rf"(?<![\d.]){re.escape(f)}(?![\d])", words) for f in figures)
-
-
 def or_in_text(
-    stated: Stated, *, session: Session, question: str, document: DocumentInfo, year: int | None
+    stated: Stated,
+    *,
+    session: Session,
+    question: str,
+    document: DocumentInfo,
+    year: int | None,
+    items: Sequence[LineItem],
 ) -> Stated:
     """`stated` where it states a figure, computed a metric or the question asks no amount of
     money; else the amount a sentence says (the figures `stated` set aside kept with it)."""
-    if stated.headline is not None or stated.working is not None or not money_asked(question):
+    if stated.headline is not None or stated.working is not None:
+        return stated
+    named = bool(stated.candidates) or bool(items_asked(question, items))
+    if not money_asked(question, named=named):
         return stated
     own = name_words(document.company)
     said = amount_in_text(

@@ -1,0 +1,143 @@
+"""Which amount of a sentence is the one a question asks: of several, the one the question's
+words go with (before it, or what it is said to be of right after it), the one holding the
+question's own figures, or the year asked's of a yearly list; never a change ("increased $40
+million", and amounts listed after one), never the cause of a change, never an amount of what
+a cause clause explains; per share only where a figure per share is asked."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .amount_lists import JOINED, of_year, says_word
+from .amounts import AMOUNT
+from .figures import PER_SHARE
+from .sentence_checks import years_said
+from .sentence_numbers import CAUSE, MOVED_BY
+from .terms import phrase_words
+
+
+def amount_of(
+    sentence: str,
+    core: Sequence[str],
+    figures: Sequence[str],
+    per_share: bool,
+    year: int | None,
+    told: Sequence[str] = (),
+) -> re.Match[str] | None:
+    """The amount of the sentence that the words asked go with: its only one; of several,
+    the one whose words up to the next amount hold the question's own figures ("5.200%"), or
+    where the question has none, the one after every word asked ("obligations were $6.8
+    billion, and ..."); amounts listed with as many years, the one of the year asked, by
+    their order; None when that is not one amount. Never a change ("increased $40 million",
+    "an increase of $40 million"); an amount per share ("$1.36 and $1.49 per share") where
+    one is asked, else never."""
+    listed = list(AMOUNT.finditer(sentence))
+    moved = _changes(sentence, listed)
+    amounts = [
+        a
+        for i, a in enumerate(listed)
+        if not moved[i]
+        and _per_share(sentence, listed[i:]) == per_share
+        and not _a_cause(sentence, a.start(), core)
+        and not _explained(sentence, a.end(), core)
+    ]
+    years = years_said(sentence)
+    if len(amounts) <= 1 and (len(listed) <= 1 or len(set(years)) <= 1):
+        return amounts[0] if amounts else None
+    ends = [a.start() for a in amounts[1:]] + [len(sentence)]
+    starts = [0] + [a.end() for a in amounts[:-1]]
+    if figures:  # "$750,000,000 aggregate principal amount of 5.200% Senior Notes"
+        fits = [
+            a
+            for a, end in zip(amounts, ends, strict=True)
+            if _holds(sentence[a.end() : end], figures)
+        ]
+    elif len(set(years)) > 1:  # "$76.7 billion and $83.5 billion in 2021 and 2022"
+        # of several lists, by the words of what is asked and of what was done with it
+        words = [*core, *told]
+        return of_year(sentence, listed, year, words) if len(amounts) == len(listed) else None
+    else:  # "our remaining performance obligations were $6.8 billion, and ..."
+        fits = [
+            a
+            for a, start in zip(amounts, starts, strict=True)
+            if all(says_word(w, phrase_words(sentence[start : a.start()])) for w in core)
+        ]
+        if not fits:  # "had access to $2.6 billion of total liquidity comprised of $107 million"
+            fits = [
+                a
+                for a, start in zip(amounts, starts, strict=True)
+                if all(says_word(w, _words_of(sentence, start, a)) for w in core)
+            ]
+    return fits[0] if len(fits) == 1 else None
+
+
+# what an amount is of, said right after it: "$2.6 billion of total liquidity comprised of"
+_OF_AFTER = re.compile(
+    r"\s*of\s+(?P<what>[^,;:$()]{3,80}?)(?=\s*(?:[,;:$()]|\b(?:comprised|consisting|including|"
+    r"compared|which|that|as\s+of|during|for|in|from|to)\b|$))",
+    re.IGNORECASE,
+)
+
+
+def _words_of(sentence: str, start: int, amount: re.Match[str]) -> str:
+    """The words an amount goes with: those since the amount before it, and what it is said
+    to be of right after it."""
+    after = _OF_AFTER.match(sentence, amount.end())
+    return phrase_words(sentence[start : amount.start()] + " " + (after["what"] if after else ""))
+
+
+def _a_cause(sentence: str, at: int, core: Sequence[str]) -> bool:
+    """Whether the amount at `at` is what caused a change of the thing asked, which the
+    sentence names before its cause ("The decrease in transaction losses ... was primarily due
+    to a $114 million loss related to ..."), not that thing's amount."""
+    causes = list(CAUSE.finditer(sentence[:at]))
+    if not causes:
+        return False
+    before = phrase_words(sentence[: causes[-1].start()])
+    after = phrase_words(sentence[causes[-1].end() : at])
+    return all(says_word(w, before) for w in core) and not all(says_word(w, after) for w in core)
+
+
+def _changes(sentence: str, listed: Sequence[re.Match[str]]) -> list[bool]:
+    """Whether each amount is a change: said after "increased by" and the like, or listed
+    after one that is ("increased by $497 million, or 16%, and $963 million, or 16%, in the
+    three and six months")."""
+    moved: list[bool] = []
+    for i, amount in enumerate(listed):
+        joined = (
+            i > 0
+            and moved[-1]
+            and _LISTED_AFTER.fullmatch(sentence[listed[i - 1].end() : amount.start()])
+        )
+        moved.append(bool(MOVED_BY.search(sentence[: amount.start()][-40:]) or joined))
+    return moved
+
+
+_LISTED_AFTER = re.compile(r"[^.;$]{0,30}?\band\s+", re.IGNORECASE)
+
+
+def _explained(sentence: str, end: int, core: Sequence[str]) -> bool:
+    """Whether the thing asked is named only in a cause said after the amount ("Transaction
+    expense increased ... $963 million ..., due primarily to the increase in TPV"): the
+    amount is of what the cause explains, not of the thing asked."""
+    cause = CAUSE.search(sentence, end)
+    if cause is None:
+        return False
+    return not any(says_word(w, phrase_words(sentence[: cause.start()])) for w in core)
+
+
+def _per_share(sentence: str, following: Sequence[re.Match[str]]) -> bool:
+    """Whether the first of `following` (the amounts from one on) is per share: "per share"
+    after it, or after the list it opens ("$1.48 and $1.49 per share")."""
+    end = following[0].end()
+    for after in following[1:]:
+        if not JOINED.fullmatch(sentence[end : after.start()]):
+            break
+        end = after.end()
+    return bool(PER_SHARE.match(sentence[end:].lstrip()))
+
+
+def _holds(words: str, figures: Sequence[str]) -> bool:
+    """Whether `words` hold each of the question's own figures, as whole numbers."""
+    return all(re.search(rf"(?<![\d.]){re.escape(f)}(?![\d])", words) for f in figures)
