@@ -196,7 +196,7 @@ class CheckedBook(FigureBook):
         text = self.page_text(figure.page)
         return [
             kind_check(item, figure, text),
-            self.duration_check(figure, year),
+            self.duration_check(figure, year, line_kind(item)),
             self.statement_check(figure, text, self.required.get(item.name), part=part),
             sign_check(item, figure),
             page_check(figure, text),
@@ -204,7 +204,13 @@ class CheckedBook(FigureBook):
             heading_check(item, figure, text),
         ]
 
-    def duration_check(self, figure: Figure, year: int | None) -> Check:
+    def duration_check(self, figure: Figure, year: int | None, kind: str | None = None) -> Check:
+        """The figure covers the duration asked; a quarterly filing's flow whose table gives it
+        no span ("as of June 30, 2023") is not a year's."""
+        if figure.period_start is None and kind == "flow" and self._year_of_quarter(year):
+            return Check(
+                "duration", False, f"a quarterly filing's flow, not a year's ({figure.period})"
+            )
         if figure.period_start is None:
             return Check("duration", True, f"a figure at a date ({figure.period})")
         months = months_of(figure)
@@ -220,6 +226,12 @@ class CheckedBook(FigureBook):
                 "duration", False, f"it covers {months} months; {asked} is {wanted} months"
             )
         return Check("duration", True, f"{months} months, as asked")
+
+    def _year_of_quarter(self, year: int | None) -> bool:
+        """Whether a year is asked of a filing of one quarter (Q1 to Q3)."""
+        span = self.span(year)
+        quarterly = self.document.fiscal_period in ("Q1", "Q2", "Q3")
+        return quarterly and span is not None and span.months == 12
 
     def statement_check(
         self, figure: Figure, text: str, required: Statement | None = None, *, part: bool = False

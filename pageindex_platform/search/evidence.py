@@ -63,14 +63,7 @@ def gather(
     elif found[0].document.company not in companies:
         return Evidence(citations, Stated())
     else:
-        stated = state(
-            session=session,
-            question=query.question,
-            catalogue=query.catalogue,
-            document=found[0].document,
-            period=period,
-        )
-        first = found[0].document
+        stated, first = stated_of_period(session, query, found, period)
         rivals = [
             d.document
             for d in found[1:]
@@ -95,6 +88,49 @@ def gather(
     at = {(c.document, c.page) for c in shown}
     others = [c for c in citations if (c.document, c.page) not in at]
     return Evidence([*shown, *others[: max(0, max_citations - len(shown))]], stated)
+
+
+def stated_of_period(
+    session: Session, query: Query, found: Sequence[Found], period: PeriodAsk | None
+) -> tuple[Stated, DocumentInfo]:
+    """What the best document states for the question, and that document; where it states
+    nothing, the line or metric another filing of the same company and period states (the
+    10-Q beside the quarter's earnings release, which prints no gross profit), with the first
+    one's candidates kept."""
+    first = found[0].document
+    stated = state(
+        session=session,
+        question=query.question,
+        catalogue=query.catalogue,
+        document=first,
+        period=period,
+    )
+    if stated.headline is not None or stated.working is not None:
+        return stated, first
+    for other in (f.document for f in found[1:]):
+        if other.doc_type == first.doc_type or not _same_period(other, first):
+            continue
+        again = state(
+            session=session,
+            question=query.question,
+            catalogue=query.catalogue,
+            document=other,
+            period=period,
+        )
+        if again.headline is not None and again.headline.kind != "text":
+            again.candidates = [*again.candidates, *stated.candidates]
+            return again, other
+    return stated, first
+
+
+def _same_period(a: DocumentInfo, b: DocumentInfo) -> bool:
+    """Whether two filings are of one company's same period."""
+    return (
+        a.company is not None
+        and a.period_end is not None
+        and (a.company, a.fiscal_year, a.fiscal_period, a.period_end)
+        == (b.company, b.fiscal_year, b.fiscal_period, b.period_end)
+    )
 
 
 def _same_filing(a: DocumentInfo, b: DocumentInfo) -> bool:

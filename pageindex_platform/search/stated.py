@@ -33,7 +33,8 @@ from .headline import (
     set_aside,
 )
 from .items_named import items_asked, joined_items
-from .line_shares import line_growth, line_share, over_years
+from .line_shares import line_growth, line_share
+from .metric_parts import metric_part
 from .metric_questions import (
     Asked,
     asked,
@@ -47,13 +48,11 @@ from .metrics import Catalogue, Metric
 from .named_rows import or_named_row, unquoted
 from .narrowing import ADJUSTED, another_measure, narrowed, other_than_the_line
 from .printed import continuing_unsaid
+from .said_first import in_text
 from .schedules import due_later, scheduled
 from .segments import part_asked, segment_stated
-from .sentences import text_stated
 from .stated_periods import fiscal_years_of, read_period, with_reading, year_labels
-from .terms import name_words
 from .text_amounts import or_in_text
-from .text_ask import in_sentences, text_ask
 from .working import MissingInput, Working, compute, terms_defined
 
 logger = logging.getLogger(__name__)
@@ -161,7 +160,7 @@ def _stated(
     metric = metric_in(question, catalogue, defined)
     items = items_asked(question, catalogue.items)
     number = not _NOT_A_NUMBER.search(question)
-    said = _in_text(session, question, document, ask, metric, defined) if number else None
+    said = in_text(session, question, document, ask, metric, defined) if number else None
     if said is not None:
         return said
     uncomputed = ""  # the metric asked, where it could not be computed
@@ -172,19 +171,12 @@ def _stated(
             logger.info("metric %s not computed: %s", metric.name, exc)
             uncomputed = metric.name
         else:
-            own = metric in defined.values() or terms_defined(question, stated.working)
-            if writes_definition(question) and not own and stated.working is not None:
-                stated.text = (
-                    "The question defines the metric in its own words, which could not be "
-                    f"read as a formula; computed by the usual definition instead: {stated.text}"
-                )
-                demote(stated, "the usual definition, not the one the question writes")
-            elif ADJUSTED.search(question) and stated.working is not None and not own:
-                stated.text = (
-                    "The question asks for an adjusted (non-GAAP) figure; computed from the "
-                    f"reported lines instead: {stated.text}"
-                )
-                demote(stated, "computed from the reported lines; an adjusted figure is asked")
+            _set_aside_unasked(session, question, document, metric, defined, stated)
+            if stated.working is None and number and metric not in defined.values():
+                # "Operating margin increased $344 million, or 15%": a line the filing names so
+                said = in_text(session, question, document, ask, None, {}, metric)
+                if said is not None and said.headline is not None:
+                    return said
             return stated if number else _for_reference(stated)
     if metric is None and formula_asked:
         return Stated()  # a line of the question's formula, or of the ratio asked, is not it
@@ -211,27 +203,35 @@ def _stated(
     return stated
 
 
-def _in_text(
+def _set_aside_unasked(
     session: Session,
     question: str,
     document: DocumentInfo,
-    ask: Asked,
-    metric: Metric | None,
+    metric: Metric,
     defined: dict[str, Metric],
-) -> Stated | None:
-    """The figure asked in words, read from the filing's sentences; None where it is not
-    looked for there, or a percentage is not found. A change over several years is not a
-    sentence's (a sentence says one year's change)."""
-    in_text = text_ask(question, name_words(document.company))
-    if in_text is None or not in_sentences(in_text, metric, defined):
-        return None
-    if in_text.percent and over_years(question):
-        return Stated()
-    year = ask.years[-1] if ask.years else None
-    said = text_stated(
-        session=session, question=question, document=document, ask=in_text, year=year
-    )
-    return said if said.text or not in_text.percent else None
+    stated: Stated,
+) -> None:
+    """The computed metric set aside, and said so first, where it is not what the question
+    asks: computed by the usual definition where the question writes its own, for the whole
+    company where it asks a part's, from the reported lines where it asks an adjusted one."""
+    own = metric in defined.values() or terms_defined(question, stated.working)
+    if stated.working is None or own:
+        return
+    if writes_definition(question):
+        stated.text = (
+            "The question defines the metric in its own words, which could not be "
+            f"read as a formula; computed by the usual definition instead: {stated.text}"
+        )
+        demote(stated, "the usual definition, not the one the question writes")
+    elif part := metric_part(question, metric.names, names_of(session, document)):
+        stated.text = f"The question asks for {part}; the whole company's instead: {stated.text}"
+        demote(stated, f"{part!r} is asked; {metric.name} is the whole company's")
+    elif ADJUSTED.search(question):
+        stated.text = (
+            "The question asks for an adjusted (non-GAAP) figure; computed from the "
+            f"reported lines instead: {stated.text}"
+        )
+        demote(stated, "computed from the reported lines; an adjusted figure is asked")
 
 
 def _for_reference(stated: Stated) -> Stated:

@@ -1,0 +1,42 @@
+"""The part of the company a question asks a metric of: "eBay's first-party advertising
+revenue growth" asks the growth of a product's revenue, which the company's revenue growth is
+not."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .terms import phrase_words
+
+# words before a metric's name that do not narrow it to a part: the owner's "s", the period,
+# the basis, "total"
+_NOT_A_PART = frozenset(
+    "s the its their company company s total consolidated overall net gaap non reported "
+    "unadjusted adjusted annual annualized year over yoy fiscal quarter quarterly full "
+    "percentage percent what was is were are of for in and".split()
+)
+_PERIOD_WORD = re.compile(r"^(?:fy\d{2,4}|q[1-4]|\d{1,4}|[1-4]q\d{0,4}|h[12])$")
+
+
+def metric_part(question: str, names: Sequence[str], company: Sequence[str] = ()) -> str | None:
+    """The part of the company the question asks a metric of, where words that are not a
+    period's or a basis's come between the company's name (or a possessive) and the metric's
+    ("eBay's first-party advertising revenue growth": "first party advertising"); None when
+    nothing narrows it."""
+    words = phrase_words(question)
+    own = {w for name in company for w in phrase_words(name).split()}
+    for name in sorted((phrase_words(n).strip() for n in names), key=len, reverse=True):
+        at = words.find(f" {name} ")
+        if at < 0:
+            continue
+        before = words[:at].split()
+        part: list[str] = []
+        for word in reversed(before[-4:]):
+            if word in _NOT_A_PART or word in own or _PERIOD_WORD.match(word):
+                break
+            part.insert(0, word)
+        # a part is named after its owner: "eBay's first-party advertising revenue growth"
+        owner = before[-len(part) - 1] if len(before) > len(part) else ""
+        return " ".join(part) if part and (owner == "s" or owner in own) else None
+    return None

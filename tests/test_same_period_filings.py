@@ -1,0 +1,128 @@
+"""Figures a question asks where the filing that answers first does not print them, or prints
+them in another shape: the quarter's earnings release beside its 10-Q, a year asked of
+quarterly filings only, a metric the filing names as a line of its own, a metric of a part of
+the company. Against the real database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from pageindex_platform.db import queries
+from pageindex_platform.db.queries import TreeInfo
+from pageindex_platform.search.document_search import Found
+from pageindex_platform.search.evidence import stated_of_period
+from pageindex_platform.search.query import Query
+from pageindex_platform.search.vocabulary import Vocabulary
+
+from .helpers import annual_filing, cover, ingest_files, run_json, session_scope
+
+QUARTER = """# Item 1. Financial Statements
+
+CONDENSED CONSOLIDATED STATEMENT OF INCOME
+(In millions)
+Three Months Ended June 30, Six Months Ended June 30,
+2025 2024 2025 2024
+Net revenues $ 2,540 $ 2,422 $ 5,050 $ 4,905
+Cost of net revenues 718 700 1,420 1,390
+Gross profit 1,822 1,722 3,630 3,515
+Operating income 600 550 1,180 1,100
+Net income 400 380 790 760
+"""
+RELEASE = """Zeta Corp Reports Second Quarter 2025 Results
+SAN JOSE, Calif., July 26, 2025 -- Zeta Corp (NASDAQ: ZETA) today announced financial results
+for the second quarter ended June 30, 2025.
+Revenue of $2.5 billion, up 5% on an as-reported basis. Gross margin for the second quarter
+expanded on a higher mix of advertising revenue; gross margin is the measure the quarter's
+outlook reaffirms.
+
+Unaudited Condensed Consolidated Statement of Income
+(In millions)
+June 30, 2025 June 30, 2024
+Net revenues $ 2,540 $ 2,422
+Operating income 600 550
+Net income 400 380
+"""
+POWER = """# Item 7. Management's Discussion and Analysis
+
+Consolidated Operating Margin — Operating margin increased $108 million, or 4%, in 2024
+compared to 2023.
+
+# Item 8. Financial Statements
+
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(In millions)
+Years Ended December 31,
+2024 2023 2022
+Total revenue 11,141 9,660 10,189
+Total cost of sales (8,322) (7,057) (7,672)
+Operating margin 2,819 2,711 2,517
+Net income 950 900 850
+"""
+
+
+@pytest.fixture
+def filings(tmp_path: Path) -> None:
+    ingest_files(
+        tmp_path / "filings",
+        {
+            "zeta-10q-2025q2.md": cover(
+                "10-Q", "For the quarterly period ended June 30, 2025", name="ZETA CORP"
+            )
+            + QUARTER,
+            "zeta-release-2025q2.md": RELEASE,
+            "vela-10k-2024.md": annual_filing(2024, POWER, name="VELA POWER CORPORATION"),
+        },
+    )
+
+
+def _ask(question: str) -> Any:
+    return run_json("ask", question)
+
+
+def test_a_metric_the_release_cannot_give_is_read_from_the_same_quarter_10q(
+    filings: None,
+) -> None:
+    """Where the release is the best document found, the 10-Q of its quarter states the
+    gross margin the release's table cannot (it prints no gross profit); a filing of another
+    period is never asked in its place."""
+    query = Query.parse("What was Zeta's gross margin in Q2 2025?", None, Vocabulary.packaged())
+    with session_scope() as session:
+        docs = {d.name: d for d in queries.documents(session, ready=True)}
+
+        def found(*names: str) -> list[Found]:
+            return [Found(docs[n], 1.0, cast(TreeInfo, None), [], []) for n in names]
+
+        stated, document = stated_of_period(
+            session, query, found("zeta-release-2025q2", "zeta-10q-2025q2"), None
+        )
+        assert document.name == "zeta-10q-2025q2"
+        assert stated.headline is not None, stated.text
+        assert stated.headline.value == pytest.approx(1822 / 2540 * 100, abs=0.05)
+        alone, document = stated_of_period(
+            session, query, found("zeta-release-2025q2", "vela-10k-2024"), None
+        )
+        assert document.name == "zeta-release-2025q2" and alone.headline is None
+
+
+def test_a_year_asked_of_quarterly_filings_states_no_quarter(filings: None) -> None:
+    out = _ask("What were Zeta's net revenues for fiscal 2025?")
+    assert out["headline"] is None, out["answer"]
+    assert not out["answer"].startswith("$2,540"), out["answer"]
+
+
+def test_a_metric_the_filing_names_as_a_line_is_its_change_said(filings: None) -> None:
+    out = _ask(
+        "By what percentage did Vela Power's consolidated operating margin increase in 2024 "
+        "compared with 2023?"
+    )
+    assert out["headline"] is not None, out["answer"]
+    assert out["headline"]["value"] == pytest.approx(4)
+
+
+def test_a_metric_of_a_part_is_not_the_whole_company_s(filings: None) -> None:
+    out = _ask("What was Zeta's marketplace revenue growth in Q2 2025?")
+    assert out["headline"] is None, out["answer"]
+    assert out["answer"].startswith("The question asks for marketplace"), out["answer"]
