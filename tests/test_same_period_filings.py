@@ -126,3 +126,20 @@ def test_a_metric_of_a_part_is_not_the_whole_company_s(filings: None) -> None:
     out = _ask("What was Zeta's marketplace revenue growth in Q2 2025?")
     assert out["headline"] is None, out["answer"]
     assert out["answer"].startswith("The question asks for marketplace"), out["answer"]
+
+
+def test_how_much_one_figure_is_more_than_another_is_their_difference(filings: None) -> None:
+    """Each side asked of the same filing and checked as any figure is; the difference with
+    both cited, in the order the question asks it."""
+    for question in (
+        "How much higher was Zeta's gross profit than its operating income in Q2 2025?",
+        "How much lower was Zeta's operating income than its gross profit in Q2 2025?",
+    ):
+        out = _ask(question)
+        assert out["headline"] is not None, out["answer"]
+        assert out["headline"]["value"] == pytest.approx(1222e6), out["answer"]
+        assert out["answer"].startswith("$1,222 million"), out["answer"]
+        assert {"Gross profit", "Operating income"} <= {f["label"] for f in out["figures"]}
+    # a side no figure passes for: no difference is stated
+    out = _ask("How much more revenue did Zeta generate in Europe than in Asia in Q2 2025?")
+    assert out["headline"] is None, out["answer"]

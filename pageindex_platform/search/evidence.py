@@ -20,6 +20,7 @@ from .query import Query
 from .results import Citation
 from .stated import state
 from .tree_search import PageHit
+from .two_figures import difference, two_asked
 from .verdicts import agreed, compared
 
 logger = logging.getLogger(__name__)
@@ -98,6 +99,16 @@ def stated_of_period(
     10-Q beside the quarter's earnings release, which prints no gross profit), with the first
     one's candidates kept."""
     first = found[0].document
+    two = two_asked(query.question)
+    if two is not None:  # "how much higher were A than B": each asked of the same filing
+        said = difference(
+            two,
+            lambda asked: state(
+                session=session, question=asked, catalogue=query.catalogue, document=first
+            ),
+        )
+        if said is not None:
+            return said, first
     stated = state(
         session=session,
         question=query.question,

@@ -19,7 +19,8 @@ from .terms import phrase_words
 # places a question may narrow a figure to, by the side of the border they are on
 _ABROAD = re.compile(
     r"\binternational(?:ly)?\b|\boutside\s+(?:of\s+)?(?:the\s+)?(?:u\.\s?s\.?|us|usa|united\s+"
-    r"states|north\s+america)(?!\w)|\bnon-u\.?s\.?(?!\w)|\bforeign\b|\boverseas\b|\babroad\b",
+    r"states|north\s+america)(?!\w)|\bnon-u\.?s\.?(?!\w)|\bforeign\b|\boverseas\b|\babroad\b|"
+    r"\bother\s+countries\b|\brest\s+of\s+(?:the\s+)?world\b",
     re.IGNORECASE,
 )
 _HOME = re.compile(

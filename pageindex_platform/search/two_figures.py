@@ -1,0 +1,141 @@
+"""How much one figure is more or less than another, both named by the question: "How much
+higher were Acme's Americas revenues than its EMEA revenues in fiscal 2018?", "How much more
+operating income did Acme's Client Group generate than its Data Center Group in 2020?", "how
+much more net revenue did Acme generate in the U.S. than in other countries?". Each side is
+asked as a question of its own, of the same filing, and checked as any figure is; the
+difference is stated only where both sides pass every check, in the same unit and period."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .headline import Stated
+from .results import Check, Headline
+
+_MORE = r"(?P<more>more|higher|larger|greater|bigger|less|lower|smaller|fewer)"
+_LEAD = r"^(?P<lead>.*?)\bhow\s+much\s+"
+# the period and the words after the comparison: "... in fiscal 2018?", "? Answer in USD ..."
+_TAIL = (
+    r"(?P<tail>(?:,?\s+(?:in|for|during|as\s+of|at|over)\s+(?:the\s+)?(?:fiscal|fy|q[1-4]|first|"
+    r"second|third|fourth|full|year|quarter|three|six|nine|twelve|(?:19|20)\d\d)[^?]*)?)"
+    r"\?\s*(?P<after>.*)$"
+)
+# "How much higher were A than B in P?"
+_WERE = re.compile(
+    rf"{_LEAD}{_MORE}\s+(?P<be>was|were|is|are)\s+(?P<a>.+?)\s+than\s+(?P<b>.+?){_TAIL}",
+    re.IGNORECASE | re.DOTALL,
+)
+# "How much more N did A generate (in X) than B (in P)?"
+_DID = re.compile(
+    rf"{_LEAD}{_MORE}\s+(?P<what>[^?]+?)\s+did\s+(?P<a>.+?)\s+(?P<verb>generate|earn|report|"
+    r"record|make|produce|spend|have|bring\s+in|post|pay|incur)\b(?P<aside>[^?]*?)\s+than\s+"
+    rf"(?P<b>.+?){_TAIL}",
+    re.IGNORECASE | re.DOTALL,
+)
+_PLACE_FIRST = re.compile(r"^(?:in|from|at|within|outside|across)\b", re.IGNORECASE)
+_LESS = frozenset(("less", "lower", "smaller", "fewer"))
+
+
+@dataclass(frozen=True)
+class TwoAsked:
+    """The two figures a difference is asked of, each as a question of its own; `less`: the
+    second less the first is asked ("how much lower was A than B")."""
+
+    first: str
+    second: str
+    less: bool
+
+
+def two_asked(question: str) -> TwoAsked | None:
+    """The two questions whose figures' difference `question` asks, or None."""
+    found = _DID.match(question)
+    if found is not None:
+        what, verb, aside = found["what"], found["verb"], found["aside"]
+        side_b = found["b"].strip()
+        if _PLACE_FIRST.match(side_b):  # "generate in the U.S. than in other countries"
+            second = f"what {what} did {found['a']} {verb} {side_b}"
+        else:
+            second = f"what {what} did {side_b} {verb}{aside}"
+        first = f"what {what} did {found['a']} {verb}{aside}"
+    else:
+        found = _WERE.match(question)
+        if found is None:
+            return None
+        first = f"what {found['be']} {found['a']}"
+        second = f"what {found['be']} {found['b'].strip()}"
+    less = found["more"].lower() in _LESS
+    return TwoAsked(_whole(found, first), _whole(found, second), less)
+
+
+def _whole(found: re.Match[str], asked: str) -> str:
+    """A side's question with the original's lead, period and closing words."""
+    lead = found["lead"].strip()
+    text = f"{lead} {asked}" if lead else asked[:1].upper() + asked[1:]
+    return f"{text}{found['tail']}? {found['after']}".strip()
+
+
+def difference(two: TwoAsked, stated_of: Callable[[str], Stated]) -> Stated | None:
+    """The difference of the two figures `stated_of` states for each side's question, or None
+    where either side states none, or they are not of one unit and period."""
+    first, second = stated_of(two.first), stated_of(two.second)
+    a, b = first.headline, second.headline
+    if a is None or b is None or a.kind == "metric" or b.kind == "metric":
+        return None
+    if a.unit != b.unit or a.period != b.period or a.document != b.document:
+        return None
+    value = b.value - a.value if two.less else a.value - b.value
+    shown = _shown_like(a.shown, value)
+    larger, smaller = (b, a) if two.less else (a, b)
+    label = f"{larger.label} less {smaller.label}"
+    checks = [
+        Check("inputs", True, f"{x.label}: {x.shown}, {x.period} [{x.document}, p. {x.page}]")
+        for x in (a, b)
+    ]
+    checks.append(Check("period", True, f"both of {a.period}"))
+    headline = Headline(
+        value=value,
+        shown=shown,
+        unit=a.unit,
+        label=label,
+        period=a.period,
+        period_start=a.period_start,
+        period_end=a.period_end,
+        document=a.document,
+        page=a.page,
+        checks=checks,
+        kind="metric",
+    )
+    text = "\n".join(
+        [
+            f"{shown} — {label} ({larger.shown} − {smaller.shown}), {a.period}",
+            "Working:",
+            *(f"- {x.label}: {x.shown} [{x.document}, p. {x.page}]" for x in (larger, smaller)),
+        ]
+    )
+    return Stated(
+        text,
+        [*first.figures, *second.figures],
+        readings=list(dict.fromkeys([*first.readings, *second.readings])),
+        headline=headline,
+    )
+
+
+def _shown_like(shown: str, value: float) -> str:
+    """`value` written as `shown` writes its figure ("$18,410 million" → "$10,678 million")."""
+    number = re.search(r"\d[\d,]*(?:\.(\d+))?", shown)
+    if number is None:
+        return f"{value:,.2f}"
+    places = len(number.group(1) or "")
+    scale = _scale(shown)
+    written = f"{value / scale:,.{places}f}"
+    return f"{shown[: number.start()]}{written}{shown[number.end() :]}".replace("$-", "-$")
+
+
+def _scale(shown: str) -> float:
+    """The factor `shown`'s number is written in (1e6 for "$18,410 million")."""
+    for word, factor in (("billion", 1e9), ("million", 1e6), ("thousand", 1e3)):
+        if word in shown.lower():
+            return factor
+    return 1.0
