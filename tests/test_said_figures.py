@@ -59,6 +59,9 @@ We had active accounts of 431 million and 429 million as of December 31, 2023 an
 respectively.
 Transaction expense increased by $497 million, or 16%, and $963 million, or 16%, in 2023 and
 2022, respectively, due primarily to the increase in TPV.
+In 2023, Acme Solar's subsidiary in Chile completed a plant of 3.1 GW.
+At the end of 2023, after a year of construction, our renewable generation in operation
+totaled 6.5 GW.
 The settlement provides for an aggregate of $13.5 billion in value to be provided by Acme
 Corporation and its subsidiaries to settle all claims relating to the 2018 Camp fire and the
 2017 Northern California wildfires.
@@ -210,6 +213,15 @@ def test_figures_said_in_sentences_of_other_shapes(acme: None) -> None:
     tpv = "What was Acme's total payment volume (TPV) in {}?"
     assert _stated(tpv.format(2023)) == pytest.approx(1377e9)
     assert _stated(tpv.format(2022)) == pytest.approx(1240e9)
+    # "noncurrent" says the balance sheet's side of a line, not a part of the company
+    assert _stated(
+        "What noncurrent long-term debt did Acme carry on its balance sheet as of December 31, "
+        "2023?"
+    ) == pytest.approx(9000e6)
+    # a size in a unit's symbol, with its decimals, the company's own where it says "our"
+    assert _stated(
+        "How large (in GW) was Acme's renewable generation in operation at the end of 2023?"
+    ) == pytest.approx(6.5)
     # a year naming an event ("the 2018 Camp fire") is not the period of the amount
     assert _stated(
         "Under the settlement described in Acme's 2023 10-K, what aggregate value was to be "

@@ -104,7 +104,7 @@ _WHOLE = frozenset(
     "that which this these those and or with reported comparable end year-end full-year "
     "ending closing beginning period-end outstanding after-tax pre-tax sales top-line ttm "
     "trailing annualized record approximate year-over-year sequential unrestricted average "
-    "total's".split()
+    "total's noncurrent non-current".split()
 )
 
 

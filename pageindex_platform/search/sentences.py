@@ -70,7 +70,8 @@ _HAVING = re.compile(
     re.IGNORECASE,
 )
 _SHARE_OF_ALL = re.compile(r"[\d.]*\d\s?%\s+of\s+(?:our|the|its|their|total)\b", re.IGNORECASE)
-_FIRST_PERSON = re.compile(r"^\W*(?:we|our|the\s+company)\b", re.IGNORECASE)
+# the company speaking of its own: "we", "our" ("In 2021, we signed ..., bringing our backlog")
+_FIRST_PERSON = re.compile(r"(?:^\W*the\s+company|\b(?:we|our))\b", re.IGNORECASE)
 # units a count is printed in by their symbol ("8,228 MW of renewable generation")
 _SYMBOLS = {"megawatt": "MW", "gigawatt": "GW", "kilowatt": "kW", "barrel": "bbl"}
 _RANGE = re.compile(r"(?:\d\s*(?:to|-|–|and)\s*)$")  # "20 to 30": a range, not a count
@@ -241,7 +242,7 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
             before = sentence[: m.start()]
             if A_YEAR.fullmatch(m.group(1)) or _RANGE.search(before):
                 continue  # a year or a range's end, not a count
-            if "." in m.group(1) and not m.group(2):
+            if "." in m.group(1) and not m.group(2) and ask.noun not in _SYMBOLS:
                 continue  # "2.31 Employee ...": a section's number; a count is whole
             if before.rstrip().endswith(("$", "€", "£")):
                 continue  # "$2.0 billion share repurchase program": money, not a count
@@ -367,13 +368,13 @@ def _another_count(sentence: str, at: int, ask: TextAsk) -> Check | None:
     ("50,000 employees, which constitute 32% of our workforce"), a capacity in a unit's
     symbol not said as the company's own ("Acme Southland ... 3,611 MW")."""
     done = _DONE.search(sentence[:at]) if not ask.act and at > 0 else None
-    if done:
+    if done and done[0].split()[0].lower() not in ask.terms:  # "projects with signed contracts"
         return Check("label", False, f"the sentence says what was {done[0].split()[0]}")
     if not ask.act and not _HAVING.search(sentence):
         return Check("label", False, "the sentence does not say how many there are")
     if _SHARE_OF_ALL.search(sentence[at:]):
         return Check("label", False, "the sentence gives a part of the whole count")
-    if ask.noun in _SYMBOLS and not _FIRST_PERSON.match(sentence):
+    if ask.noun in _SYMBOLS and not _FIRST_PERSON.search(sentence[: max(at, 0)]):
         return Check("label", False, "the sentence does not say the company's own")
     return None
 
