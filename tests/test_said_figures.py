@@ -59,6 +59,9 @@ We had active accounts of 431 million and 429 million as of December 31, 2023 an
 respectively.
 Transaction expense increased by $497 million, or 16%, and $963 million, or 16%, in 2023 and
 2022, respectively, due primarily to the increase in TPV.
+On June 5, 2023, Acme completed the sale of (i) $850,000,000 aggregate principal amount of
+6.100% Notes due 2029, (ii) $1,150,000,000 aggregate principal amount of 6.400% Notes due 2033
+and (iii) $500,000,000 aggregate principal amount of 6.750% Notes due 2053.
 In 2023, Acme Solar's subsidiary in Chile completed a plant of 3.1 GW.
 At the end of 2023, after a year of construction, our renewable generation in operation
 totaled 6.5 GW.
@@ -213,6 +216,13 @@ def test_figures_said_in_sentences_of_other_shapes(acme: None) -> None:
     tpv = "What was Acme's total payment volume (TPV) in {}?"
     assert _stated(tpv.format(2023)) == pytest.approx(1377e9)
     assert _stated(tpv.format(2022)) == pytest.approx(1240e9)
+    # the total of amounts listed of one kind, where a total is asked; else the one named
+    assert _stated(
+        "What was the total aggregate principal amount of the notes Acme sold on June 5, 2023?"
+    ) == pytest.approx(2.5e9)
+    assert _stated(
+        "What aggregate principal amount of 6.400% Notes due 2033 did Acme sell on June 5, 2023?"
+    ) == pytest.approx(1.15e9)
     # "noncurrent" says the balance sheet's side of a line, not a part of the company
     assert _stated(
         "What noncurrent long-term debt did Acme carry on its balance sheet as of December 31, "

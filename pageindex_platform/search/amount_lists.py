@@ -12,11 +12,24 @@ from .sentence_checks import years_said
 from .sentence_numbers import RESPECTIVELY
 from .terms import phrase_words
 
+# verbs whose other forms share no stem: "sold" is said as "the sale of"
+_IRREGULAR = {
+    **dict.fromkeys(("sold", "sell"), "sold|sale|sell"),
+    **dict.fromkeys(("paid", "pay"), "paid|pay"),
+    **dict.fromkeys(("bought", "buy"), "bought|buy|purchas"),
+    **dict.fromkeys(("spent", "spend"), "spent|spend"),
+    **dict.fromkeys(("grew", "grow"), "grew|grow"),
+    **dict.fromkeys(("rose", "rise"), "rose|rise|rising"),
+    **dict.fromkeys(("fell", "fall"), "fell|fall"),
+}
+
 
 def says_word(word: str, words: str) -> bool:
-    """Whether a sentence's words say `word`, in another form of it ("issued": "issuance")."""
-    stem = word[: max(4, len(word) - 2)] if len(word) > 5 else word
-    return re.search(rf"(?<!\w){re.escape(stem)}", words) is not None
+    """Whether a sentence's words say `word`, in another form of it ("issued": "issuance",
+    "sold": "the sale of")."""
+    stem = word[: max(4, len(word) - 2)] if len(word) > 5 else re.escape(word)
+    forms = _IRREGULAR.get(word, re.escape(stem) if len(word) > 5 else stem)
+    return re.search(rf"(?<!\w)(?:{forms})", words) is not None
 
 
 def of_year(

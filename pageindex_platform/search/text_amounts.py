@@ -20,7 +20,7 @@ from ..db.queries import DocumentInfo
 from ..db.sql import Session
 from ..periods.filing_words import without_form, without_source
 from .amount_lists import says_word
-from .amount_of import amount_of
+from .amount_of import amount_of, listed_total
 from .figures import PER_SHARE, LineItem
 from .headline import Stated, not_sure
 from .items_named import items_asked
@@ -38,7 +38,8 @@ from .terms import abbreviations, name_words, phrase_words
 # an amount asked: "how much ...", "what (total) amount / value / cost / fee ...", "in USD
 # millions" (a percentage or a count is asked in other words: sentences.py)
 _MONEY_ASKED = re.compile(
-    r"\bhow\s+much\b|\bwhat\s+(?:was\s+|were\s+|is\s+|are\s+)?(?:the\s+)?(?:total\s+|aggregate\s+)?"
+    r"\bhow\s+much\b|\bwhat\s+(?:was\s+|were\s+|is\s+|are\s+)?(?:the\s+)?"
+    r"(?:(?:total|aggregate|combined)\s+){0,2}"
     r"(?:amount|value|cost|price|fee|payment|principal)\b|\bin\s+(?:usd|us\$|\$|dollars)\b|"
     r"\bin\s+(?:usd\s+)?(?:millions|billions|thousands)\s+of\s+dollars\b|\bper\s+share\b",
     re.IGNORECASE,
@@ -142,13 +143,16 @@ def amount_in_text(
     named = [x for x in found if not told or _names_said(told_text, x[2], company_words)]
     for score, page, sentence in named[:8]:
         amount = amount_of(sentence, core, figures, per_share, year, told)
-        if amount is None:
+        if amount is not None:
+            scale = SCALES.get((amount[2] or "").lower(), 1)
+            value, shown, end = float(amount[1].replace(",", "")) * scale, amount[0], amount.end()
+        elif (total := listed_total(sentence, question)) is not None:
+            value, shown, end = total  # "the total aggregate principal amount of the bonds sold"
+        else:
             continue
-        value = float(amount[1].replace(",", "")) * SCALES.get((amount[2] or "").lower(), 1)
-        shown = amount[0]
-        said = _YEAR_AFTER.match(sentence, amount.end())
+        said = _YEAR_AFTER.match(sentence, end)
         checks = [
-            _included_check(sentence[amount.end() :], question, core, score),
+            _included_check(sentence[end:], question, core, score),
             *sentence_checks(sentence, document, year, question, page, shown),
             Check(
                 "period",
@@ -157,9 +161,7 @@ def amount_in_text(
             ),
             Check(
                 "duration",
-                not (
-                    _QUARTERLY.search(sentence[amount.end() :]) and not _QUARTERLY.search(question)
-                ),
+                not (_QUARTERLY.search(sentence[end:]) and not _QUARTERLY.search(question)),
                 "the amount of the period asked, not each quarter's",
             ),
             place_check(question, sentence, shown, names),
