@@ -62,6 +62,7 @@ Transaction expense increased by $497 million, or 16%, and $963 million, or 16%,
 On June 5, 2023, Acme completed the sale of (i) $850,000,000 aggregate principal amount of
 6.100% Notes due 2029, (ii) $1,150,000,000 aggregate principal amount of 6.400% Notes due 2033
 and (iii) $500,000,000 aggregate principal amount of 6.750% Notes due 2053.
+Net sales of our reportable segments were $11,656 million in 2023.
 In 2023, Acme Solar's subsidiary in Chile completed a plant of 3.1 GW.
 At the end of 2023, after a year of construction, our renewable generation in operation
 totaled 6.5 GW.
@@ -213,6 +214,7 @@ def test_figures_said_in_sentences_of_other_shapes(acme: None) -> None:
     assert (run_json("ask", asked.format(2022))["headline"] or {}).get("value") != 431e6
     # "what was" a thing no line item names, said by its abbreviation; never a change listed
     # after "increased by", nor an amount of what a cause clause explains
+    assert run_json("ask", "What were Acme's reportable segments in 2023?")["headline"] is None
     tpv = "What was Acme's total payment volume (TPV) in {}?"
     assert _stated(tpv.format(2023)) == pytest.approx(1377e9)
     assert _stated(tpv.format(2022)) == pytest.approx(1240e9)

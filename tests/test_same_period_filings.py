@@ -126,6 +126,9 @@ def test_a_metric_of_a_part_is_not_the_whole_company_s(filings: None) -> None:
     out = _ask("What was Zeta's marketplace revenue growth in Q2 2025?")
     assert out["headline"] is None, out["answer"]
     assert out["answer"].startswith("The question asks for marketplace"), out["answer"]
+    # words after no possessive name no part: "Does Zeta have an improving gross margin"
+    out = _ask("Does Zeta have an improving gross margin profile as of Q2 2025?")
+    assert not out["answer"].startswith("For reference, The question asks"), out["answer"]
 
 
 def test_how_much_one_figure_is_more_than_another_is_their_difference(filings: None) -> None:

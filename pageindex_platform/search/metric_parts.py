@@ -21,7 +21,7 @@ _PERIOD_WORD = re.compile(r"^(?:fy\d{2,4}|q[1-4]|\d{1,4}|[1-4]q\d{0,4}|h[12])$")
 
 def metric_part(question: str, names: Sequence[str], company: Sequence[str] = ()) -> str | None:
     """The part of the company the question asks a metric of, where words that are not a
-    period's or a basis's come between the company's name (or a possessive) and the metric's
+    period's or a basis's come between a possessive ("Acme's") and the metric's
     ("eBay's first-party advertising revenue growth": "first party advertising"); None when
     nothing narrows it."""
     words = phrase_words(question)
@@ -36,7 +36,8 @@ def metric_part(question: str, names: Sequence[str], company: Sequence[str] = ()
             if word in _NOT_A_PART or word in own or _PERIOD_WORD.match(word):
                 break
             part.insert(0, word)
-        # a part is named after its owner: "eBay's first-party advertising revenue growth"
+        # a part is named after its owner's possessive: "eBay's first-party advertising revenue
+        # growth" (not "Does Acme have an improving gross margin")
         owner = before[-len(part) - 1] if len(before) > len(part) else ""
-        return " ".join(part) if part and (owner == "s" or owner in own) else None
+        return " ".join(part) if part and owner == "s" else None
     return None

@@ -111,10 +111,20 @@ def money_asked(question: str, *, named: bool = True) -> bool:
         return False
     if _COMPUTED.search(question) or DIFFERENCE_ASKED.search(question):
         return False  # "Compute it as notes payable ... minus cash": a formula, not a sentence
-    return bool(_MONEY_ASKED.search(question) or (not named and _WHAT_WAS.search(question)))
+    loose = not named and _WHAT_WAS.search(question) and _MONEY_NOUN.search(question)
+    return bool(_MONEY_ASKED.search(question) or loose)
 
 
-_WHAT_WAS = re.compile(r"\bwhat\s+(?:was|were|is|are)\b", re.IGNORECASE)
+# "what was X" of an amount no line item names ("What was Acme's total payment volume in Q2
+# 2023?"): X a thing measured in money, not a list or a name ("What are its segments?")
+_WHAT_WAS = re.compile(r"\bwhat\s+(?:was|were)\b", re.IGNORECASE)
+_MONEY_NOUN = re.compile(
+    r"\b(?:amount|volume|value|revenues?|sales|costs?|earnings|income|expenses?|liquidity|cash|"
+    r"debt|backlog|payments?|fees?|charges?|proceeds|spending|investments?|compensation|"
+    r"obligations?|liabilit(?:y|ies)|reserves?|profits?|loss(?:es)?|dividends?|borrowings?|"
+    r"commitments?|consideration|impairments?|settlements?)\b",
+    re.IGNORECASE,
+)
 
 
 def amount_in_text(
