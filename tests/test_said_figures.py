@@ -63,6 +63,7 @@ On June 5, 2023, Acme completed the sale of (i) $850,000,000 aggregate principal
 6.100% Notes due 2029, (ii) $1,150,000,000 aggregate principal amount of 6.400% Notes due 2033
 and (iii) $500,000,000 aggregate principal amount of 6.750% Notes due 2053.
 Net sales of our reportable segments were $11,656 million in 2023.
+Executives approve each grant of restricted stock units of 62,500 or greater.
 In 2023, Acme Solar's subsidiary in Chile completed a plant of 3.1 GW.
 At the end of 2023, after a year of construction, our renewable generation in operation
 totaled 6.5 GW.
@@ -212,10 +213,11 @@ def test_figures_said_in_sentences_of_other_shapes(acme: None) -> None:
     asked = "How many active accounts did Acme have as of December 31, {}?"
     assert _stated(asked.format(2023)) == pytest.approx(431e6)
     assert (run_json("ask", asked.format(2022))["headline"] or {}).get("value") != 431e6
-    # "what was" a thing no line item names, said by its abbreviation; never a change listed
-    # after "increased by", nor an amount of what a cause clause explains
+    # an amount no line item names, said by its abbreviation; never a change listed after
+    # "increased by", nor an amount of what a cause clause explains; "what were" a list is
+    # not an amount
     assert run_json("ask", "What were Acme's reportable segments in 2023?")["headline"] is None
-    tpv = "What was Acme's total payment volume (TPV) in {}?"
+    tpv = "How much was Acme's total payment volume (TPV) in {}?"
     assert _stated(tpv.format(2023)) == pytest.approx(1377e9)
     assert _stated(tpv.format(2022)) == pytest.approx(1240e9)
     # the total of amounts listed of one kind, where a total is asked; else the one named
@@ -225,6 +227,16 @@ def test_figures_said_in_sentences_of_other_shapes(acme: None) -> None:
     assert _stated(
         "What aggregate principal amount of 6.400% Notes due 2033 did Acme sell on June 5, 2023?"
     ) == pytest.approx(1.15e9)
+    # a threshold is no count: "units of 62,500 or greater"
+    assert (
+        run_json("ask", "How many restricted stock units did Acme grant in 2023?")["headline"]
+        is None
+    )
+    # "Define debt as": an input, though the metric's name holds the word
+    assert _stated(
+        "What was Acme's debt-to-equity ratio at the end of FY2023? Define debt as long-term "
+        "debt plus total current liabilities. Round to two decimal places."
+    ) == pytest.approx(1.5)
     # "noncurrent" says the balance sheet's side of a line, not a part of the company
     assert _stated(
         "What noncurrent long-term debt did Acme carry on its balance sheet as of December 31, "

@@ -122,6 +122,21 @@ def test_a_metric_the_filing_names_as_a_line_is_its_change_said(filings: None) -
     assert out["headline"]["value"] == pytest.approx(4)
 
 
+def test_a_change_of_another_year_is_not_the_year_asked(filings: None) -> None:
+    out = _ask(
+        "By what percentage did Vela Power's operating margin change in 2023 compared with 2022?"
+    )
+    assert (out["headline"] or {}).get("value") != pytest.approx(4), out["answer"]
+
+
+def test_a_part_s_percentage_change_is_not_the_whole_company_s(filings: None) -> None:
+    out = _ask(
+        "What was the percentage change in Zeta's net revenues of Marketplace from Q2 2024 "
+        "to Q2 2025?"
+    )
+    assert (out["headline"] or {}).get("value") != pytest.approx(4.87, abs=0.05), out["answer"]
+
+
 def test_a_metric_of_a_part_is_not_the_whole_company_s(filings: None) -> None:
     out = _ask("What was Zeta's marketplace revenue growth in Q2 2025?")
     assert out["headline"] is None, out["answer"]
@@ -143,6 +158,14 @@ def test_how_much_one_figure_is_more_than_another_is_their_difference(filings: N
         assert out["headline"]["value"] == pytest.approx(1222e6), out["answer"]
         assert out["answer"].startswith("$1,222 million"), out["answer"]
         assert {"Gross profit", "Operating income"} <= {f["label"] for f in out["figures"]}
+    # both sides read as one figure, or each side of its own period: no difference stated
+    for question in (
+        "How much more revenue did Zeta generate from advertising than from payments in Q2 2025?",
+        "How much higher was Zeta's net income in Q2 2025 than its net income in the six months "
+        "ended June 30, 2025?",
+    ):
+        out = _ask(question)
+        assert out["headline"] is None, (question, out["answer"])
     # a side no figure passes for: no difference is stated
     out = _ask("How much more revenue did Zeta generate in Europe than in Asia in Q2 2025?")
     assert out["headline"] is None, out["answer"]

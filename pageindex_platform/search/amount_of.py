@@ -135,7 +135,10 @@ def _per_share(sentence: str, following: Sequence[re.Match[str]]) -> bool:
         if not JOINED.fullmatch(sentence[end : after.start()]):
             break
         end = after.end()
-    return bool(PER_SHARE.match(sentence[end:].lstrip()))
+    # "... per share", or "EPS ... $1.19": an amount of earnings per share
+    return bool(PER_SHARE.match(sentence[end:].lstrip())) or bool(
+        re.search(r"\bEPS\b(?:(?!\.\s)[^;]){0,60}$", sentence[: following[0].start()])
+    )
 
 
 def _holds(words: str, figures: Sequence[str]) -> bool:

@@ -112,7 +112,7 @@ def taken_matches(text: str, asked: str | None = None) -> list[re.Match[str]]:
     found = []
     for taken in TAKING.finditer(text):
         after = asked is not None or taken.start() >= len(first)
-        if after and taken[0].lower().startswith("defin") and phrase_words(taken["name"]) in said:
+        if after and taken[0].lower().startswith("defin") and _whole_name(taken["name"], said):
             continue
         found.append(taken)
         then = _AND_TAKING.match(text, taken.end())
@@ -120,6 +120,21 @@ def taken_matches(text: str, asked: str | None = None) -> list[re.Match[str]]:
             found.append(then)
             then = _AND_TAKING.match(text, then.end())
     return found
+
+
+def _whole_name(name: str, said: str) -> bool:
+    """Whether `name` is said whole in `said` (phrase words), not as a word of a longer
+    name: "debt" in "debt-to-equity ratio", "equity" in "return on equity" are not."""
+    words = phrase_words(name).strip()
+    found = re.search(rf"(?:^|\s)(\S+\s)?{re.escape(words)}(\s\S+)?(?:\s|$)", said.strip())
+    if not words or found is None:
+        return False
+    before, after = (found.group(1) or "").strip(), (found.group(2) or "").strip()
+    return before not in _JOINING and after not in _JOINING | _METRIC_WORDS
+
+
+_JOINING = frozenset(("on", "to", "of", "per", "over", "and"))
+_METRIC_WORDS = frozenset(("ratio", "turnover", "coverage", "margin", "multiple", "yield"))
 
 
 def taken(text: str, asked: str | None = None) -> list[tuple[str, str]]:

@@ -89,7 +89,8 @@ _GROWTH = (
     # "What was the percentage change in Acme's net revenue from fiscal 2021 to fiscal 2022?"
     re.compile(
         r"\b(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth|decline)\s+in\s+"
-        r"(?P<a>[^?,;]+?)\s+(?=(?:from|between|in|for|during|over|of)\s|\?|$)",
+        r"(?P<a>[^?,;]+?)(?=\s+(?:from|between)\s|\s+(?:in|for|during|over)\s+(?:the\s+)?"
+        r"(?:fiscal|fy|q[1-4]|first|second|third|fourth|full|year|quarter|(?:19|20)\d\d)|\s*\?|$)",
         re.IGNORECASE,
     ),
     re.compile(

@@ -64,6 +64,12 @@ def after_noun(sentence: str, noun: str, number: str) -> list[re.Match[str]]:
         count = re.compile(number, re.IGNORECASE).match(sentence, said.end())
         if count is None or re.fullmatch(r"(?:19|20)\d\d", count.group(1)):
             continue
-        if not re.match(r"\s*(?:%|percent\b)", sentence[count.end() :]):
+        after = sentence[count.end() :]
+        # not a share, a threshold ("units of 62,500 or greater") nor a name ("737 MAX")
+        if not re.match(
+            r"\s*(?:%|percent\b|or\s+(?:greater|more|less|fewer|higher|lower)\b|"
+            r"[A-Z]{2,}\b)",
+            after,
+        ):
             found.append(count)
     return found

@@ -14,7 +14,8 @@ from .terms import phrase_words
 _NOT_A_PART = frozenset(
     "s the its their company company s total consolidated overall net gaap non reported "
     "unadjusted adjusted annual annualized year over yoy fiscal quarter quarterly full "
-    "percentage percent what was is were are of for in and".split()
+    "percentage percent what was is were are of for in and average mean median trailing "
+    "rolling ttm twelve month months three five ten".split()
 )
 _PERIOD_WORD = re.compile(r"^(?:fy\d{2,4}|q[1-4]|\d{1,4}|[1-4]q\d{0,4}|h[12])$")
 

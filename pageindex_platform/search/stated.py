@@ -131,9 +131,7 @@ def state(
     if why is not None:  # "revenue generated internationally": not the whole line's
         demote(stated, why)
         stated.text = not_sure("the figure asked", stated.candidates)
-    stated = or_in_text(
-        stated, session=session, question=question, document=document, year=year, items=items
-    )
+    stated = or_in_text(stated, session=session, question=question, document=document, year=year)
     due = due_later(question, document) if not scheduled_row else None
     if due and stated.headline is not None and stated.headline.kind != "metric":
         demote(stated, f"an amount due in {due} is asked; a line's or a sentence's is not it")

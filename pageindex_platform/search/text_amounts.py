@@ -21,9 +21,8 @@ from ..db.sql import Session
 from ..periods.filing_words import without_form, without_source
 from .amount_lists import says_word
 from .amount_of import amount_of, listed_total
-from .figures import PER_SHARE, LineItem
+from .figures import PER_SHARE
 from .headline import Stated, not_sure
-from .items_named import items_asked
 from .narrowing import DIFFERENCE_ASKED, place_check, without_place
 from .results import Candidate, Check
 from .sentence_checks import sentence_checks, sentence_figure, stated_from
@@ -102,29 +101,14 @@ _NOT_ASKED = frozenset(
 )
 
 
-def money_asked(question: str, *, named: bool = True) -> bool:
+def money_asked(question: str) -> bool:
     """Whether the question asks an amount of money (and not a percentage, a count, or a
-    figure it tells how to compute); where no line item or metric answered (`named` False),
-    also "what was X" of a thing a filing states in its text ("What was Acme's total payment
-    volume in Q2 2023?")."""
+    figure it tells how to compute)."""
     if _NOT_MONEY.search(question) or PERCENT_ASKED.search(question):
         return False
     if _COMPUTED.search(question) or DIFFERENCE_ASKED.search(question):
         return False  # "Compute it as notes payable ... minus cash": a formula, not a sentence
-    loose = not named and _WHAT_WAS.search(question) and _MONEY_NOUN.search(question)
-    return bool(_MONEY_ASKED.search(question) or loose)
-
-
-# "what was X" of an amount no line item names ("What was Acme's total payment volume in Q2
-# 2023?"): X a thing measured in money, not a list or a name ("What are its segments?")
-_WHAT_WAS = re.compile(r"\bwhat\s+(?:was|were)\b", re.IGNORECASE)
-_MONEY_NOUN = re.compile(
-    r"\b(?:amount|volume|value|revenues?|sales|costs?|earnings|income|expenses?|liquidity|cash|"
-    r"debt|backlog|payments?|fees?|charges?|proceeds|spending|investments?|compensation|"
-    r"obligations?|liabilit(?:y|ies)|reserves?|profits?|loss(?:es)?|dividends?|borrowings?|"
-    r"commitments?|consideration|impairments?|settlements?)\b",
-    re.IGNORECASE,
-)
+    return bool(_MONEY_ASKED.search(question))
 
 
 def amount_in_text(
@@ -147,9 +131,9 @@ def amount_in_text(
     per_share = bool(PER_SHARE.search(plain))
     if len(core) < 2:
         return Stated()  # "how much did it pay": too little to know a sentence by
-    names = (document.company or "", *document.company_aliases)
     aside: list[Candidate] = []
-    found = _sentences(session, document, core, context, told, abbreviations(question))
+    spelled = abbreviations(question)
+    found = _sentences(session, document, core, context, told, spelled)
     named = [x for x in found if not told or _names_said(told_text, x[2], company_words)]
     for score, page, sentence in named[:8]:
         amount = amount_of(sentence, core, figures, per_share, year, told)
@@ -160,22 +144,7 @@ def amount_in_text(
             value, shown, end = total  # "the total aggregate principal amount of the bonds sold"
         else:
             continue
-        said = _YEAR_AFTER.match(sentence, end)
-        checks = [
-            _included_check(sentence[end:], question, core, score),
-            *sentence_checks(sentence, document, year, question, page, shown),
-            Check(
-                "period",
-                not (said and year and int(said[1]) != year),
-                f"the sentence gives this amount for {said[1] if said else 'the period asked'}",
-            ),
-            Check(
-                "duration",
-                not (_QUARTERLY.search(sentence[end:]) and not _QUARTERLY.search(question)),
-                "the amount of the period asked, not each quarter's",
-            ),
-            place_check(question, sentence, shown, names),
-        ]
+        checks = _amount_checks(sentence, end, shown, question, core, score, document, year, page)
         figure = sentence_figure(
             value=value,
             shown=shown,
@@ -190,6 +159,38 @@ def amount_in_text(
         if stated is not None:
             return stated
     return Stated(not_sure("the amount asked", aside), candidates=aside) if aside else Stated()
+
+
+def _amount_checks(
+    sentence: str,
+    end: int,
+    shown: str,
+    question: str,
+    core: Sequence[str],
+    score: int,
+    document: DocumentInfo,
+    year: int | None,
+    page: int,
+) -> list[Check]:
+    """The checks of the amount `shown` a sentence says (ending at `end`): what it takes in,
+    the sentence's, the year said right after it, each quarter's, the place asked."""
+    names = (document.company or "", *document.company_aliases)
+    said = _YEAR_AFTER.match(sentence, end)
+    return [
+        _included_check(sentence[end:], question, core, score),
+        *sentence_checks(sentence, document, year, question, page, shown),
+        Check(
+            "period",
+            not (said and year and int(said[1]) != year),
+            f"the sentence gives this amount for {said[1] if said else 'the period asked'}",
+        ),
+        Check(
+            "duration",
+            not (_QUARTERLY.search(sentence) and not _QUARTERLY.search(question)),
+            "the amount of the period asked, not each quarter's",
+        ),
+        place_check(question, sentence, shown, names),
+    ]
 
 
 # the verb after the thing asked ("what termination fee did Acme agree to pay ..."): the words
@@ -251,14 +252,14 @@ def _sentences(
 ) -> list[tuple[int, int, str]]:
     """(words of the question said, page, sentence) of each sentence that says every word of
     what is asked (a name the question spells out said by its abbreviation: "TPV was ..."), at
-    least half of what is told of it, and an amount, best first."""
+    least half of what is told of it, and an amount, best first; no table's row."""
     found = []
     named = [max(core, key=len), *(spelled or {})]
     for page in queries.pages_mentioning(session, document, named):
         for sentence in _prose(page.text):
             flat = " ".join(sentence.split())
-            if "$" not in flat:
-                continue
+            if "$" not in flat or _ROW_END.search(flat):
+                continue  # a table's row: its scale and columns are the table's heading's
             words = phrase_words(flat)
             words += "".join(f" {n}" for a, n in (spelled or {}).items() if a in words.split())
             if not all(says_word(w, words) for w in core):
@@ -278,14 +279,10 @@ def or_in_text(
     question: str,
     document: DocumentInfo,
     year: int | None,
-    items: Sequence[LineItem],
 ) -> Stated:
     """`stated` where it states a figure, computed a metric or the question asks no amount of
     money; else the amount a sentence says (the figures `stated` set aside kept with it)."""
-    if stated.headline is not None or stated.working is not None:
-        return stated
-    named = bool(stated.candidates) or bool(items_asked(question, items))
-    if not money_asked(question, named=named):
+    if stated.headline is not None or stated.working is not None or not money_asked(question):
         return stated
     own = name_words(document.company)
     said = amount_in_text(
@@ -315,4 +312,9 @@ def _prose(text: str) -> list[str]:
         run = []
         paragraphs.append(line)
     paragraphs.append(" ".join(run))
-    return [s for p in paragraphs if p for s in _SENTENCE_END.split(p)]
+    # a bullet starts a statement of its own ("• First-quarter revenue of $11.7 billion ... •
+    # Non-GAAP EPS of ...")
+    return [b for p in paragraphs if p for s in _SENTENCE_END.split(p) for b in _BULLET.split(s)]
+
+
+_BULLET = re.compile(r"\s*[•▪●◦]\s*")

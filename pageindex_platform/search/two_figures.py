@@ -35,6 +35,13 @@ _DID = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _PLACE_FIRST = re.compile(r"^(?:in|from|at|within|outside|across)\b", re.IGNORECASE)
+# a side that names its own period ("net income in fiscal 2022 than ... in the nine months
+# ended ..."): a difference across periods, which is not this shape
+_OWN_PERIOD = re.compile(
+    r"(?:19|20)\d\d|\b(?:q[1-4]|fy\d*|fiscal|quarter|months|year)\b", re.IGNORECASE
+)
+# the other side named as a part of the same owner: "its Data Center Group", "Acme's EMEA"
+_NAMED_SIDE = re.compile(r"^(?:its|their|the)\s|^[A-Z]")
 _LESS = frozenset(("less", "lower", "smaller", "fewer"))
 
 
@@ -56,8 +63,10 @@ def two_asked(question: str) -> TwoAsked | None:
         side_b = found["b"].strip()
         if _PLACE_FIRST.match(side_b):  # "generate in the U.S. than in other countries"
             second = f"what {what} did {found['a']} {verb} {side_b}"
-        else:
+        elif _NAMED_SIDE.match(side_b):  # "than its Data Center Group"
             second = f"what {what} did {side_b} {verb}{aside}"
+        else:
+            return None  # "R&D expense ... than sales and marketing expense": another shape
         first = f"what {what} did {found['a']} {verb}{aside}"
     else:
         found = _WERE.match(question)
@@ -65,6 +74,8 @@ def two_asked(question: str) -> TwoAsked | None:
             return None
         first = f"what {found['be']} {found['a']}"
         second = f"what {found['be']} {found['b'].strip()}"
+    if _OWN_PERIOD.search(first.removeprefix("what")) or _OWN_PERIOD.search(second):
+        return None
     less = found["more"].lower() in _LESS
     return TwoAsked(_whole(found, first), _whole(found, second), less)
 
@@ -85,11 +96,14 @@ def difference(two: TwoAsked, stated_of: Callable[[str], Stated]) -> Stated | No
         return None
     if a.unit != b.unit or a.period != b.period or a.document != b.document:
         return None
+    if a.label == b.label or (a.page, a.value) == (b.page, b.value):
+        return None  # both sides read as one figure: neither side's own is known
     value = b.value - a.value if two.less else a.value - b.value
     shown = _shown_like(a.shown, value)
     larger, smaller = (b, a) if two.less else (a, b)
     label = f"{larger.label} less {smaller.label}"
-    checks = [
+    checks = [*a.checks, *b.checks]
+    checks += [
         Check("inputs", True, f"{x.label}: {x.shown}, {x.period} [{x.document}, p. {x.page}]")
         for x in (a, b)
     ]
@@ -128,9 +142,10 @@ def _shown_like(shown: str, value: float) -> str:
     if number is None:
         return f"{value:,.2f}"
     places = len(number.group(1) or "")
-    scale = _scale(shown)
-    written = f"{value / scale:,.{places}f}"
-    return f"{shown[: number.start()]}{written}{shown[number.end() :]}".replace("$-", "-$")
+    written = f"{abs(value) / _scale(shown):,.{places}f}"
+    before = shown[: number.start()].replace("-", "").replace("(", "")
+    after = shown[number.end() :].replace(")", "")
+    return f"{'-' if value < 0 else ''}{before}{written}{after}"
 
 
 def _scale(shown: str) -> float:
