@@ -166,6 +166,8 @@ def test_how_much_one_figure_is_more_than_another_is_their_difference(filings: N
     ):
         out = _ask(question)
         assert out["headline"] is None, (question, out["answer"])
+    # a source of revenue named after the verb is a part: not the whole company's
+    assert _ask("What revenue did Zeta generate from advertising in Q2 2025?")["headline"] is None
     # a side no figure passes for: no difference is stated
     out = _ask("How much more revenue did Zeta generate in Europe than in Asia in Q2 2025?")
     assert out["headline"] is None, out["answer"]

@@ -143,7 +143,8 @@ _PART_NAMED = re.compile(
 # what a line came from: "revenue from cloud license and on-premise license" (not a place, a
 # period, a statement or a filing: those are read elsewhere)
 _FROM_SOURCE = re.compile(
-    r"\b(?:revenues?|sales)\s+(?:(?:generated|derived|earned|that\s+came)\s+)?from\s+"
+    r"\b(?:revenues?|sales)\s+(?:(?:[\w&'’.-]+\s+){0,3}?(?:generated?|derived?|earned|earn|that\s+came)"
+    r"\s+)?from\s+"
     r"(?!(?:the\s+)?(?:u\.\s?s|us\b|united|consolidated|income|cash|balance|statements?|10-?[kq]|"
     r"annual|quarterly|fiscal|year|period|quarter|fy|q[1-4]|\d|its\s+(?:annual|quarterly|10-?[kq])|"
     # what every revenue comes from: not a part
