@@ -166,6 +166,16 @@ def test_how_much_one_figure_is_more_than_another_is_their_difference(filings: N
     ):
         out = _ask(question)
         assert out["headline"] is None, (question, out["answer"])
+    # a sum asked of two figures: each side checked the same way
+    for question in (
+        "What was the sum of Zeta's gross profit and its operating income in Q2 2025?",
+        "What were Zeta's gross profit and operating income combined in Q2 2025?",
+    ):
+        out = _ask(question)
+        assert (out["headline"] or {}).get("value") == pytest.approx(2422e6), out["answer"]
+    # a flow and a balance, or two periods: no sum
+    out = _ask("What was the sum of Zeta's net income and its total assets in Q2 2025?")
+    assert out["headline"] is None, out["answer"]
     # a source of revenue named after the verb is a part: not the whole company's
     assert _ask("What revenue did Zeta generate from advertising in Q2 2025?")["headline"] is None
     # a side no figure passes for: no difference is stated

@@ -99,35 +99,29 @@ def stated_of_period(
     10-Q beside the quarter's earnings release, which prints no gross profit), with the first
     one's candidates kept."""
     first = found[0].document
+
+    def of(document: DocumentInfo, question: str = query.question) -> Stated:
+        asked = period if question == query.question else None
+        return state(
+            session=session,
+            question=question,
+            catalogue=query.catalogue,
+            document=document,
+            period=asked,
+        )
+
     two = two_asked(query.question)
     if two is not None:  # "how much higher were A than B": each asked of the same filing
-        said = difference(
-            two,
-            lambda asked: state(
-                session=session, question=asked, catalogue=query.catalogue, document=first
-            ),
-        )
+        said = difference(two, lambda asked: of(first, asked))
         if said is not None:
             return said, first
-    stated = state(
-        session=session,
-        question=query.question,
-        catalogue=query.catalogue,
-        document=first,
-        period=period,
-    )
+    stated = of(first)
     if stated.headline is not None or stated.working is not None:
         return stated, first
     for other in (f.document for f in found[1:]):
         if other.doc_type == first.doc_type or not _same_period(other, first):
             continue
-        again = state(
-            session=session,
-            question=query.question,
-            catalogue=query.catalogue,
-            document=other,
-            period=period,
-        )
+        again = of(other)
         if again.headline is not None and again.headline.kind != "text":
             again.candidates = [*again.candidates, *stated.candidates]
             return again, other

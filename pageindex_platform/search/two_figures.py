@@ -15,11 +15,13 @@ from .headline import Stated
 from .results import Check, Headline
 
 _MORE = r"(?P<more>more|higher|larger|greater|bigger|less|lower|smaller|fewer)"
-_LEAD = r"^(?P<lead>.*?)\bhow\s+much\s+"
+_START = r"^(?P<lead>.*?)\b"
+_LEAD = rf"{_START}how\s+much\s+"
 # the period and the words after the comparison: "... in fiscal 2018?", "? Answer in USD ..."
 _TAIL = (
     r"(?P<tail>(?:,?\s+(?:in|for|during|as\s+of|at|over)\s+(?:the\s+)?(?:fiscal|fy|q[1-4]|first|"
-    r"second|third|fourth|full|year|quarter|three|six|nine|twelve|(?:19|20)\d\d)[^?]*)?)"
+    r"second|third|fourth|full|year|quarter|three|six|nine|twelve|(?:19|20)\d\d|jan|feb|mar|apr|"
+    r"may|jun|jul|aug|sep|oct|nov|dec)[^?]*)?)"
     r"\?\s*(?P<after>.*)$"
 )
 # "How much higher were A than B in P?"
@@ -32,6 +34,17 @@ _DID = re.compile(
     rf"{_LEAD}{_MORE}\s+(?P<what>[^?]+?)\s+did\s+(?P<a>.+?)\s+(?P<verb>generate|earn|report|"
     r"record|make|produce|spend|have|bring\s+in|post|pay|incur)\b(?P<aside>[^?]*?)\s+than\s+"
     rf"(?P<b>.+?){_TAIL}",
+    re.IGNORECASE | re.DOTALL,
+)
+# "What was the sum of A and B in P?", "What were A and B combined in P?"
+_SUM_OF = re.compile(
+    rf"{_START}what\s+(?P<be>was|were|is|are)\s+the\s+"
+    rf"(?:combined\s+)?(?:sum|total)\s+of\s+(?P<a>[^?]+?)\s+and\s+(?P<b>[^?]+?){_TAIL}",
+    re.IGNORECASE | re.DOTALL,
+)
+_COMBINED = re.compile(
+    rf"{_START}what\s+(?P<be>was|were|is|are)\s+(?P<a>[^?]+?)\s+"
+    rf"and\s+(?P<b>[^?]+?)\s+(?:combined|together|in\s+total){_TAIL}",
     re.IGNORECASE | re.DOTALL,
 )
 _PLACE_FIRST = re.compile(r"^(?:in|from|at|within|outside|across)\b", re.IGNORECASE)
@@ -53,10 +66,21 @@ class TwoAsked:
     first: str
     second: str
     less: bool
+    added: bool = False  # the sum is asked ("the sum of A and B", "A and B combined")
 
 
 def two_asked(question: str) -> TwoAsked | None:
-    """The two questions whose figures' difference `question` asks, or None."""
+    """The two questions whose figures' difference (or sum) `question` asks, or None."""
+    added = _SUM_OF.match(question) or _COMBINED.match(question)
+    if added is not None:
+        side_a, side_b = added["a"].strip(), added["b"].strip()
+        noun = side_b.split()[-1]
+        if side_a.split()[-1][:1].isupper():  # "Acme's Americas and EMEA revenues"
+            side_a = f"{side_a} {noun}"
+        first, second = (f"what {added['be']} {side}" for side in (side_a, side_b))
+        if _OWN_PERIOD.search(first.removeprefix("what")) or _OWN_PERIOD.search(second):
+            return None
+        return TwoAsked(_whole(added, first), _whole(added, second), False, added=True)
     found = _DID.match(question)
     if found is not None:
         what, verb, aside = found["what"], found["verb"], found["aside"]
@@ -99,9 +123,11 @@ def difference(two: TwoAsked, stated_of: Callable[[str], Stated]) -> Stated | No
     if a.label == b.label or (a.page, a.value) == (b.page, b.value):
         return None  # both sides read as one figure: neither side's own is known
     value = b.value - a.value if two.less else a.value - b.value
+    if two.added:
+        value = a.value + b.value
     shown = _shown_like(a.shown, value)
     larger, smaller = (b, a) if two.less else (a, b)
-    label = f"{larger.label} less {smaller.label}"
+    label = f"{larger.label} {'plus' if two.added else 'less'} {smaller.label}"
     checks = [*a.checks, *b.checks]
     checks += [
         Check("inputs", True, f"{x.label}: {x.shown}, {x.period} [{x.document}, p. {x.page}]")
@@ -123,7 +149,8 @@ def difference(two: TwoAsked, stated_of: Callable[[str], Stated]) -> Stated | No
     )
     text = "\n".join(
         [
-            f"{shown} — {label} ({larger.shown} − {smaller.shown}), {a.period}",
+            f"{shown} — {label} ({larger.shown} {'+' if two.added else '−'} {smaller.shown}),"
+            f" {a.period}",
             "Working:",
             *(f"- {x.label}: {x.shown} [{x.document}, p. {x.page}]" for x in (larger, smaller)),
         ]
