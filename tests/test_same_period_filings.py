@@ -176,6 +176,10 @@ def test_how_much_one_figure_is_more_than_another_is_their_difference(filings: N
     # a flow and a balance, or two periods: no sum
     out = _ask("What was the sum of Zeta's net income and its total assets in Q2 2025?")
     assert out["headline"] is None, out["answer"]
+    # a place outside the home country, however named: not the whole company's
+    for place in ("in markets other than the U.S.", "in the rest of the world"):
+        out = _ask(f"What net revenues did Zeta generate {place} in Q2 2025?")
+        assert out["headline"] is None, (place, out["answer"])
     # a source of revenue named after the verb is a part: not the whole company's
     assert _ask("What revenue did Zeta generate from advertising in Q2 2025?")["headline"] is None
     # a side no figure passes for: no difference is stated

@@ -20,7 +20,9 @@ from .terms import phrase_words
 _ABROAD = re.compile(
     r"\binternational(?:ly)?\b|\boutside\s+(?:of\s+)?(?:the\s+)?(?:u\.\s?s\.?|us|usa|united\s+"
     r"states|north\s+america)(?!\w)|\bnon-u\.?s\.?(?!\w)|\bforeign\b|\boverseas\b|\babroad\b|"
-    r"\bother\s+countries\b|\brest\s+of\s+(?:the\s+)?world\b",
+    r"\bother\s+countries\b|\brest[\s-]+of[\s-]+(?:the[\s-]+)?world\b|\bnon-?domestic\b|"
+    r"\b(?:other\s+than|excluding|except)\s+(?:in\s+)?(?:the\s+)?(?:u\.\s?s\.?|us|usa|united\s+states)"
+    r"(?!\w)|\bex-u\.?s\.?(?!\w)",
     re.IGNORECASE,
 )
 _HOME = re.compile(
