@@ -143,12 +143,10 @@ def _same_filing(a: DocumentInfo, b: DocumentInfo) -> bool:
     (a 10-K and the annual report that prints it): the same company, form, fiscal year,
     period and end, and no two different CIKs."""
     return (
-        a.period_end is not None
-        and a.company is not None
+        _same_period(a, b)
         and a.fiscal_period is not None
+        and a.doc_type == b.doc_type
         and (a.cik is None or b.cik is None or a.cik == b.cik)
-        and (a.company, a.doc_type, a.fiscal_year, a.fiscal_period, a.period_end)
-        == (b.company, b.doc_type, b.fiscal_year, b.fiscal_period, b.period_end)
     )
 
 

@@ -31,7 +31,8 @@ TAKING = re.compile(
     rf"(?P<expr>[^?;:]+?){_TAKEN_END}",
     re.IGNORECASE,
 )
-_FIRST_SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z(])")
+# where a question's sentences end
+SENTENCES = re.compile(r"(?<=[.?!])\s+(?=[A-Z(])")
 # the next term taken the same way: "Take total debt as A plus B, and equity as C"
 _AND_TAKING = re.compile(
     r",\s+and\s+(?:the\s+)?(?P<name>[a-z][\w&'/ -]{2,40}?)\s+(?:as|to\s+be)\s+"
@@ -107,7 +108,7 @@ def taken_matches(text: str, asked: str | None = None) -> list[re.Match[str]]:
     list ("Take debt as A, and equity as B"); not "Define X as ..." where X is what the
     question asks in its first sentence (`asked`, else `text`'s own first sentence): that
     defines the metric asked, not one of its inputs."""
-    first = _FIRST_SENTENCE.split(text)[0]
+    first = SENTENCES.split(text)[0]
     said = phrase_words(first if asked is None else asked)
     found = []
     for taken in TAKING.finditer(text):

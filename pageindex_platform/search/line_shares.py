@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 
 from .figures import LineItem
-from .metric_questions import ASKED, SENTENCES
+from .formulas_told import SENTENCES
+from .metric_questions import ASKED
 from .metrics import Catalogue, Metric
 from .narrowing import ADJUSTED
 from .terms import phrase_words

@@ -16,6 +16,7 @@ from .formulas_told import (
     HOW_GIVEN,
     IMPERATIVE,
     IT_AS,
+    SENTENCES,
     TAKE_AND,
     TAKING,
     TRAILING_ALL,
@@ -28,7 +29,6 @@ from .metrics import Catalogue, Metric
 from .terms import phrase_words
 
 _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
-SENTENCES = re.compile(r"(?<=[.?!])\s+(?=[A-Z(])")
 _DEFINED = re.compile(
     r"^(?:(?:the\s+)?(?P<name>[\w&%/' -]+?)\s+(?:here\s+)?(?:is|are)\s+defined\s+as"
     rf"|define\s+(?P<name2>[\w&%/' -]+?)\s+as)\s*:?\s*(?P<expr>.+?)(?:{HOW_GIVEN}.*)?\.?$",

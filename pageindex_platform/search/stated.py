@@ -108,12 +108,12 @@ def state(
         stated = _stated(session, question, catalogue, book, ask, document, formula_asked)
     year = ask.years[-1] if ask.years else None
     unquoted(stated, question)  # "for 'amortizable tax basis in intangibles'"
-    items = catalogue.items
     if not (
         _NOT_A_NUMBER.search(question)
         or formula_asked
         or _SUM_ASKED.search(question)  # "net loss plus stock-based compensation": no one row
     ):
+        items = catalogue.items
         stated = or_named_row(
             stated, session=session, question=question, book=book, year=year, items=items
         )

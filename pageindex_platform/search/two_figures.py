@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .headline import Stated
 from .results import Check, Headline
+from .sentence_numbers import SCALES
 
 _MORE = r"(?P<more>more|higher|larger|greater|bigger|less|lower|smaller|fewer)"
 _START = r"^(?P<lead>.*?)\b"
@@ -177,7 +178,4 @@ def _shown_like(shown: str, value: float) -> str:
 
 def _scale(shown: str) -> float:
     """The factor `shown`'s number is written in (1e6 for "$18,410 million")."""
-    for word, factor in (("billion", 1e9), ("million", 1e6), ("thousand", 1e3)):
-        if word in shown.lower():
-            return factor
-    return 1.0
+    return next((f for word, f in SCALES.items() if word in shown.lower()), 1.0)
