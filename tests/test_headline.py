@@ -22,7 +22,7 @@ from pageindex_platform.db import queries
 from pageindex_platform.periods import parse_period
 from pageindex_platform.search.checks import CheckedBook, page_check, required_statements
 from pageindex_platform.search.figures import LineItem
-from pageindex_platform.search.segments import part_asked
+from pageindex_platform.search.parts_asked import part_asked
 from pageindex_platform.search.statements import Statement
 from pageindex_platform.search.text_ask import text_ask
 from pageindex_platform.search.vocabulary import Vocabulary

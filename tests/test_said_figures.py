@@ -53,6 +53,8 @@ As of December 31, 2023, we employed approximately 30,000 full-time employees, i
 approximately 9,000 in sales and marketing, approximately 4,000 in our cloud services and
 license support operations, approximately 6,000 in services and approximately 11,000 in
 research and development.
+Of these employees, approximately 12,000 were employed in the United States and
+approximately 18,000 were employed internationally.
 Acme's non-GAAP core earnings, which exclude non-core items, were $494 million, or $0.23 per
 diluted share, in 2023.
 We had active accounts of 431 million and 429 million as of December 31, 2023 and 2022,
@@ -76,6 +78,35 @@ In August 2023, we entered into ASR agreements with financial institutions under
 an aggregate of $10.0 billion and received an aggregate initial share delivery of 165.5 million
 shares of our common stock. In total, 203.2 million shares were repurchased under the ASR
 agreements at an average price per share of $49.20.
+As of December 31, 2023, Acme had approximately 12,000 permanent full-time and approximately
+8,000 permanent part-time drivers.
+Over the next 24 hours, we will be letting approximately 120 contractors globally know that
+their contracts will be terminated.
+Our distribution business is located in Ruritania and distributes power to 1.2 million
+customers in the country.
+
+REVENUES BY GEOGRAPHY
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Total Revenues by Geography:
+Americas 5,000 4,800 4,500
+EMEA 2,500 2,400 2,300
+Asia Pacific 1,500 1,300 1,200
+Total revenues 9,000 8,500 8,000
+Cloud Revenues:
+Americas 2,000 1,800 1,500
+EMEA 1,000 900 800
+Asia Pacific 700 600 500
+
+GEOGRAPHIC INFORMATION
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Revenue:
+U.S. 6,000 5,600 5,300
+Other countries 3,000 2,900 2,700
+Total revenue 9,000 8,500 8,000
 
 # Item 8. Financial Statements
 
@@ -302,6 +333,46 @@ def test_amounts_and_counts_said_in_other_words(acme: None) -> None:
     ) == pytest.approx(29352)
 
 
+def test_a_region_and_a_total_of_listed_counts(acme: None) -> None:
+    # a region's row of the whole line's table by geography, not of a part's ("Cloud")
+    assert _stated(
+        "What total revenues did Acme generate in its Asia Pacific region in 2022?"
+    ) == pytest.approx(1300e6)
+    assert _stated("What were Acme's Americas revenues in 2023?") == pytest.approx(5000e6)
+    assert _stated(
+        "How much higher were Acme's Americas revenues than its EMEA revenues in 2023?"
+    ) == pytest.approx(2500e6)
+    # the home country and the rest of the world by the rows such tables name them by
+    assert _stated("How much revenue did Acme generate outside the U.S. in 2022?") == pytest.approx(
+        2900e6
+    )
+    assert _stated("What was Acme's revenue in the United States in 2023?") == pytest.approx(6000e6)
+    # a place no row names: the whole company's revenue is not its figure
+    out = run_json("ask", "What revenue did Acme generate in Japan in 2023?")
+    assert out["headline"] is None, out["answer"]
+    # the counts a sentence lists by kind, added where the question asks their total
+    assert _stated(
+        "How many permanent drivers in total (full-time plus part-time) did Acme have as of "
+        "December 31, 2023?"
+    ) == pytest.approx(20000)
+    assert _stated(
+        "How many permanent full-time drivers did Acme have as of December 31, 2023?"
+    ) == pytest.approx(12000)
+    # a count of the whole a sentence names first ("Of these employees, approximately ...")
+    assert _stated(
+        "Of Acme's roughly 30,000 full-time employees as of December 31, 2023, approximately "
+        "how many were employed in the United States?"
+    ) == pytest.approx(12000)
+    assert _stated(
+        "As of December 31, 2023, how many Acme employees were employed internationally?"
+    ) == pytest.approx(18000)
+    # who the question says told the figure is no word the sentence must say
+    assert _stated(
+        "Approximately how many Acme contractors did CEO Jane Roe say would be told their "
+        "contracts were being terminated?"
+    ) == pytest.approx(120)
+
+
 @pytest.mark.parametrize(
     ("question", "not_this"),
     [
@@ -343,6 +414,8 @@ def test_amounts_and_counts_said_in_other_words(acme: None) -> None:
             "average of total assets at December 31, 2021 and December 31, 2023?",
             9000 / 19000,
         ),
+        # a count the sentence says of a place the question does not name
+        ("How many customers did Acme distribute power to in 2023?", 1.2e6),
         # a segment's share is not the company's
         (
             "What was Acme's operating income as a percentage of net revenue (North America "

@@ -56,6 +56,8 @@ _PARENTHESES = re.compile(r"\([^()]*\)")
 _NET_OF_AMOUNTS = re.compile(r",\s*(?:net\s+of|less)\b[^,]*\$\s?\d.*$", re.IGNORECASE)
 _LEADERS = re.compile(r"(?:\s*\.){3,}")
 _MAX_LABEL = 160
+# a label says a word: two letters, or an abbreviation's ("U.S.", "U.K.")
+_WORDED = re.compile(r"[A-Za-z]{2,}|\b(?:[A-Za-z]\.){2,}")
 
 
 def column_periods(above: Sequence[str]) -> list[str]:
@@ -295,7 +297,7 @@ def _split_row(label: str, line: str, header: _Header, before: str) -> bool:
         )
         and not CELL.sub("", f" {line}").strip(" $")
         and not _DATE.search(line)  # a year's line: a header's, or a sentence's end
-        and bool(re.search(r"[A-Za-z]{2,}", label))
+        and bool(_WORDED.search(label))
         and not re.search(r"\d", DATED.sub("", SAID_AMOUNT.sub("", label)))
         and not re.search(r"[:;,.]$", label)
         and len(label) <= _MAX_LABEL
@@ -346,7 +348,7 @@ def _row_figures(
     if label_begins(previous, line) and not row_cells(previous) and len(previous) < 140:
         label = f"{previous.rstrip(' :')} {label}"
     if (
-        not re.search(r"[A-Za-z]{2,}", label)
+        not _WORDED.search(label)
         or len(label) > _MAX_LABEL
         or CELLS_INSIDE.search(label)  # a wide table's row misread: other columns' cells
     ):

@@ -57,9 +57,21 @@ _SOURCE = re.compile(
 )
 
 
+# who the question says states the figure, which a sentence need not name: "how many
+# employees did CEO Jane Doe say would ...", "what did Acme's chief financial officer report"
+_SPEAKER = re.compile(
+    r"\b(did|does|do)\s+(?:(?:the|its|their|[A-Z][\w&.-]*['’]s?)\s+)?"
+    r"(?:(?:CEO|CFO|COO|chief\s+[a-z]+\s+officer|chair(?:man|woman|person)?|president)\s+)?"
+    r"(?:(?-i:[A-Z][\w.-]*)\s+){0,3}"
+    r"(?=(?:say|state|tell|write|announce|disclose|report|note|mention)\b)",
+    re.IGNORECASE,
+)
+
+
 def without_source(question: str) -> str:
-    """The question less the words that name the filing the answer is read from."""
-    return _SOURCE.sub(" ", question)
+    """The question less the words that name the filing the answer is read from, or the
+    person said to state it."""
+    return _SPEAKER.sub(r"\1 ", _SOURCE.sub(" ", question))
 
 
 # how the question wants its answer given, not what it asks: "Answer in millions of shares.",

@@ -13,7 +13,7 @@ from .amount_lists import JOINED, of_year, says_word
 from .amounts import AMOUNT
 from .figures import PER_SHARE
 from .sentence_checks import years_said
-from .sentence_numbers import CAUSE, MOVED_BY, SCALES
+from .sentence_numbers import CAUSE, MOVED_BY, SCALES, TOTAL_ASKED
 from .terms import phrase_words
 
 
@@ -148,20 +148,13 @@ def _holds(words: str, figures: Sequence[str]) -> bool:
 
 # a total asked of several amounts a sentence lists: "the total aggregate principal amount of
 # first mortgage bonds sold", "their combined amount"
-_TOTAL_ASKED = re.compile(
-    r"\b(?:total|combined)\s+(?:aggregate\s+)?(?:principal\s+)?amount\b|\bin\s+total\b|"
-    r"\bcombined\b|\baltogether\b",
-    re.IGNORECASE,
-)
-
-
 def listed_total(sentence: str, question: str) -> tuple[float, str, int] | None:
     """(sum, as written, where the list ends) of the amounts a sentence lists of one kind —
     each followed by the same words: "(i) $850,000,000 aggregate principal amount of 6.100%
     First Mortgage Bonds due 2029, (ii) $1,150,000,000 aggregate principal amount of ..." —
     where the question asks their total; None otherwise (no total asked, one amount, amounts
     of different kinds, a change among them)."""
-    if not _TOTAL_ASKED.search(question):
+    if not TOTAL_ASKED.search(question):
         return None
     listed = list(AMOUNT.finditer(sentence))
     heads = {" ".join(sentence[a.end() :].split()[:3]).lower() for a in listed}

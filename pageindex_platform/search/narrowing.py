@@ -8,7 +8,7 @@ never stated."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from ..periods import MONTH_WORDS
 from .figures import LineItem
@@ -25,6 +25,7 @@ _ABROAD = re.compile(
     r"(?!\w)|\bex-u\.?s\.?(?!\w)",
     re.IGNORECASE,
 )
+HOME_SIDE = "in the home country"
 _HOME = re.compile(
     r"\bdomestic(?:ally)?\b|\b(?:in|within|from|based\s+in)\s+the\s+(?:u\.\s?s\.?|us|united\s+states)"
     r"(?!\w)|\bu\.\s?s\.?-based\b",
@@ -52,7 +53,7 @@ def another_measure(words_after: str) -> bool:
 
 
 # a region, a market or an area of the company the question names: "its Asia Pacific region"
-_REGION = re.compile(
+REGION = re.compile(
     r"\b(?:its|the|their)\s+((?:[A-Z][\w&.-]*\s+){0,3}[A-Z][\w&.-]*)\s+(?:region|geograph\w*|"
     r"geographic\s+(?:area|segment)|market)\b"
 )
@@ -105,7 +106,7 @@ def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> st
     if headline.kind == "text":
         return None
     said = headline.label
-    region = _REGION.search(question)
+    region = REGION.search(question)
     if region and region[1].lower() not in said.lower():  # "its Asia Pacific region"
         return f"{region[0]} is asked; {said!r} does not name it"
     if headline.kind in ("line item", "segment", "row") and _TRANSACTION.search(question):
@@ -230,14 +231,20 @@ _NOT_A_PLACE = frozenset(
 def _place_named(question: str, label: str, names: Sequence[str]) -> str | None:
     """A place the question names in capitals that the figure's label does not carry; None
     when it names none."""
+    for place in places_named(question, names):
+        if not re.search(rf"\b{re.escape(place.split()[0])}", label, re.IGNORECASE):
+            return place
+    return None
+
+
+def places_named(question: str, names: Sequence[str]) -> Iterator[str]:
+    """The places a text names in capitals after "in" or "from" ("in Japan")."""
     own = company_words(names)
     for found in _PLACE_NAMED.finditer(question):
         words = found["place"].lower().split()
         if any(w in _NOT_A_PLACE or _MONTH.fullmatch(w) for w in words) or set(words) <= own:
             continue  # (a place may bear the company's word: "Las Vegas Strip Resorts")
-        if not re.search(rf"\b{re.escape(words[0])}", label, re.IGNORECASE):
-            return found["place"]
-    return None
+        yield found["place"]
 
 
 _MONTH = re.compile(
@@ -261,6 +268,9 @@ def place_check(question: str, sentence: str, shown: str, names: Sequence[str] =
     share their noun ("46,000 full-time and 18,000 part-time employees domestically")."""
     asked = place_asked(question, names)
     if asked is None:
+        where = _figure_place(question, sentence, shown, names)
+        if where:  # "located in El Salvador and distribute power to 1.4 million people"
+            return Check("place", False, f"the sentence says {shown} of {where}; none is asked")
         return Check("place", True, "no place asked")
     place, side = asked
     other = _HOME if place is _ABROAD else _ABROAD
@@ -279,6 +289,16 @@ def place_check(question: str, sentence: str, shown: str, names: Sequence[str] =
         if said and not other.search(own) and not _ALSO.match(after) and not hedged:
             return Check("place", True, f"{side}, as asked")
     return Check("place", False, f"{side} is asked; the sentence does not say it of {shown} alone")
+
+
+def _figure_place(question: str, sentence: str, shown: str, names: Sequence[str]) -> str:
+    """A place named in capitals in the figure's own words — from the figure before it to the
+    next one — that the question does not name; "" when there is none."""
+    at, spans = position(sentence, shown), [m.span() for m in numbers(sentence)]
+    start = max((e for _, e in spans if e <= at), default=0)
+    end = min((s for s, _ in spans if s > at), default=len(sentence))
+    found = places_named(sentence[start:end], names) if at >= 0 else iter(())
+    return next((p for p in found if p not in question), "")
 
 
 def counted_kind(question: str, shown: str) -> Check:
@@ -322,7 +342,7 @@ def place_asked(
     question = re.sub(
         r"\b[A-Z][A-Za-z]+\b", lambda m: " " if m[0].lower() in own else m[0], question
     )
-    sides = ((_ABROAD, "outside the home country"), (_HOME, "in the home country"))
+    sides = ((_ABROAD, "outside the home country"), (_HOME, HOME_SIDE))
     return next(((place, side) for place, side in sides if place.search(question)), None)
 
 

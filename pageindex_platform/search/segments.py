@@ -8,176 +8,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ..db import queries
-from ..db.queries import DocumentInfo
 from ..db.sql import Session
 from ..index.tables import label_key
 from .checks import CheckedBook
 from .figures import Figure, LineItem
 from .headline import Stated, candidate, figure_headline, not_sure
 from .items_named import items_in
+from .parts_asked import GENERAL, PART_NOUN, Part
 from .printed import page_lines, printed_forms, row_at, row_headings, row_line, table_context
-
-# the nouns a filing names a part of the company by: "the Domestic segment", "the Data Center
-# Group", "the South America SBU" (strategic business unit), "our hardware business"
-_PART_NOUN = (
-    r"(?:(?:reportable|operating|business)\s+)?(?i:segment|division|(?:strategic\s+)?business\s+unit|operating\s+unit"
-    r"|SBU|business)|Group"
-)
-_SEGMENT = re.compile(rf"((?:[A-Z0-9][\w&'’.-]*\s+(?:(?:and|&)\s+)?){{1,4}})(?:{_PART_NOUN})\b")
-_SEGMENT_WORD = re.compile(
-    r"\b(?:segments?|divisions?|(?:strategic )?business units?|SBUs?)\b", re.IGNORECASE
-)
-# a part named in lower case after its owner: "Oracle's cloud and license business"
-_OWNED_PART = re.compile(
-    rf"[\w&.-]+['’]s?\s+((?:[a-z][\w&'’-]*\s+){{1,4}})(?:{_PART_NOUN})\b(?!['’])"
-)
-# a part as the subject that earns the line ("how much revenue did Acme's first-party
-# advertising products deliver"): the words between the owner and the verb
-_PART_SUBJECT = re.compile(
-    r"\bdid\s+(?:the\s+)?[\w&.-]+(?:\s+[A-Z][\w&.-]*)*['’]s?\s+((?:[\w&-]+\s+){1,5}?)"
-    r"(?:deliver|generate|earn|contribute|bring|produce|account)\w*\b"
-)
-# capitalised words of a question that name no part of a company
-_NOT_A_PART = frozenset(
-    "what how which who did does do was were is are compare find give tell show report the "
-    "in for of and please calculate total net gross operating consolidated reported gaap "
-    "annual quarterly fiscal company's company full year use using take taking treat divide "
-    "count counting based according per from with as include including exclude excluding "
-    "add subtract multiply".split()
-)
-
-
-# words that may stand before a line item's name in a table's heading without making it a
-# part's ("Total revenues", "Consolidated Net Sales", "Segment operating income")
-_GENERAL = frozenset(
-    "total net gross operating consolidated segment segments reportable our the of and by "
-    "company's annual quarterly selected".split()
-)
-
-
-@dataclass(frozen=True)
-class Part:
-    """A part of the company a question asks a line item of: a segment it names ("the
-    Domestic segment"), or a sub-row ("Services net sales"); `name` "" when the question
-    says "segment" without naming one."""
-
-    name: str
-    segment: bool  # the question says "segment", "division" or "business unit"
-
-    @property
-    def said(self) -> str:
-        return f"{self.name} segment" if self.segment else self.name
-
-
-def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | None:
-    """The segment or sub-row a question asks `item` of, if any."""
-    segment = _SEGMENT.search(question)
-    named = _part_name(segment.group(1), document) if segment else ""
-    owned = _OWNED_PART.search(question)
-    if not named and owned:
-        named = _owned_name(owned.group(1), item)
-    subject = _PART_SUBJECT.search(re.sub(r"\([^)]*\)", " ", question))
-    if not named and subject:  # "did Acme's first-party advertising products deliver"
-        named = _owned_name(subject.group(1), item)
-    if named or _SEGMENT_WORD.search(question):  # "Group", "business": only with a name
-        return Part(named, True)
-    for name in sorted(item.names, key=len, reverse=True):
-        words = r"\s+".join(re.escape(w) for w in name.removesuffix(" *").split())
-        before = re.search(rf"((?:[A-Z0-9][\w&'’.-]*\s+){{1,5}}){words}\b", question, re.I)
-        if before:
-            part = _part_name(before.group(1), document) or _sub_line(before.group(1))
-            return Part(part, False) if part else None
-    return None
-
-
-# words in lower case before a line item's name that name no line of its own ("total net
-# operating revenues", "the second quarter's revenue", "worldwide revenue")
-_WHOLE = frozenset(
-    "total net gross operating consolidated reported annual quarterly fiscal full year years "
-    "quarter quarters month months first second third fourth half the its their our company "
-    "what how much many was were is are did does do gaap non-gaap adjusted unadjusted basic "
-    "diluted overall aggregate combined cumulative prior previous last current latest recent "
-    "same yearly all entire whole worldwide global group in of for on at by to from as a an "
-    "that which this these those and or with reported comparable end year-end full-year "
-    "ending closing beginning period-end outstanding after-tax pre-tax sales top-line ttm "
-    "trailing annualized record approximate year-over-year sequential unrestricted average "
-    "total's noncurrent non-current".split()
-)
-
-
-# words of a line item's own name that may stand between a sub-line and the name
-_LINE_WORDS = frozenset({"operating", "net", "gross", "total"})
-
-
-def _sub_line(words: str) -> str:
-    """A sub-line named in lower case just before the line item ("natural gas operating
-    revenues", "casino revenue", "wireless equipment revenues"): the last words that are
-    neither capitalised nor a word of the whole company's line; "" when there are none."""
-    kept: list[str] = []
-    said = words.split()
-    while said and said[-1] in _LINE_WORDS:
-        said.pop()  # "natural gas operating revenue": the line's own word before it
-    for word in reversed(said):
-        bare = word.strip(".,;:()").lower()
-        if word != word.lower() or re.search(r"\d|['’]s?$", word) or bare in _WHOLE:
-            break  # a name ("eBay's"), an owner, a period, or words of the whole
-        kept.insert(0, bare)
-    return " ".join(kept)
-
-
-def _part_name(words: str, document: DocumentInfo) -> str:
-    """The part's name from the capitalised words before the line item or "segment": the
-    last ones that are neither a period ("Q2", "FY2024"), the company's name nor a question
-    word."""
-    names = " ".join([document.company or "", *document.company_aliases]).lower()
-    company = set(re.findall(r"[a-z0-9]+", names))
-    said = words.split()
-    owner = [i for i, w in enumerate(said) if re.search(r"['’]s?$", w)]
-    if owner:  # "MGM Resorts' Las Vegas Strip Resorts": the words after the owner's name
-        said = said[owner[-1] + 1 :]
-    kept: list[str] = []
-    for at, word in reversed(list(enumerate(said))):
-        bare = re.sub(r"['’]s?$", "", word).strip(".,").lower()
-        if bare in ("and", "&") and kept and at > 0 and said[at - 1][:1].isupper():
-            kept.insert(0, word)  # "Data Center and AI": one part's name
-            continue
-        if (
-            re.search(r"\d", word)
-            or (_of_company(bare, company) and not owner)  # after the owner's name: the part's
-            or bare in _NOT_A_PART
-            or word == word.lower()  # a product's name may start in lower case: "iPhone"
-        ):
-            break
-        kept.insert(0, re.sub(r"['’]s$", "", word))
-    while kept and kept[0].lower() in ("and", "&"):
-        kept.pop(0)
-    return " ".join(kept[-5:])
-
-
-def _of_company(word: str, company: set[str]) -> bool:
-    """Whether a word is the company's: each of its pieces is in its names ("Coca-Cola")."""
-    pieces = re.findall(r"[a-z0-9]+", word)
-    return bool(pieces) and all(p in company for p in pieces)
-
-
-_FILLER = frozenset(
-    "from its their our entire whole growth operations operating activities results business "
-    "businesses shareholders stockholders".split()
-)
-
-
-def _owned_name(words: str, item: LineItem) -> str:
-    """A lower-case part's name ("cloud and license"): the words before the part noun that
-    are no word of the line item's names nor a question's."""
-    item_words = {w for n in item.names for w in n.lower().split()} - {"and"}
-    filler = item_words | (_NOT_A_PART - {"and"}) | _FILLER
-    said = [w for w in words.split() if w.lower() not in filler]
-    while said and said[0].lower() == "and":
-        said.pop(0)
-    return " ".join(said)
+from .terms import phrase_words
 
 
 def segment_stated(
@@ -213,7 +55,13 @@ def segment_stated(
         aside = [candidate(found, failed.detail, checks)]
         return Stated(not_sure(f"{label}{when}", aside), candidates=aside)
     asked = name or "the segment asked"
-    part_of = "the segment's" if part.segment or not name else f"the {part.said}'s"
+    part_of = (
+        f"{name}'s"
+        if part.place
+        else "the segment's"
+        if part.segment or not name
+        else f"the {part.said}'s"
+    )
     text = f"No {item.name} of {asked}{when} was found in {document.name}'s tables"
     if whole is None:
         return Stated(f"{text}.")
@@ -239,7 +87,10 @@ def _segment_figure(
     column). A sub-line that is no segment ("casino revenue") is read from the primary
     statements only: a segment's table has rows of the same name."""
     segment = part.name
-    if part.segment:  # "Freight" printed "Acme Freight segment", "Andes" "Andes SBU"
+    if part.place:  # "Asia Pacific", "EMEA (1)", "Japan"; "Total international revenue"
+        names = part.labels or (segment, f"{segment} region")
+        labels = [*names, *(f"{p} {n.removesuffix(' *')}" for p in names for n in item.names)]
+    elif part.segment:  # "Freight" printed "Acme Freight segment", "Andes" "Andes SBU"
         labels = [segment, *(f"{segment} {noun}" for noun in _PART_LABELS)]
         owners = book.document.company_aliases  # the company's short names
         labels += [f"{owner} {label}" for owner in owners for label in labels]
@@ -247,6 +98,10 @@ def _segment_figure(
         labels = [segment, *(f"{segment} {n.removesuffix(' *')}" for n in item.names)]
     found = book.rows(labels, year)
     rows = [r for r in found if part.segment or r.page in book.statement_pages]
+    # a sub-line by a proper name the statements do not print ("Americas revenues", "iPhone
+    # net sales"): its row under a heading of the whole line ("Net sales by category:")
+    headed = not rows and not part.segment and part.name[:1].isupper()
+    rows = found if headed else rows
     if not rows:
         return None, []
     name = book.document.name
@@ -264,6 +119,9 @@ def _segment_figure(
         section = _section(headings, items)
         if section and item not in section:
             continue  # the part's row under "Operating income (loss):" is not its revenue
+        whole = _of_the_whole(headings, item)
+        if (part.place and whole is False) or (headed and not whole):
+            continue  # "Cloud and License Revenues:" over "Asia Pacific": a part's by region
         if section or any(i is item for i, _, _ in items_in(context, [item])):
             grouped = _grouped(figure, figures, pages.get(figure.page, ""), item, items)
             return (grouped, []) if grouped is not None else (figure, figures)
@@ -273,7 +131,7 @@ def _segment_figure(
 # the nouns a table may print after a part's name in its row label
 _PART_LABELS = ("segment", "group", "sbu", "division", "business", "business unit")
 # a part noun in a heading over a part's block of rows ("Hardware business:")
-_PART_NOUNS = re.compile(rf"\b(?:{_PART_NOUN})\b", re.IGNORECASE)
+PART_NOUNS = re.compile(rf"\b(?:{PART_NOUN})\b", re.IGNORECASE)
 
 
 def _under_part(
@@ -320,12 +178,24 @@ def _first_under(figure: Figure, heading: str, text: str) -> bool:
 
 def _part_key(words: str) -> str:
     """A part's name as words to compare: lower case, no part noun, no "and" or "&"."""
-    said = _PART_NOUNS.sub(" ", words.lower())
+    said = PART_NOUNS.sub(" ", words.lower())
     return " ".join(w for w in re.findall(r"[a-z0-9]+", said) if w != "and")
 
 
 # a heading over rows that give a change, not a figure
 _CHANGE = re.compile(r"\b(?:changes?|increases?|decreases?|variances?)\b", re.IGNORECASE)
+
+
+def _of_the_whole(headings: Sequence[str], item: LineItem) -> bool | None:
+    """Whether the nearest heading that names the line item names the whole company's line
+    ("Total Revenues by Geography:"), not a part's ("Cloud and License Revenues:"); None
+    when no heading names it."""
+    for heading in headings:
+        named = [(at, length) for i, at, length in items_in(heading, [item])]
+        if named:
+            before = phrase_words(heading)[: named[0][0]].split()
+            return set(before) <= GENERAL
+    return None
 
 
 def _section(headings: Sequence[str], items: Sequence[LineItem]) -> list[LineItem]:
@@ -347,7 +217,7 @@ def _part_heading(item: LineItem, segment: str, items: Sequence[LineItem]) -> Ca
     names = "|".join(re.escape(n.removesuffix(" *")) for n in sorted(item.names, key=len)[::-1])
     heading = re.compile(rf"\b([A-Z][\w&'’-]*)[ \t]+(?i:{names})\b")
     known = {w for i in items for n in i.names for w in n.lower().split()}
-    known |= {w.lower() for w in segment.split()} | _GENERAL
+    known |= {w.lower() for w in segment.split()} | GENERAL
     return lambda context: any(m[1].lower() not in known for m in heading.finditer(context))
 
 

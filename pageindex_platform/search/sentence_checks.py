@@ -201,3 +201,12 @@ def stated_from(figure: Headline | Candidate, aside: list[Candidate]) -> Stated 
         return Stated(text, headline=figure, candidates=aside)
     aside.append(figure)
     return None
+
+
+def sentence_period(document: DocumentInfo, year: int | None) -> str:
+    """The period a sentence's figure is of: the quarter of a quarter's filing, else the
+    fiscal year asked, else the filing's period end."""
+    if year is None:
+        return str(document.period_end or "")
+    quarter = document.fiscal_period if document.fiscal_period in ("Q1", "Q2", "Q3", "Q4") else ""
+    return f"{quarter} FY{year}".strip() if document.fiscal_year == year else f"FY{year}"

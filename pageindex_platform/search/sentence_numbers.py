@@ -147,3 +147,12 @@ CAUSE = re.compile(
     r"resulting\s+from|(?:partially\s+)?offset\s+by|primarily\s+(?:by|from))\b",
     re.IGNORECASE,
 )
+
+
+# a total of listed figures asked: "the total aggregate principal amount", "how many permanent
+# employees in total (full-time plus part-time)", "combined", "altogether"
+TOTAL_ASKED = re.compile(
+    r"\b(?:total|combined)\s+(?:aggregate\s+)?(?:principal\s+)?amount\b|\bin\s+total\b|"
+    r"\bcombined\b|\baltogether\b",
+    re.IGNORECASE,
+)

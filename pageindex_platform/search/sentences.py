@@ -14,10 +14,11 @@ from ..db import queries
 from ..db.queries import DocumentInfo
 from ..db.sql import Session
 from .headline import Stated, not_sure
+from .listed_counts import total_stated
 from .listed_parts import after_noun, named_alone, owner
 from .narrowing import counted_kind, place_check
 from .results import Candidate, Check
-from .sentence_checks import sentence_checks, sentence_figure, stated_from
+from .sentence_checks import sentence_checks, sentence_figure, sentence_period, stated_from
 from .sentence_numbers import (
     A_YEAR,
     CAUSE,
@@ -88,7 +89,16 @@ def text_stated(
     names = (document.company or "", *document.company_aliases)
     aside: list[Candidate] = []
     found = [f for f in found if ask.percent or not _PERCENT_SHOWN.search(f[4])]  # a share
-    for _, page, sentence, value, shown in found[:8]:
+    # the figures of the first eight sentences (a long list of parts fills no more than its own)
+    kept = list(dict.fromkeys(f[2] for f in found))[:8]
+    found = [f for f in found if f[2] in kept][:16]
+    listed = [(page, sentence, _figures(sentence, ask)) for _, page, sentence, _, _ in found]
+    total = total_stated(
+        question=question, found=listed, ask=ask, document=document, year=year, aside=aside
+    )
+    if total is not None:
+        return total
+    for _, page, sentence, value, shown in found:
         checks = sentence_checks(sentence, document, year, question, page, shown)
         if not ask.percent:
             checks += [_attached(sentence, shown, ask), counted_kind(question, shown)]
@@ -99,7 +109,7 @@ def text_stated(
             shown=shown,
             unit="%" if ask.percent else ask.noun,
             sentence=sentence,
-            period=_period(document, year),
+            period=sentence_period(document, year),
             document=document,
             page=page,
             checks=checks,
@@ -250,6 +260,14 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
                 found.setdefault(m.start(), (_value(m), m.group(0)))
         for m in after_noun(sentence, noun, _NUMBER):  # "active accounts of 431 million"
             found.setdefault(m.start(), (_value(m), m.group(0)))
+        # "Of these employees, approximately 51,000 were employed in the United States and
+        # approximately 85,000 were employed internationally": each counts the noun
+        lead = re.match(
+            rf"\W*of\s+(?:these|those|our|its|their|the)\s+(?:{noun})\w*,", sentence, re.I
+        )
+        start = lead.end() if lead else len(sentence)
+        for m in re.finditer(rf"{_NUMBER}(?=\s+(?:were|are)\b)", sentence[start:]):
+            found.setdefault(start + m.start(), (_value(m), m.group(0)))
     including = _INCLUDING.search(sentence) if found else None
     if including and including.start() > min(found):
         # "136,000 employees, including approximately 38,000 in research and development":
@@ -370,19 +388,10 @@ def _another_count(sentence: str, at: int, ask: TextAsk) -> Check | None:
     done = _DONE.search(sentence[:at]) if not ask.act and at > 0 else None
     if done and done[0].split()[0].lower() not in ask.terms:  # "projects with signed contracts"
         return Check("label", False, f"the sentence says what was {done[0].split()[0]}")
-    if not ask.act and not _HAVING.search(sentence):
+    if not ask.act and not _HAVING.search(sentence) and not ask.done_said(sentence):
         return Check("label", False, "the sentence does not say how many there are")
     if _SHARE_OF_ALL.search(sentence[at:]):
         return Check("label", False, "the sentence gives a part of the whole count")
     if ask.noun in _SYMBOLS and not _FIRST_PERSON.search(sentence[: max(at, 0)]):
         return Check("label", False, "the sentence does not say the company's own")
     return None
-
-
-def _period(document: DocumentInfo, year: int | None) -> str:
-    """The period a sentence's figure is of: the quarter of a quarter's filing, else the
-    fiscal year asked, else the filing's period end."""
-    if year is None:
-        return str(document.period_end or "")
-    quarter = document.fiscal_period if document.fiscal_period in ("Q1", "Q2", "Q3", "Q4") else ""
-    return f"{quarter} FY{year}".strip() if document.fiscal_year == year else f"FY{year}"

@@ -47,10 +47,11 @@ from .metric_questions import (
 from .metrics import Catalogue, Metric
 from .named_rows import or_named_row, unquoted
 from .narrowing import ADJUSTED, another_measure, narrowed, other_than_the_line
+from .parts_asked import part_asked
 from .printed import continuing_unsaid
 from .said_first import in_text
 from .schedules import due_later, scheduled
-from .segments import part_asked, segment_stated
+from .segments import segment_stated
 from .stated_periods import fiscal_years_of, read_period, with_reading, year_labels
 from .text_amounts import or_in_text
 from .working import MissingInput, Working, compute, terms_defined

@@ -57,6 +57,14 @@ _AFTER_SUBJECT = re.compile(
     r"|(?:the\s+company|it|they)\s+)(?P<verb>[a-z]+)"
     r"|\b(?:were|was|are|is|(?:have|has|had)\s+been)\s+(?P<done>[a-z]+ed)\b"  # "were repurchased"
 )
+# a participle after a form of "be": "would be told", "were being eliminated" (not "signed
+# contracts")
+_PASSIVE = re.compile(r"\b(?:be|been|being|were|was|are|is)\s+(?:to\s+be\s+)?([a-z]{4,}ed)\b", re.I)
+# a whole the question names before asking how many of it: "Of Acme's roughly 136,000 full-time
+# employees as of May 31, 2016, approximately how many were ..."
+_OF_WHOLE = re.compile(
+    r"\W*of\s+(?:[^,?]|,(?=\d))*?\b(?P<noun>[a-z]+s)\b(?:\s+as\s+of\s+\w+\s+\d+,\s+\d{4})?,", re.I
+)
 _TAKEN_IN = re.compile(r"\(\s*including\s+(?:its\s+|their\s+|the\s+)?([^()]*)\)", re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|excluding|other\s+than|except)\s+([a-z][\w-]+)", re.IGNORECASE)
 
@@ -80,6 +88,14 @@ class TextAsk:
     # what a percentage asked is a change of, every word of which the figure's clause says:
     # "by what percentage did REVPAR at Acme's resorts increase" → ("revpar",)
     subject: tuple[str, ...] = ()
+    # what the question says is done to what is counted, in the passive ("how many employees
+    # would be told their jobs were being eliminated" → ("told", "eliminated"))
+    done: tuple[str, ...] = ()
+
+    def done_said(self, sentence: str) -> bool:
+        """Whether the sentence says an act the question says is done to what is counted
+        ("500 employees ... know that their jobs will be eliminated")."""
+        return any(re.search(rf"\b{re.escape(d[:-2])}", sentence, re.I) for d in self.done)
 
 
 # the thing whose change a percentage asks: "by what percentage did Acme's total payment
@@ -163,6 +179,11 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     terms = tuple(w for w in words if w not in company_words and not re.match(r"^(fy|q)\d", w))
     terms += tuple(phrase_words(name).strip() for name in spelled)  # "GMV" or its name
     noun, qualifier = _counted(count, company_words) if count else ("", "")
+    lead = _OF_WHOLE.match(question) if noun in _PHRASE_END else None
+    if lead:  # "Of Acme's roughly 136,000 full-time employees ..., how many were ...": employee
+        noun, qualifier = phrase_words(lead["noun"]).strip(), ""
+        said = set(phrase_words(lead[0]).split()) - {noun}  # "Of these employees," says them
+        terms = tuple(t for t in terms if t not in said)
     if unit:  # "8,228 MW": a count of megawatts
         noun = "megawatt" if unit["mw"] else "gigawatt"
         percent = None
@@ -195,6 +216,7 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
         whole,
         part,
         _subject(question, company_words) if plain_percent else (),
+        done=tuple(m.lower() for m in _PASSIVE.findall(question)) if count else (),
     )
 
 

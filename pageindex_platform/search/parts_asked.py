@@ -1,0 +1,191 @@
+"""The part of the company a question asks a line item of (`Part`): a segment, division, group,
+SBU or business it names ("the Domestic segment", "Oracle's cloud and license business"), a
+sub-line ("Services net sales", "natural gas operating revenues"), or a place ("its Asia
+Pacific region", "in Japan", "outside the U.S.")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..db.queries import DocumentInfo
+from .figures import LineItem
+from .narrowing import HOME_SIDE, REGION, place_asked, places_named
+
+# the nouns a filing names a part of the company by: "the Domestic segment", "the Data Center
+# Group", "the South America SBU" (strategic business unit), "our hardware business"
+PART_NOUN = (
+    r"(?:(?:reportable|operating|business)\s+)?(?i:segment|division|(?:strategic\s+)?business\s+unit|operating\s+unit"
+    r"|SBU|business)|Group"
+)
+_SEGMENT = re.compile(rf"((?:[A-Z0-9][\w&'’.-]*\s+(?:(?:and|&)\s+)?){{1,4}})(?:{PART_NOUN})\b")
+_SEGMENT_WORD = re.compile(
+    r"\b(?:segments?|divisions?|(?:strategic )?business units?|SBUs?)\b", re.IGNORECASE
+)
+# a part named in lower case after its owner: "Oracle's cloud and license business"
+_OWNED_PART = re.compile(
+    rf"[\w&.-]+['’]s?\s+((?:[a-z][\w&'’-]*\s+){{1,4}})(?:{PART_NOUN})\b(?!['’])"
+)
+# a part as the subject that earns the line ("how much revenue did Acme's first-party
+# advertising products deliver"): the words between the owner and the verb
+_PART_SUBJECT = re.compile(
+    r"\bdid\s+(?:the\s+)?[\w&.-]+(?:\s+[A-Z][\w&.-]*)*['’]s?\s+((?:[\w&-]+\s+){1,5}?)"
+    r"(?:deliver|generate|earn|contribute|bring|produce|account)\w*\b"
+)
+# capitalised words of a question that name no part of a company
+_NOT_A_PART = frozenset(
+    "what how which who did does do was were is are compare find give tell show report the "
+    "in for of and please calculate total net gross operating consolidated reported gaap "
+    "annual quarterly fiscal company's company full year use using take taking treat divide "
+    "count counting based according per from with as include including exclude excluding "
+    "add subtract multiply".split()
+)
+
+
+# words that may stand before a line item's name in a table's heading without making it a
+# part's ("Total revenues", "Consolidated Net Sales", "Segment operating income")
+GENERAL = frozenset(
+    "total net gross operating consolidated segment segments reportable our the of and by "
+    "company's annual quarterly selected".split()
+)
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part of the company a question asks a line item of: a segment it names ("the
+    Domestic segment"), or a sub-row ("Services net sales"); `name` "" when the question
+    says "segment" without naming one."""
+
+    name: str
+    segment: bool  # the question says "segment", "division" or "business unit"
+    place: bool = False  # a region or a country: "its Asia Pacific region", "in Japan"
+    labels: tuple[str, ...] = ()  # the rows that may name it ("U.S.", "United States")
+
+    @property
+    def said(self) -> str:
+        return f"{self.name} segment" if self.segment and not self.place else self.name
+
+
+def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | None:
+    """The segment or sub-row a question asks `item` of, if any."""
+    segment = _SEGMENT.search(question)
+    named = _part_name(segment.group(1), document) if segment else ""
+    owned = _OWNED_PART.search(question)
+    if not named and owned:
+        named = _owned_name(owned.group(1), item)
+    subject = _PART_SUBJECT.search(re.sub(r"\([^)]*\)", " ", question))
+    if not named and subject:  # "did Acme's first-party advertising products deliver"
+        named = _owned_name(subject.group(1), item)
+    if named or _SEGMENT_WORD.search(question):  # "Group", "business": only with a name
+        return Part(named, True)
+    names = [document.company or "", *document.company_aliases]
+    region = REGION.search(question)  # "its Asia Pacific region", "the Greater China geography"
+    place = region[1] if region else next(places_named(question, names), "")  # "in Japan"
+    side = place_asked(question, names)
+    if place and not (side and side[0].search(f"in the {place}")):
+        return Part(place, True, place=True)  # its row in a table of the line by geography
+    if side is not None:  # "in the United States", "outside the U.S.", "internationally"
+        name, labels = _HOME_ROWS if side[1] == HOME_SIDE else _ABROAD_ROWS
+        said = f"{place} ({name})" if place else name  # "United States (domestic)"
+        return Part(said, True, place=True, labels=labels)
+    for name in sorted(item.names, key=len, reverse=True):
+        words = r"\s+".join(re.escape(w) for w in name.removesuffix(" *").split())
+        before = re.search(rf"((?:[A-Z0-9][\w&'’.-]*\s+){{1,5}}){words}\b", question, re.I)
+        if before:
+            part = _part_name(before.group(1), document) or _sub_line(before.group(1))
+            return Part(part, False) if part else None
+    return None
+
+
+# the rows a table by geography names the home country and the rest of the world by
+_HOME_ROWS = ("domestic", ("U.S.", "United States", "US"))
+_ABROAD_ROWS = (
+    "international",
+    ("International", "Other countries", "Rest of world", "Rest of the world", "Non-U.S."),
+)
+
+# words in lower case before a line item's name that name no line of its own ("total net
+# operating revenues", "the second quarter's revenue", "worldwide revenue")
+_WHOLE = frozenset(
+    "total net gross operating consolidated reported annual quarterly fiscal full year years "
+    "quarter quarters month months first second third fourth half the its their our company "
+    "what how much many was were is are did does do gaap non-gaap adjusted unadjusted basic "
+    "diluted overall aggregate combined cumulative prior previous last current latest recent "
+    "same yearly all entire whole worldwide global group in of for on at by to from as a an "
+    "that which this these those and or with reported comparable end year-end full-year "
+    "ending closing beginning period-end outstanding after-tax pre-tax sales top-line ttm "
+    "trailing annualized record approximate year-over-year sequential unrestricted average "
+    "total's noncurrent non-current more less higher lower greater larger smaller".split()
+)
+
+
+# words of a line item's own name that may stand between a sub-line and the name
+_LINE_WORDS = frozenset({"operating", "net", "gross", "total"})
+
+
+def _sub_line(words: str) -> str:
+    """A sub-line named in lower case just before the line item ("natural gas operating
+    revenues", "casino revenue", "wireless equipment revenues"): the last words that are
+    neither capitalised nor a word of the whole company's line; "" when there are none."""
+    kept: list[str] = []
+    said = words.split()
+    while said and said[-1] in _LINE_WORDS:
+        said.pop()  # "natural gas operating revenue": the line's own word before it
+    for word in reversed(said):
+        bare = word.strip(".,;:()").lower()
+        if word != word.lower() or re.search(r"\d|['’]s?$", word) or bare in _WHOLE:
+            break  # a name ("eBay's"), an owner, a period, or words of the whole
+        kept.insert(0, bare)
+    return " ".join(kept)
+
+
+def _part_name(words: str, document: DocumentInfo) -> str:
+    """The part's name from the capitalised words before the line item or "segment": the
+    last ones that are neither a period ("Q2", "FY2024"), the company's name nor a question
+    word."""
+    names = " ".join([document.company or "", *document.company_aliases]).lower()
+    company = set(re.findall(r"[a-z0-9]+", names))
+    said = words.split()
+    owner = [i for i, w in enumerate(said) if re.search(r"['’]s?$", w)]
+    if owner:  # "MGM Resorts' Las Vegas Strip Resorts": the words after the owner's name
+        said = said[owner[-1] + 1 :]
+    kept: list[str] = []
+    for at, word in reversed(list(enumerate(said))):
+        bare = re.sub(r"['’]s?$", "", word).strip(".,").lower()
+        if bare in ("and", "&") and kept and at > 0 and said[at - 1][:1].isupper():
+            kept.insert(0, word)  # "Data Center and AI": one part's name
+            continue
+        if (
+            re.search(r"\d", word)
+            or (_of_company(bare, company) and not owner)  # after the owner's name: the part's
+            or bare in _NOT_A_PART
+            or word == word.lower()  # a product's name may start in lower case: "iPhone"
+        ):
+            break
+        kept.insert(0, re.sub(r"['’]s$", "", word))
+    while kept and kept[0].lower() in ("and", "&"):
+        kept.pop(0)
+    return " ".join(kept[-5:])
+
+
+def _of_company(word: str, company: set[str]) -> bool:
+    """Whether a word is the company's: each of its pieces is in its names ("Coca-Cola")."""
+    pieces = re.findall(r"[a-z0-9]+", word)
+    return bool(pieces) and all(p in company for p in pieces)
+
+
+_FILLER = frozenset(
+    "from its their our entire whole growth operations operating activities results business "
+    "businesses shareholders stockholders".split()
+)
+
+
+def _owned_name(words: str, item: LineItem) -> str:
+    """A lower-case part's name ("cloud and license"): the words before the part noun that
+    are no word of the line item's names nor a question's."""
+    item_words = {w for n in item.names for w in n.lower().split()} - {"and"}
+    filler = item_words | (_NOT_A_PART - {"and"}) | _FILLER
+    said = [w for w in words.split() if w.lower() not in filler]
+    while said and said[0].lower() == "and":
+        said.pop(0)
+    return " ".join(said)
