@@ -99,6 +99,14 @@ Americas 2,000 1,800 1,500
 EMEA 1,000 900 800
 Asia Pacific 700 600 500
 
+The following table provides Cloud service revenue for our reportable segments:
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Enterprise 600 550 500
+Consumer 400 350 300
+Total Cloud service revenue 1,000 900 800
+
 GEOGRAPHIC INFORMATION
 (In millions)
 Years Ended December 31,
@@ -347,6 +355,13 @@ def test_a_region_and_a_total_of_listed_counts(acme: None) -> None:
         2900e6
     )
     assert _stated("What was Acme's revenue in the United States in 2023?") == pytest.approx(6000e6)
+    # a part's share of the whole line: its row over the line of the same period
+    assert _stated(
+        "What share of Acme's total revenues in 2023 came from the EMEA region?"
+    ) == pytest.approx(2500 / 9000 * 100, abs=0.01)
+    assert _stated(
+        "What percentage of Acme's 2022 revenue was generated outside the U.S.?"
+    ) == pytest.approx(2900 / 8500 * 100, abs=0.01)
     # a place no row names: the whole company's revenue is not its figure
     out = run_json("ask", "What revenue did Acme generate in Japan in 2023?")
     assert out["headline"] is None, out["answer"]
@@ -416,6 +431,8 @@ def test_a_region_and_a_total_of_listed_counts(acme: None) -> None:
         ),
         # a count the sentence says of a place the question does not name
         ("How many customers did Acme distribute power to in 2023?", 1.2e6),
+        # a row of one service's revenue by segment is not the segment's revenue
+        ("What share of Acme's 2023 net revenue came from the Enterprise segment?", 600 / 90),
         # a segment's share is not the company's
         (
             "What was Acme's operating income as a percentage of net revenue (North America "

@@ -202,3 +202,11 @@ def demote(stated: Stated, reason: str) -> None:
     if stated.headline is not None:
         stated.candidates.insert(0, as_candidate(stated.headline, reason))
         stated.headline = None
+
+
+def for_reference(stated: Stated) -> Stated:
+    """A metric computed for a question that asks no number: for reference, not the answer."""
+    if stated.text:
+        stated.text = f"For reference, {stated.text}"
+    demote(stated, "the question asks no figure")
+    return stated

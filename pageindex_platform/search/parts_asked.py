@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from ..db.queries import DocumentInfo
 from .figures import LineItem
 from .narrowing import HOME_SIDE, REGION, place_asked, places_named
+from .terms import phrase_words
 
 # the nouns a filing names a part of the company by: "the Domestic segment", "the Data Center
 # Group", "the South America SBU" (strategic business unit), "our hardware business"
@@ -60,6 +61,7 @@ class Part:
     segment: bool  # the question says "segment", "division" or "business unit"
     place: bool = False  # a region or a country: "its Asia Pacific region", "in Japan"
     labels: tuple[str, ...] = ()  # the rows that may name it ("U.S.", "United States")
+    against: tuple[str, ...] = ()  # the rows of the rest ("International", "Other countries")
 
     @property
     def said(self) -> str:
@@ -84,10 +86,12 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
     side = place_asked(question, names)
     if place and not (side and side[0].search(f"in the {place}")):
         return Part(place, True, place=True)  # its row in a table of the line by geography
-    if side is not None:  # "in the United States", "outside the U.S.", "internationally"
-        name, labels = _HOME_ROWS if side[1] == HOME_SIDE else _ABROAD_ROWS
+    if side is not None and not _names_a_kind(question, side[0], item):
+        # "in the United States", "outside the U.S.", "internationally", "international sales"
+        home = side[1] == HOME_SIDE
+        (name, labels), (_, against) = (_HOME, _ABROAD) if home else (_ABROAD, _HOME)
         said = f"{place} ({name})" if place else name  # "United States (domestic)"
-        return Part(said, True, place=True, labels=labels)
+        return Part(said, True, place=True, labels=labels, against=against)
     for name in sorted(item.names, key=len, reverse=True):
         words = r"\s+".join(re.escape(w) for w in name.removesuffix(" *").split())
         before = re.search(rf"((?:[A-Z0-9][\w&'’.-]*\s+){{1,5}}){words}\b", question, re.I)
@@ -98,8 +102,19 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
 
 
 # the rows a table by geography names the home country and the rest of the world by
-_HOME_ROWS = ("domestic", ("U.S.", "United States", "US"))
-_ABROAD_ROWS = (
+def _names_a_kind(question: str, side: re.Pattern[str], item: LineItem) -> bool:
+    """Whether the place's adjective names a kind of the line rather than where it was earned:
+    "domestic package revenue" (a product's line), not "international revenue"."""
+    said = side.search(question)
+    after = question[said.end() :].split()[:1] if said else []
+    line = {w for n in item.names for w in phrase_words(n).split()}
+    adjective = said is not None and said[0].lower() in ("domestic", "international", "foreign")
+    return adjective and bool(after) and phrase_words(after[0]).strip() not in line
+
+
+# (its row is read only where the other side's row of its table adds up to the whole with it)
+_HOME = ("domestic", ("U.S.", "United States", "US"))
+_ABROAD = (
     "international",
     ("International", "Other countries", "Rest of world", "Rest of the world", "Non-U.S."),
 )

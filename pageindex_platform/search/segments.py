@@ -17,8 +17,10 @@ from .checks import CheckedBook
 from .figures import Figure, LineItem
 from .headline import Stated, candidate, figure_headline, not_sure
 from .items_named import items_in
+from .part_shares import share_stated
 from .parts_asked import GENERAL, PART_NOUN, Part
 from .printed import page_lines, printed_forms, row_at, row_headings, row_line, table_context
+from .sentence_numbers import SHARE_ASKED
 from .terms import phrase_words
 
 
@@ -32,11 +34,15 @@ def segment_stated(
     whole: Figure | None,
     when: str,
     items: Sequence[LineItem],
+    question: str = "",
 ) -> Stated:
-    """The part's figure of `item`; the whole company's a candidate set aside."""
+    """The part's figure of `item` (or its share of the whole's, where the question asks a
+    share); the whole company's a candidate set aside."""
     document = book.document
     name = part.name
-    found, peers = _segment_figure(session, book, item, part, year, items) if name else (None, [])
+    found, peers = (
+        _segment_figure(session, book, item, part, year, items, whole) if name else (None, [])
+    )
     where = f"of a table of {item.name}"
     if found is None and name and part.segment:
         found, peers, heading = _under_part(session, book, item, name, year)
@@ -48,6 +54,8 @@ def segment_stated(
             said = f"the column under the heading that names {item.name}"
             checks = [replace(c, detail=said) if c.name == "column" else c for c in checks]
         failed = next((c for c in checks if not c.passed), None)
+        if failed is None and whole is not None and SHARE_ASKED.search(question):
+            return share_stated(found, whole, checks, label)  # "what share ... came from EMEA"
         if failed is None:
             text = f"{found.shown} — {found.cited}: the row {found.label!r} {where}"
             headline = figure_headline(found, checks, kind="segment", label=label)
@@ -81,6 +89,7 @@ def _segment_figure(
     part: Part,
     year: int | None,
     items: Sequence[LineItem],
+    whole: Figure | None = None,
 ) -> tuple[Figure | None, list[Figure]]:
     """The row labelled as the part in a table on a page that names the line item, and the
     part's other rows of the period ([] where side-by-side tables' headings chose its
@@ -119,9 +128,11 @@ def _segment_figure(
         section = _section(headings, items)
         if section and item not in section:
             continue  # the part's row under "Operating income (loss):" is not its revenue
-        whole = _of_the_whole(headings, item)
-        if (part.place and whole is False) or (headed and not whole):
+        of_whole = _of_the_whole(headings, item)
+        if (part.place and of_whole is False) or (headed and not of_whole):
             continue  # "Cloud and License Revenues:" over "Asia Pacific": a part's by region
+        if part.against and not _complemented(book, figure, part, item, year, whole):
+            continue  # "Rest of world" beside "U.K." and "Germany": one region of several
         if section or any(i is item for i, _, _ in items_in(context, [item])):
             grouped = _grouped(figure, figures, pages.get(figure.page, ""), item, items)
             return (grouped, []) if grouped is not None else (figure, figures)
@@ -186,6 +197,30 @@ def _part_key(words: str) -> str:
 _CHANGE = re.compile(r"\b(?:changes?|increases?|decreases?|variances?)\b", re.IGNORECASE)
 
 
+def _complemented(
+    book: CheckedBook,
+    figure: Figure,
+    part: Part,
+    item: LineItem,
+    year: int | None,
+    whole: Figure | None,
+) -> bool:
+    """Whether the row and a row of the rest of the world (`part.against`) of its table — the
+    same page and period — add up to the whole company's line: the home country and the rest,
+    not one region of several."""
+    span = (figure.period_start, figure.period_end)
+    if whole is None or (whole.period_start, whole.period_end) != span:
+        return False
+    lines = [n.removesuffix(" *") for n in item.names]
+    names = [*part.against, *(f"{a} {n}" for a in part.against for n in lines)]
+    return any(
+        r.page == figure.page
+        and (r.period_start, r.period_end) == span
+        and abs(figure.value + r.value - whole.value) <= 0.005 * abs(whole.value)
+        for r in book.rows(names, year)
+    )
+
+
 def _of_the_whole(headings: Sequence[str], item: LineItem) -> bool | None:
     """Whether the nearest heading that names the line item names the whole company's line
     ("Total Revenues by Geography:"), not a part's ("Cloud and License Revenues:"); None
@@ -215,7 +250,8 @@ def _part_heading(item: LineItem, segment: str, items: Sequence[LineItem]) -> Ca
     headings: "Net Sales Operating Income"): its rows give that part's figure per segment,
     not the segment's."""
     names = "|".join(re.escape(n.removesuffix(" *")) for n in sorted(item.names, key=len)[::-1])
-    heading = re.compile(rf"\b([A-Z][\w&'’-]*)[ \t]+(?i:{names})\b")
+    # ("Wireless service revenue for our reportable segments": a service's by segment)
+    heading = re.compile(rf"\b([A-Z][\w&'’-]*)(?:[ \t]+[a-z][\w-]*)?[ \t]+(?i:{names})\b")
     known = {w for i in items for n in i.names for w in n.lower().split()}
     known |= {w.lower() for w in segment.split()} | GENERAL
     return lambda context: any(m[1].lower() not in known for m in heading.finditer(context))

@@ -26,6 +26,7 @@ from .headline import (
     candidate,
     demote,
     figure_headline,
+    for_reference,
     in_unit,
     metric_checks,
     metric_headline,
@@ -176,7 +177,7 @@ def _stated(
                 said = in_text(session, question, document, ask, None, {}, metric)
                 if said is not None and said.headline is not None:
                     return said
-            return stated if number else _for_reference(stated)
+            return stated if number else for_reference(stated)
     if metric is None and formula_asked:
         return Stated()  # a line of the question's formula, or of the ratio asked, is not it
     words = phrase_words(question)
@@ -194,7 +195,8 @@ def _stated(
         logger.info("%r asks for another measure than %s", question, item.name)
         return Stated()
     stated = _line_item(session, question, catalogue, item, book, ask, document)
-    other = other_than_the_line(question, item, uncomputed) if stated.headline else None
+    line = stated.headline if stated.headline and stated.headline.kind != "metric" else None
+    other = other_than_the_line(question, item, uncomputed) if line else None  # not a part's share
     if other is not None:
         what, reason = other
         demote(stated, reason)
@@ -231,14 +233,6 @@ def _set_aside_unasked(
             f"reported lines instead: {stated.text}"
         )
         demote(stated, "computed from the reported lines; an adjusted figure is asked")
-
-
-def _for_reference(stated: Stated) -> Stated:
-    """A metric computed for a question that asks no number: for reference, not the answer."""
-    if stated.text:
-        stated.text = f"For reference, {stated.text}"
-    demote(stated, "the question asks no figure")
-    return stated
 
 
 def _computed(
@@ -363,6 +357,7 @@ def _line_item(
             whole=figure,
             when=when,
             items=catalogue.items,
+            question=question,
         )
     vetted = _vetted_of(book, figure)
     aside = set_aside(list(book.vetted.values()))
