@@ -341,6 +341,27 @@ def test_amounts_and_counts_said_in_other_words(acme: None) -> None:
     ) == pytest.approx(29352)
 
 
+def test_differences_asked_in_other_words(acme: None) -> None:
+    assert _stated(
+        "By how much did Acme's net revenue in 2023 exceed its cost of sales?"
+    ) == pytest.approx(5000e6)
+    assert _stated(
+        "What was the difference between Acme's research and development and its marketing, "
+        "general and administrative expenses in 2022?"
+    ) == pytest.approx(100e6)
+    assert _stated(
+        "How much more did Acme spend on research and development than on marketing, general "
+        "and administrative in 2023?"
+    ) == pytest.approx(100e6)
+    # a metric is no difference of two figures: stated as the answer, it would be wrong
+    out = run_json(
+        "ask",
+        "What was the difference between Acme's gross margin and its operating income in 2023?",
+    )
+    headline = out["headline"]
+    assert headline is None or headline["value"] == pytest.approx(3500e6), out["answer"]
+
+
 def test_a_region_and_a_total_of_listed_counts(acme: None) -> None:
     # a region's row of the whole line's table by geography, not of a part's ("Cloud")
     assert _stated(

@@ -15,7 +15,7 @@ from ..periods import PeriodAsk
 from ..periods.fiscal import asked_years, filing_years, of_dates, own_span, reports, span_for
 from .constraints import Constraints
 from .document_search import Found, Selected
-from .headline import Stated
+from .headline import Stated, demote, not_sure
 from .query import Query
 from .results import Citation
 from .stated import state
@@ -116,6 +116,10 @@ def stated_of_period(
         if said is not None:
             return said, first
     stated = of(first)
+    if two is not None and not two.added and stated.headline is not None:
+        # one figure (a metric among them) is no difference of two
+        demote(stated, "one figure; the question asks how much one is more or less than another")
+        stated.text = not_sure("the difference asked", stated.candidates)
     if stated.headline is not None or stated.working is not None:
         return stated, first
     for other in (f.document for f in found[1:]):

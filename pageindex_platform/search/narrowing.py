@@ -60,7 +60,7 @@ REGION = re.compile(
 # a difference asked: "How much more operating income did A generate than B?"
 DIFFERENCE_ASKED = re.compile(
     r"\bhow\s+much\s+(?:more|less|higher|lower|greater|larger|smaller|bigger)\b[^?]*\bthan\b|"
-    r"\bdifference\s+between\b",
+    r"\bdifference\s+between\b|\bhow\s+much\b[^?]*\bexceed|\bexceed\w*\b[^?]*\bby\s+how\s+much\b",
     re.IGNORECASE,
 )
 

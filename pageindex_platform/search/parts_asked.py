@@ -19,7 +19,9 @@ PART_NOUN = (
     r"(?:(?:reportable|operating|business)\s+)?(?i:segment|division|(?:strategic\s+)?business\s+unit|operating\s+unit"
     r"|SBU|business)|Group"
 )
-_SEGMENT = re.compile(rf"((?:[A-Z0-9][\w&'’.-]*\s+(?:(?:and|&)\s+)?){{1,4}})(?:{PART_NOUN})\b")
+_SEGMENT = re.compile(rf"((?:[A-Z0-9][\w&'’./-]*\s+(?:(?:and|&)\s+)?){{1,4}})(?:{PART_NOUN})\b")
+# a name's abbreviation after it: "Commercial Airplanes (BCA) segment"
+_ABBREVIATION = re.compile(r"\s+\([A-Z][A-Za-z&]{1,6}\)(?=\s)")
 _SEGMENT_WORD = re.compile(
     r"\b(?:segments?|divisions?|(?:strategic )?business units?|SBUs?)\b", re.IGNORECASE
 )
@@ -70,7 +72,7 @@ class Part:
 
 def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | None:
     """The segment or sub-row a question asks `item` of, if any."""
-    segment = _SEGMENT.search(question)
+    segment = _SEGMENT.search(_ABBREVIATION.sub("", question))
     named = _part_name(segment.group(1), document) if segment else ""
     owned = _OWNED_PART.search(question)
     if not named and owned:

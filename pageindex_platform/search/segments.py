@@ -251,7 +251,10 @@ def _part_heading(item: LineItem, segment: str, items: Sequence[LineItem]) -> Ca
     not the segment's."""
     names = "|".join(re.escape(n.removesuffix(" *")) for n in sorted(item.names, key=len)[::-1])
     # ("Wireless service revenue for our reportable segments": a service's by segment)
-    heading = re.compile(rf"\b([A-Z][\w&'’-]*)(?:[ \t]+[a-z][\w-]*)?[ \t]+(?i:{names})\b")
+    heading = re.compile(
+        rf"\b([A-Z][\w&'’-]*)[ \t]+(?:(?i:{names})\b|[a-z][\w-]*[ \t]+(?i:{names})[ \t]+"
+        r"(?:for|of|by)[ \t]+(?:our[ \t]+|each[ \t]+|the[ \t]+)?(?:reportable[ \t]+)?segments?\b)"
+    )
     known = {w for i in items for n in i.names for w in n.lower().split()}
     known |= {w.lower() for w in segment.split()} | GENERAL
     return lambda context: any(m[1].lower() not in known for m in heading.finditer(context))

@@ -48,6 +48,33 @@ _COMBINED = re.compile(
     rf"and\s+(?P<b>[^?]+?)\s+(?:combined|together|in\s+total){_TAIL}",
     re.IGNORECASE | re.DOTALL,
 )
+# "What was the difference between A and B in P?", "By how much did A exceed B in P?"
+# (the second side after "and its", "and the" where the question says so: names hold "and")
+_BETWEEN = tuple(
+    re.compile(
+        rf"{_START}what\s+(?P<be>was|were|is|are)\s+the\s+difference\s+between\s+(?P<a>[^?]+?)"
+        rf"\s+and\s+{second}(?P<b>[^?]+?){_TAIL}",
+        re.IGNORECASE | re.DOTALL,
+    )
+    for second in (r"(?=(?:its|their|the)\s)", "")
+)
+_EXCEED = re.compile(
+    rf"{_START}by\s+how\s+much\s+(?P<be>did|does|do)\s+(?P<a>[^?]+?)\s+exceed\s+(?P<b>[^?]+?)"
+    rf"{_TAIL}",
+    re.IGNORECASE | re.DOTALL,
+)
+# "How much more did A spend on X than on Y in P?"
+_SPENT = re.compile(
+    rf"{_LEAD}{_MORE}\s+did\s+(?P<a>.+?)\s+(?P<verb>spend|invest|pay)\s+(?P<on>on|in|for)\s+"
+    rf"(?P<x>.+?)\s+than\s+(?:on|in|for)\s+(?P<y>.+?){_TAIL}",
+    re.IGNORECASE | re.DOTALL,
+)
+# a period said at the end of the first side only ("AES's total revenue in 2021 exceed ...")
+_SIDE_TAIL = re.compile(
+    r"^(?P<a>.+?)(?P<tail>,?\s+(?:in|for|during)\s+(?:(?:the\s+)?fiscal\s+(?:year\s+)?|fy\s?)?"
+    r"(?:19|20)\d\d)$",
+    re.IGNORECASE,
+)
 _PLACE_FIRST = re.compile(r"^(?:in|from|at|within|outside|across)\b", re.IGNORECASE)
 # a side that names its own period ("net income in fiscal 2022 than ... in the nine months
 # ended ..."): a difference across periods, which is not this shape
@@ -82,6 +109,14 @@ def two_asked(question: str) -> TwoAsked | None:
         if _OWN_PERIOD.search(first.removeprefix("what")) or _OWN_PERIOD.search(second):
             return None
         return TwoAsked(_whole(added, first), _whole(added, second), False, added=True)
+    between = _BETWEEN[0].match(question) or _BETWEEN[1].match(question) or _EXCEED.match(question)
+    if between is not None:
+        return _between(between)
+    spent = _SPENT.match(question)
+    if spent is not None:  # each side: "how much did A spend on X"
+        did = f"how much did {spent['a']} {spent['verb']} {spent['on']}"
+        first, second = (_whole(spent, f"{did} {spent[x].strip()}") for x in ("x", "y"))
+        return TwoAsked(first, second, less=spent["more"].lower() in _LESS)
     found = _DID.match(question)
     if found is not None:
         what, verb, aside = found["what"], found["verb"], found["aside"]
@@ -103,6 +138,22 @@ def two_asked(question: str) -> TwoAsked | None:
         return None
     less = found["more"].lower() in _LESS
     return TwoAsked(_whole(found, first), _whole(found, second), less)
+
+
+def _between(found: re.Match[str]) -> TwoAsked | None:
+    """The two sides of "the difference between A and B" or "by how much did A exceed B", the
+    period the first side ends with (where the question has none after the second) said of
+    both."""
+    side_a, side_b, tail = found["a"].strip(), found["b"].strip(), found["tail"]
+    own = _SIDE_TAIL.match(side_a)
+    if own and not tail:
+        side_a, tail = own["a"], own["tail"]
+    if _OWN_PERIOD.search(side_a) or _OWN_PERIOD.search(side_b):
+        return None  # a difference across periods: not this shape
+    lead = found["lead"].strip()
+    after = f"{tail}? {found['after']}".rstrip()
+    first, second = (f"{lead} What was {side}{after}".strip() for side in (side_a, side_b))
+    return TwoAsked(first, second, less=False)
 
 
 def _whole(found: re.Match[str], asked: str) -> str:
