@@ -353,6 +353,17 @@ def test_differences_asked_in_other_words(acme: None) -> None:
         "How much more did Acme spend on research and development than on marketing, general "
         "and administrative in 2023?"
     ) == pytest.approx(100e6)
+    # one year's line is no total of two years
+    out = run_json("ask", "What were Acme's net revenues in 2023 and 2022 combined?")
+    assert out["headline"] is None or out["headline"]["value"] == pytest.approx(17500e6)
+    # one year's line is no average of two; a balance is no change over the year
+    for question in (
+        "What was the average of Acme's net revenue in 2022 and 2023?",
+        "What was the net change in Acme's cash and cash equivalents during 2023?",
+    ):
+        out = run_json("ask", question)
+        headline = out["headline"]
+        assert headline is None or headline["value"] not in (9000e6, 2000e6), out["answer"]
     # a metric is no difference of two figures: stated as the answer, it would be wrong
     out = run_json(
         "ask",

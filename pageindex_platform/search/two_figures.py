@@ -43,6 +43,12 @@ _SUM_OF = re.compile(
     rf"(?:combined\s+)?(?:sum|total)\s+of\s+(?P<a>[^?]+?)\s+and\s+(?P<b>[^?]+?){_TAIL}",
     re.IGNORECASE | re.DOTALL,
 )
+# "What was the combined revenue of A and B in P?"
+_COMBINED_OF = re.compile(
+    rf"{_START}what\s+(?P<be>was|were|is|are)\s+the\s+(?:combined|total)\s+(?P<what>[^?]+?)\s+of\s+"
+    rf"(?P<a>[^?]+?)\s+and\s+(?P<b>[^?]+?){_TAIL}",
+    re.IGNORECASE | re.DOTALL,
+)
 _COMBINED = re.compile(
     rf"{_START}what\s+(?P<be>was|were|is|are)\s+(?P<a>[^?]+?)\s+"
     rf"and\s+(?P<b>[^?]+?)\s+(?:combined|together|in\s+total){_TAIL}",
@@ -99,6 +105,11 @@ class TwoAsked:
 
 def two_asked(question: str) -> TwoAsked | None:
     """The two questions whose figures' difference (or sum) `question` asks, or None."""
+    combined = _COMBINED_OF.match(question)
+    if combined is not None and not _OWN_PERIOD.search(combined["a"] + combined["b"]):
+        what = f"what {combined['be']} the {combined['what']} of"  # "the revenue of A"
+        first, second = (_whole(combined, f"{what} {combined[x].strip()}") for x in ("a", "b"))
+        return TwoAsked(first, second, False, added=True)
     added = _SUM_OF.match(question) or _COMBINED.match(question)
     if added is not None:
         side_a, side_b = added["a"].strip(), added["b"].strip()
