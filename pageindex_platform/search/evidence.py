@@ -5,7 +5,6 @@ that no selected filing is."""
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -16,10 +15,9 @@ from ..periods import PeriodAsk
 from ..periods.fiscal import asked_years, filing_years, of_dates, own_span, reports, span_for
 from .constraints import Constraints
 from .document_search import Found, Selected
-from .headline import Stated, demote, not_sure
+from .headline import Stated
 from .query import Query
-from .results import Citation, Headline
-from .sentence_numbers import TOTAL_ASKED
+from .results import Citation
 from .stated import state
 from .tree_search import PageHit
 from .two_figures import difference, two_asked
@@ -32,29 +30,6 @@ logger = logging.getLogger(__name__)
 class Evidence:
     citations: list[Citation]  # best first
     stated: Stated  # the figure or metric the best document states for the question
-
-
-def _not_one_figure(question: str, headline: Headline) -> str:
-    """Why the headline, one part's or one period's row, is not what the question asks: a
-    total of several ("... in 2019 and 2018 combined", "the combined revenue of A and B"), an
-    average of several years, the change of a balance over a period; "" where it may be."""
-    if headline.kind not in ("line item", "segment", "row"):
-        return ""
-    years = set(re.findall(r"\b(?:19|20)\d\d\b", question))
-    several = len(years) > 1 or (headline.kind == "segment" and " and " in question)
-    if TOTAL_ASKED.search(question) and several:
-        return "one figure; the question asks several combined"
-    if _AVERAGE.search(question) and len(years) > 1:
-        return "one period's figure; the question asks an average of several"
-    if _CHANGE_IN.search(question) and headline.period_start is None:
-        return "a balance at one date; the question asks its change over a period"
-    return ""
-
-
-_AVERAGE = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
-_CHANGE_IN = re.compile(
-    r"\b(?:net\s+)?(?:change|increase|decrease|growth|decline)\s+in\b", re.IGNORECASE
-)
 
 
 def gather(
@@ -141,14 +116,6 @@ def stated_of_period(
         if said is not None:
             return said, first
     stated = of(first)
-    if two is not None and not two.added and stated.headline is not None:
-        # one figure (a metric among them) is no difference of two
-        demote(stated, "one figure; the question asks how much one is more or less than another")
-        stated.text = not_sure("the difference asked", stated.candidates)
-    why = _not_one_figure(query.question, stated.headline) if stated.headline else ""
-    if why:  # "in 2019 and 2018 combined", "the average of ... 2019 and 2020", "net change in"
-        demote(stated, why)
-        stated.text = not_sure("the figure asked", stated.candidates)
     if stated.headline is not None or stated.working is not None:
         return stated, first
     for other in (f.document for f in found[1:]):

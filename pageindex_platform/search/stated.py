@@ -48,6 +48,7 @@ from .metric_questions import (
 from .metrics import Catalogue, Metric
 from .named_rows import or_named_row, unquoted
 from .narrowing import ADJUSTED, another_measure, narrowed, other_than_the_line
+from .one_figure import one_asked
 from .parts_asked import part_asked
 from .printed import continuing_unsaid
 from .said_first import in_text
@@ -138,7 +139,7 @@ def state(
     if due and stated.headline is not None and stated.headline.kind != "metric":
         demote(stated, f"an amount due in {due} is asked; a line's or a sentence's is not it")
         stated.text = not_sure("the figure asked", stated.candidates)
-    in_unit(stated, question, ask.places)
+    in_unit(one_asked(stated, question), question, ask.places)
     return with_reading(stated, read_as or read_period(period, book, ask, stated.figures))
 
 
