@@ -107,6 +107,13 @@ Enterprise 600 550 500
 Consumer 400 350 300
 Total Cloud service revenue 1,000 900 800
 
+U.S. and international components of income before income taxes are as follows (in millions):
+Years Ended December 31,
+2023 2022 2021
+U.S. 1,000 900 800
+International 400 400 400
+Income before income taxes 1,400 1,300 1,200
+
 GEOGRAPHIC INFORMATION
 (In millions)
 Years Ended December 31,
@@ -395,6 +402,15 @@ def test_a_region_and_a_total_of_listed_counts(acme: None) -> None:
     assert _stated(
         "What percentage of Acme's 2022 revenue was generated outside the U.S.?"
     ) == pytest.approx(2900 / 8500 * 100, abs=0.01)
+    # a part's line in a place is not the whole line's row of that place, nor a row of
+    # another line's table named as the place ("U.S." of income before taxes)
+    for question, not_this in (
+        ("What was Acme's cloud revenue in the Americas in 2023?", 5000e6),
+        ("What were Acme's U.S. revenues in 2022?", 900e6),
+    ):
+        out = run_json("ask", question)
+        headline = out["headline"]
+        assert headline is None or headline["value"] != pytest.approx(not_this), out["answer"]
     # a place no row names: the whole company's revenue is not its figure
     out = run_json("ask", "What revenue did Acme generate in Japan in 2023?")
     assert out["headline"] is None, out["answer"]

@@ -22,7 +22,7 @@ from .figures import PER_SHARE, Figure, LineItem
 from .headline import Stated, candidate, demote, figure_headline, not_sure
 from .items_named import items_in
 from .narrowing import ADJUSTED
-from .printed import row_headings
+from .printed import row_headings, table_context
 from .results import Check
 from .sentence_numbers import MONTHS, PERIOD_WORDS
 from .statements import Statement
@@ -131,6 +131,7 @@ def named_row(
     ]
     facts = book.of_period(facts, year)
     book.load_pages([f.page for f in facts])
+    wanted = {id(i) for i, _, _ in items_in(plain, items)}  # the line the question names
     scored = []
     for fact in facts:
         figure = Figure.of(document.name, fact)
@@ -140,6 +141,10 @@ def named_row(
             continue  # "Coast Group" under "Operating income (loss):" for its net revenue
         if len(name) < _LEAST:  # "International": named only with its heading
             name |= _heading_words(headings, asked)
+        context = table_context(figure, book.page_text(figure.page))
+        table = " ".join([figure.label, *headings, context])
+        if wanted and not wanted & {id(i) for i, _, _ in items_in(table, items)}:
+            continue  # "U.S." of income before taxes, for "U.S. net sales"
         # the row's name says half of what is asked at least (not "Operating leases" for
         # "operating lease payments scheduled to fall due in 2021")
         if len(name) >= _LEAST and 2 * len(name & core) >= len(core) and names <= name:

@@ -17,7 +17,7 @@ def share_stated(part: Figure, whole: Figure, checks: list[Check], label: str) -
     said = f"{label} as a percentage of {whole.label}"
     if (part.period_start, part.period_end) != (whole.period_start, whole.period_end):
         why = f"the whole line {whole.shown} is of {whole.period}; the part is of {part.period}"
-    elif not 0 < part.value <= whole.value:
+    elif not 0 < part.value < whole.value:
         why = f"{part.shown} is no part of {whole.shown}"
     else:
         value = part.value / whole.value * 100

@@ -86,6 +86,11 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
     region = REGION.search(question)  # "its Asia Pacific region", "the Greater China geography"
     place = region[1] if region else next(places_named(question, names), "")  # "in Japan"
     side = place_asked(question, names)
+    written = side[0].search(question) if side else None
+    where = place or (written[0] if written else "")
+    besides = _besides(question, item, where, names) if where else ""
+    if besides:  # "hardware revenue in the Americas": a part's by place, which no row names
+        return Part(f"{besides} {where}", True, place=True, labels=(f"{besides} {where}",))
     if place and not (side and side[0].search(f"in the {place}")):
         return Part(place, True, place=True)  # its row in a table of the line by geography
     if side is not None and not _names_a_kind(question, side[0], item):
@@ -104,6 +109,28 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
 
 
 # the rows a table by geography names the home country and the rest of the world by
+def _besides(question: str, item: LineItem, place: str, names: list[str]) -> str:
+    """The words before the line item's name, after its owner's, that name a part of the line
+    besides the place asked ("hardware" of "Oracle's hardware revenue in the Americas", "Express"
+    of "FedEx Express international revenue"); "" where none do."""
+    own = {w.lower() for n in names for w in re.findall(r"[\w&]+", n)}
+    skip = own | _WHOLE | _NOT_A_PART | set(place.lower().split())
+    for name in sorted(item.names, key=len, reverse=True):
+        words = r"\s+".join(re.escape(w) for w in name.removesuffix(" *").split())
+        found = re.search(rf"((?:[\w&'’./()-]+\s+){{1,5}}){words}\b", question, re.IGNORECASE)
+        if found is None:
+            continue
+        kept: list[str] = []
+        for word in reversed(found.group(1).split()):
+            bare = re.sub(r"['’]s?$", "", word).strip(".,()").lower()
+            if re.search(r"['’]s?$", word) or bare in own:
+                break  # the owner's name
+            if bare not in skip and not re.search(r"\d", bare):
+                kept.insert(0, bare)
+        return " ".join(kept)
+    return ""
+
+
 def _names_a_kind(question: str, side: re.Pattern[str], item: LineItem) -> bool:
     """Whether the place's adjective names a kind of the line rather than where it was earned:
     "domestic package revenue" (a product's line), not "international revenue"."""

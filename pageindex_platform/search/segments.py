@@ -44,7 +44,7 @@ def segment_stated(
         _segment_figure(session, book, item, part, year, items, whole) if name else (None, [])
     )
     where = f"of a table of {item.name}"
-    if found is None and name and part.segment:
+    if found is None and name and part.segment and not part.place:
         found, peers, heading = _under_part(session, book, item, name, year)
         where = f"under the heading {heading!r}"
     label = f"{part.said} {item.name}"
@@ -133,6 +133,8 @@ def _segment_figure(
             continue  # "Cloud and License Revenues:" over "Asia Pacific": a part's by region
         if part.against and not _complemented(book, figure, part, item, year, whole):
             continue  # "Rest of world" beside "U.K." and "Germany": one region of several
+        if (part.place or headed) and not part.against and not _beside_whole(book, figure, whole):
+            continue  # a "U.S." row of a table of income before taxes, not of net sales
         if section or any(i is item for i, _, _ in items_in(context, [item])):
             grouped = _grouped(figure, figures, pages.get(figure.page, ""), item, items)
             return (grouped, []) if grouped is not None else (figure, figures)
@@ -195,6 +197,21 @@ def _part_key(words: str) -> str:
 
 # a heading over rows that give a change, not a figure
 _CHANGE = re.compile(r"\b(?:changes?|increases?|decreases?|variances?)\b", re.IGNORECASE)
+
+
+def _beside_whole(book: CheckedBook, figure: Figure, whole: Figure | None) -> bool:
+    """Whether the row's page prints the whole company's figure of the line for the same
+    period in its table's scale: the part is a row of a table of the whole line."""
+    if whole is None:
+        return False
+    span = (figure.period_start, figure.period_end)
+    rows = queries.page_table_values(book.session, book.document.id, figure.page)
+    return any(
+        (r.period_start, r.period_end) == span
+        and r.value != figure.value
+        and abs(r.value - whole.value) <= 0.005 * abs(whole.value)
+        for r in rows
+    )
 
 
 def _complemented(

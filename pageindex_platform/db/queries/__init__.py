@@ -23,7 +23,7 @@ from .companies import (
     symbol_holders,
 )
 from .copies import copies_of, link_copy, rivals, unlink_copy
-from .facts import FactInfo, stated_figures, table_keys
+from .facts import FactInfo, page_table_values, stated_figures, table_keys
 from .metadata import (
     DocumentInfo,
     descriptions,
@@ -64,6 +64,7 @@ __all__ = [
     "most_common_embedder",
     "node_counts",
     "page",
+    "page_table_values",
     "page_texts",
     "pages_mentioning",
     "pages_opening_with",

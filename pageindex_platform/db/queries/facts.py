@@ -51,3 +51,16 @@ def table_keys(session: Session, document_id: int) -> list[str]:
         {"d": document_id},
     )
     return [row[0] for row in rows]
+
+
+def page_table_values(session: Session, document_id: int, page: int) -> list[FactInfo]:
+    """The figures read from the table rows of one page of the document."""
+    rows = session.execute(
+        text(
+            "SELECT concept, value, unit, decimals, period_start, period_end, page, label, "
+            "source FROM facts WHERE document_id = :d AND page = :p AND source = 'table' "
+            "AND dimensions = '[]'::jsonb"
+        ),
+        {"d": document_id, "p": page},
+    )
+    return [FactInfo(*row) for row in rows]
