@@ -141,15 +141,27 @@ def named_row(
             continue  # "Coast Group" under "Operating income (loss):" for its net revenue
         if len(name) < _LEAST:  # "International": named only with its heading
             name |= _heading_words(headings, asked)
-        context = table_context(figure, book.page_text(figure.page))
-        table = " ".join([figure.label, *headings, context])
-        if wanted and not wanted & {id(i) for i, _, _ in items_in(table, items)}:
+        if wanted and not _of_line(figure, headings, book, wanted, items):
             continue  # "U.S." of income before taxes, for "U.S. net sales"
         # the row's name says half of what is asked at least (not "Operating leases" for
         # "operating lease payments scheduled to fall due in 2021")
         if len(name) >= _LEAST and 2 * len(name & core) >= len(core) and names <= name:
             scored.append((len(name), figure))
     return _checked(scored, book, year, statement_asked(question)) if scored else Stated()
+
+
+def _of_line(
+    figure: Figure,
+    headings: list[str],
+    book: CheckedBook,
+    wanted: set[int],
+    items: Sequence[LineItem],
+) -> bool:
+    """Whether the row's label, its headings or its table's own words name a line the
+    question names (`wanted`: their ids)."""
+    context = table_context(figure, book.page_text(figure.page))
+    table = " ".join([figure.label, *headings, context])
+    return bool(wanted & {id(i) for i, _, _ in items_in(table, items)})
 
 
 def _per_share_unscaled(fact: FactInfo) -> FactInfo:
