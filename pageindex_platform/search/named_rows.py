@@ -22,6 +22,7 @@ from .figures import PER_SHARE, Figure, LineItem
 from .headline import Stated, candidate, demote, figure_headline, not_sure
 from .items_named import items_in
 from .narrowing import ADJUSTED
+from .parts_asked import besides_place
 from .printed import row_headings, table_context
 from .results import Check
 from .sentence_numbers import MONTHS, PERIOD_WORDS
@@ -141,7 +142,7 @@ def named_row(
             continue  # "Coast Group" under "Operating income (loss):" for its net revenue
         if len(name) < _LEAST:  # "International": named only with its heading
             name |= _heading_words(headings, asked)
-        if wanted and not _of_line(figure, headings, book, wanted, items):
+        if wanted and not _of_line(figure, headings, book, (plain, wanted), items):
             continue  # "U.S." of income before taxes, for "U.S. net sales"
         # the row's name says half of what is asked at least (not "Operating leases" for
         # "operating lease payments scheduled to fall due in 2021")
@@ -154,14 +155,23 @@ def _of_line(
     figure: Figure,
     headings: list[str],
     book: CheckedBook,
-    wanted: set[int],
+    asked: tuple[str, set[int]],
     items: Sequence[LineItem],
 ) -> bool:
     """Whether the row's label, its headings or its table's own words name a line the
-    question names (`wanted`: their ids)."""
+    question names (`asked`: the question and the ids of its lines), and every word the
+    question says of a part of it ("cloud services and license support revenues in the
+    Americas": not a table of cloud and license revenues)."""
+    question, wanted = asked
     context = table_context(figure, book.page_text(figure.page))
     table = " ".join([figure.label, *headings, context])
-    return bool(wanted & {id(i) for i, _, _ in items_in(table, items)})
+    named = [i for i, _, _ in items_in(table, items) if id(i) in wanted]
+    said = set(phrase_words(table).split())
+    names = [book.document.company or "", *book.document.company_aliases]
+    return any(
+        set(phrase_words(besides_place(question, i, figure.label, names)).split()) <= said
+        for i in named
+    )
 
 
 def _per_share_unscaled(fact: FactInfo) -> FactInfo:

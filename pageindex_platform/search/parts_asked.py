@@ -88,7 +88,7 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
     side = place_asked(question, names)
     written = side[0].search(question) if side else None
     where = place or (written[0] if written else "")
-    besides = _besides(question, item, where, names) if where else ""
+    besides = besides_place(question, item, where, names) if where else ""
     if besides:  # "hardware revenue in the Americas": a part's by place, which no row names
         return Part(f"{besides} {where}", True, place=True, labels=(f"{besides} {where}",))
     if place and not (side and side[0].search(f"in the {place}")):
@@ -109,7 +109,7 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
 
 
 # the rows a table by geography names the home country and the rest of the world by
-def _besides(question: str, item: LineItem, place: str, names: list[str]) -> str:
+def besides_place(question: str, item: LineItem, place: str, names: list[str]) -> str:
     """The words before the line item's name, after its owner's, that name a part of the line
     besides the place asked ("hardware" of "Oracle's hardware revenue in the Americas", "Express"
     of "FedEx Express international revenue"); "" where none do."""
@@ -124,6 +124,8 @@ def _besides(question: str, item: LineItem, place: str, names: list[str]) -> str
         for word in reversed(found.group(1).split()):
             bare = re.sub(r"['’]s?$", "", word).strip(".,()").lower()
             if re.search(r"['’]s?$", word) or bare in own:
+                if bare not in own:  # "FedEx Express's": a part's name as the owner
+                    kept.insert(0, bare)
                 break  # the owner's name
             if bare not in skip and not re.search(r"\d", bare):
                 kept.insert(0, bare)

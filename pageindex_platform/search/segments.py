@@ -6,6 +6,7 @@ stated as the part's."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -44,7 +45,7 @@ def segment_stated(
         _segment_figure(session, book, item, part, year, items, whole) if name else (None, [])
     )
     where = f"of a table of {item.name}"
-    if found is None and name and part.segment and not part.place:
+    if found is None and name and part.segment and not part.against:
         found, peers, heading = _under_part(session, book, item, name, year)
         where = f"under the heading {heading!r}"
     label = f"{part.said} {item.name}"
@@ -201,16 +202,18 @@ _CHANGE = re.compile(r"\b(?:changes?|increases?|decreases?|variances?)\b", re.IG
 
 def _beside_whole(book: CheckedBook, figure: Figure, whole: Figure | None) -> bool:
     """Whether the row's page prints the whole company's figure of the line for the same
-    period in its table's scale: the part is a row of a table of the whole line."""
+    period in its table's scale, or two rows that add up to it ("United States" and "Total
+    Non-U.S."): the part is a row of a table of the whole line."""
     if whole is None:
         return False
     span = (figure.period_start, figure.period_end)
     rows = queries.page_table_values(book.session, book.document.id, figure.page)
+    values = sorted({r.value for r in rows if (r.period_start, r.period_end) == span})
+    close = 0.005 * abs(whole.value)
     return any(
-        (r.period_start, r.period_end) == span
-        and r.value != figure.value
-        and abs(r.value - whole.value) <= 0.005 * abs(whole.value)
-        for r in rows
+        abs(a - whole.value) <= close or abs(a + b - whole.value) <= close
+        for a, b in itertools.combinations_with_replacement(values, 2)
+        if a != figure.value or b != figure.value
     )
 
 
