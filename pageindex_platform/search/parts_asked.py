@@ -121,8 +121,8 @@ def besides_place(question: str, item: LineItem, place: str, names: list[str]) -
         if found is None:
             continue
         kept: list[str] = []
-        for word in reversed(found.group(1).split()):
-            bare = re.sub(r"['’]s?$", "", word).strip(".,()").lower()
+        for word in reversed(re.sub(r"\([^()]*\)", " ", found.group(1)).split()):
+            bare = re.sub(r"['’]s?$", "", word).strip(".,()").lower()  # not "(MS&O)"
             if re.search(r"['’]s?$", word) or bare in own:
                 if bare not in own:  # "FedEx Express's": a part's name as the owner
                     kept.insert(0, bare)
