@@ -84,6 +84,7 @@ Over the next 24 hours, we will be letting approximately 120 contractors globall
 their contracts will be terminated.
 Our distribution business is located in Ruritania and distributes power to 1.2 million
 customers in the country.
+As of December 31, 2023, we had approximately 5,000 technicians primarily in the United States.
 
 REVENUES BY GEOGRAPHY
 (In millions)
@@ -430,6 +431,8 @@ def test_a_region_and_a_total_of_listed_counts(acme: None) -> None:
     assert _stated(
         "As of December 31, 2023, how many Acme employees were employed internationally?"
     ) == pytest.approx(18000)
+    # a place said "primarily" of the whole count does not make it a part's
+    assert _stated("How many technicians did Acme have at the end of 2023?") == pytest.approx(5000)
     # who the question says told the figure is no word the sentence must say
     assert _stated(
         "Approximately how many Acme contractors did CEO Jane Roe say would be told their "

@@ -297,8 +297,15 @@ def _figure_place(question: str, sentence: str, shown: str, names: Sequence[str]
     at, spans = position(sentence, shown), [m.span() for m in numbers(sentence)]
     start = max((e for _, e in spans if e <= at), default=0)
     end = min((s for s, _ in spans if s > at), default=len(sentence))
-    found = places_named(sentence[start:end], names) if at >= 0 else iter(())
+    clause = sentence[start:end]
+    hedged = _MOSTLY.search(clause)  # "300,000 colleagues primarily in the United States"
+    found = places_named(clause, names) if at >= 0 and not hedged else iter(())
     return next((p for p in found if p not in question), "")
+
+
+_MOSTLY = re.compile(
+    r"\b(?:primarily|mainly|mostly|principally|largely|predominantly|substantially)\b", re.I
+)
 
 
 def counted_kind(question: str, shown: str) -> Check:
