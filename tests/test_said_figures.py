@@ -361,9 +361,13 @@ def test_differences_asked_in_other_words(acme: None) -> None:
         "How much more did Acme spend on research and development than on marketing, general "
         "and administrative in 2023?"
     ) == pytest.approx(100e6)
-    # one year's line is no total of two years
-    out = run_json("ask", "What were Acme's net revenues in 2023 and 2022 combined?")
-    assert out["headline"] is None or out["headline"]["value"] == pytest.approx(17500e6)
+    # one line in two years: their difference or their sum, never one year's figure
+    assert _stated("How much higher was Acme's net revenue in 2023 than in 2022?") == pytest.approx(
+        500e6
+    )
+    assert _stated("What were Acme's net revenues in 2023 and 2022 combined?") == pytest.approx(
+        17500e6
+    )
     # one year's line is no average of two; a balance is no change over the year
     for question, line in (
         ("What was the average of Acme's net revenue in 2022 and 2023?", 9000e6),

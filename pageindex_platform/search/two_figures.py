@@ -38,10 +38,14 @@ _DID = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 # "What was the sum of A and B in P?", "What were A and B combined in P?"
-_SUM_OF = re.compile(
-    rf"{_START}what\s+(?P<be>was|were|is|are)\s+the\s+"
-    rf"(?:combined\s+)?(?:sum|total)\s+of\s+(?P<a>[^?]+?)\s+and\s+(?P<b>[^?]+?){_TAIL}",
-    re.IGNORECASE | re.DOTALL,
+# (the second side after "and its", "and the" where the question says so: names hold "and")
+_SUM_OF = tuple(
+    re.compile(
+        rf"{_START}what\s+(?P<be>was|were|is|are)\s+the\s+(?:combined\s+)?(?:sum|total)\s+of\s+"
+        rf"(?P<a>[^?]+?)\s+and\s+{second}(?P<b>[^?]+?){_TAIL}",
+        re.IGNORECASE | re.DOTALL,
+    )
+    for second in (r"(?=(?:its|their|the)\s)", "")
 )
 # "What was the combined revenue of A and B in P?"
 _COMBINED_OF = re.compile(
@@ -101,6 +105,7 @@ class TwoAsked:
     second: str
     less: bool
     added: bool = False  # the sum is asked ("the sum of A and B", "A and B combined")
+    periods: bool = False  # one line in two periods ("revenue in 2019 than in 2018")
 
 
 def two_asked(question: str) -> TwoAsked | None:
@@ -110,9 +115,13 @@ def two_asked(question: str) -> TwoAsked | None:
         what = f"what {combined['be']} the {combined['what']} of"  # "the revenue of A"
         first, second = (_whole(combined, f"{what} {combined[x].strip()}") for x in ("a", "b"))
         return TwoAsked(first, second, False, added=True)
-    added = _SUM_OF.match(question) or _COMBINED.match(question)
+    added = _SUM_OF[0].match(question) or _SUM_OF[1].match(question) or _COMBINED.match(question)
     if added is not None:
         side_a, side_b = added["a"].strip(), added["b"].strip()
+        across = _across(side_a, side_b)  # "revenues in 2020 and 2021 combined"
+        if across is not None:
+            first, second = (_whole(added, f"what {added['be']} {side}") for side in across)
+            return TwoAsked(first, second, False, added=True, periods=True)
         noun = side_b.split()[-1]
         if side_a.split()[-1][:1].isupper():  # "Acme's Americas and EMEA revenues"
             side_a = f"{side_a} {noun}"
@@ -145,10 +154,33 @@ def two_asked(question: str) -> TwoAsked | None:
             return None
         first = f"what {found['be']} {found['a']}"
         second = f"what {found['be']} {found['b'].strip()}"
+        across = _across(found["a"].strip(), found["b"].strip())  # "in 2019 than in 2018"
+        if across is not None:
+            first, second = (f"what {found['be']} {side}" for side in across)
+            less = found["more"].lower() in _LESS
+            return TwoAsked(_whole(found, first), _whole(found, second), less, periods=True)
     if _OWN_PERIOD.search(first.removeprefix("what")) or _OWN_PERIOD.search(second):
         return None
     less = found["more"].lower() in _LESS
     return TwoAsked(_whole(found, first), _whole(found, second), less)
+
+
+_PREPOSITION = re.compile(r"^(?:in|for|during)\s+", re.IGNORECASE)
+# a side that is only another period of the first side's line: "2021", "in fiscal 2018"
+_ONLY_PERIOD = re.compile(
+    r"^(?:(?:in|for|during)\s+)?(?:(?:the\s+)?fiscal\s+(?:year\s+)?|fy\s?)?(?P<year>(?:19|20)\d\d)$",
+    re.IGNORECASE,
+)
+
+
+def _across(side_a: str, side_b: str) -> tuple[str, str] | None:
+    """The two sides of one line asked in two periods ("eBay's net revenue in 2019" and "in
+    2018"): each the line with its own period; None where the second side is not a period."""
+    own, other = _SIDE_TAIL.match(side_a), _ONLY_PERIOD.match(side_b)
+    if own is None or other is None or _OWN_PERIOD.search(own["a"]):
+        return None
+    period = _PREPOSITION.sub("", side_b)  # "in fiscal 2018": "fiscal 2018"
+    return side_a, f"{own['a']} in {period}"
 
 
 def _between(found: re.Match[str]) -> TwoAsked | None:
@@ -181,9 +213,9 @@ def difference(two: TwoAsked, stated_of: Callable[[str], Stated]) -> Stated | No
     a, b = first.headline, second.headline
     if a is None or b is None or a.kind == "metric" or b.kind == "metric":
         return None
-    if a.unit != b.unit or a.period != b.period or a.document != b.document:
-        return None
-    if a.label == b.label or (a.page, a.value) == (b.page, b.value):
+    if a.unit != b.unit or a.document != b.document or (a.period != b.period) != two.periods:
+        return None  # one period asked of both sides (or, of one line, two periods)
+    if (a.label == b.label and not two.periods) or (a.page, a.value) == (b.page, b.value):
         return None  # both sides read as one figure: neither side's own is known
     value = b.value - a.value if two.less else a.value - b.value
     if two.added:
@@ -191,12 +223,15 @@ def difference(two: TwoAsked, stated_of: Callable[[str], Stated]) -> Stated | No
     shown = _shown_like(a.shown, value)
     larger, smaller = (b, a) if two.less else (a, b)
     label = f"{larger.label} {'plus' if two.added else 'less'} {smaller.label}"
+    if two.periods:  # "Net revenues, 2019 less 2018"
+        label = f"{a.label}, {larger.period} {'plus' if two.added else 'less'} {smaller.period}"
     checks = [*a.checks, *b.checks]
     checks += [
         Check("inputs", True, f"{x.label}: {x.shown}, {x.period} [{x.document}, p. {x.page}]")
         for x in (a, b)
     ]
-    checks.append(Check("period", True, f"both of {a.period}"))
+    both = f"of {a.period} and of {b.period}, as asked" if two.periods else f"both of {a.period}"
+    checks.append(Check("period", True, both))
     headline = Headline(
         value=value,
         shown=shown,
