@@ -27,8 +27,8 @@ _IRREGULAR = {
 def says_word(word: str, words: str) -> bool:
     """Whether a sentence's words say `word`, in another form of it ("issued": "issuance",
     "sold": "the sale of")."""
-    stem = word[: max(4, len(word) - 2)] if len(word) > 5 else re.escape(word)
-    forms = _IRREGULAR.get(word, re.escape(stem) if len(word) > 5 else stem)
+    stem = word[: max(4, len(word) - 2)] if len(word) > 5 else word
+    forms = _IRREGULAR.get(word, re.escape(stem))
     return re.search(rf"(?<!\w)(?:{forms})", words) is not None
 
 

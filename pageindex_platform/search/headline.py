@@ -210,3 +210,9 @@ def for_reference(stated: Stated) -> Stated:
         stated.text = f"For reference, {stated.text}"
     demote(stated, "the question asks no figure")
     return stated
+
+
+def input_check(figure: Figure | Candidate) -> Check:
+    """The check that names one input of a computed figure, where it was read."""
+    said = f"{figure.label}: {figure.shown}, {figure.period} [{figure.document}, p. {figure.page}]"
+    return Check("inputs", True, said)

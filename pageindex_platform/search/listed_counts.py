@@ -54,17 +54,17 @@ def total_stated(
     *,
     question: str,
     document: DocumentInfo,
-    found: Sequence[tuple[int, str, list[tuple[float, str]]]],  # page, sentence, figures
+    found: Sequence[tuple[int, str, list[tuple[float, str]]]],  # page, sentence, its figures
     ask: TextAsk,
     year: int | None,
     aside: list[Candidate],
 ) -> Stated | None:
-    """The total of the first sentence (`found`: page, sentence, its figures) that lists the
-    counts asked together, where a total is asked; None otherwise."""
+    """The total of the first sentence (`found`: each sentence once, with its page and its
+    figures) that lists the counts asked together, where a total is asked; None otherwise."""
     if ask.percent or not TOTAL_ASKED.search(question):
         return None
     names = (document.company or "", *document.company_aliases)
-    for page, sentence, figures in {s: (p, s, f) for p, s, f in found}.values():
+    for page, sentence, figures in found:
         listed = listed_count(sentence, figures, ask.noun, ask.terms)
         if listed is None:
             continue

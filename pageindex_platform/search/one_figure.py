@@ -19,10 +19,11 @@ def one_asked(stated: Stated, question: str) -> Stated:
     headline = stated.headline
     if headline is None:
         return stated
-    why = _not_one_figure(question, headline)
     two = two_asked(question)
     if two is not None and not two.added:
         why = "one figure; the question asks how much one is more or less than another"
+    else:
+        why = _not_one_figure(question, headline)
     if why:  # "how much higher", "in 2019 and 2018 combined", "the average of", "change in"
         demote(stated, why)
         stated.text = not_sure("the figure asked", stated.candidates)

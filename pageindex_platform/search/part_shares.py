@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .figures import Figure
-from .headline import Stated, candidate, figure_headline, not_sure
+from .headline import Stated, candidate, figure_headline, input_check, not_sure
 from .results import Check
 
 
@@ -21,10 +21,7 @@ def share_stated(part: Figure, whole: Figure, checks: list[Check], label: str) -
         why = f"{part.shown} is no part of {whole.shown}"
     else:
         value = part.value / whole.value * 100
-        inputs = [
-            Check("inputs", True, f"{x.label}: {x.shown}, {x.period} [{x.document}, p. {x.page}]")
-            for x in (part, whole)
-        ]
+        inputs = [input_check(part), input_check(whole)]
         headline = figure_headline(part, [*checks, *inputs], kind="metric", label=said)
         headline = replace(headline, value=value, shown=f"{value:.2f}%", unit="%")
         text = "\n".join(

@@ -99,38 +99,43 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
         (name, labels), (_, against) = (_HOME, _ABROAD) if home else (_ABROAD, _HOME)
         said = f"{place} ({name})" if place else name  # "United States (domestic)"
         return Part(said, True, place=True, labels=labels, against=against)
-    for name in sorted(item.names, key=len, reverse=True):
-        words = r"\s+".join(re.escape(w) for w in name.removesuffix(" *").split())
-        before = re.search(rf"((?:[A-Z0-9][\w&'’.-]*\s+){{1,5}}){words}\b", question, re.I)
-        if before:
-            part = _part_name(before.group(1), document) or _sub_line(before.group(1))
-            return Part(part, False) if part else None
+    before = _before_line(question, item, r"[A-Z0-9][\w&'’.-]*")
+    if before:
+        part = _part_name(before.group(1), document) or _sub_line(before.group(1))
+        return Part(part, False) if part else None
     return None
 
 
-# the rows a table by geography names the home country and the rest of the world by
+def _before_line(question: str, item: LineItem, word: str) -> re.Match[str] | None:
+    """Up to five words (each as `word` matches one) right before the longest of the line
+    item's names the question says; None where it says none after a word."""
+    for name in sorted(item.names, key=len, reverse=True):
+        words = r"\s+".join(re.escape(w) for w in name.removesuffix(" *").split())
+        found = re.search(rf"((?:{word}\s+){{1,5}}){words}\b", question, re.IGNORECASE)
+        if found:
+            return found
+    return None
+
+
 def besides_place(question: str, item: LineItem, place: str, names: list[str]) -> str:
     """The words before the line item's name, after its owner's, that name a part of the line
     besides the place asked ("hardware" of "Oracle's hardware revenue in the Americas", "Express"
     of "FedEx Express international revenue"); "" where none do."""
     own = {w.lower() for n in names for w in re.findall(r"[\w&]+", n)}
     skip = own | _WHOLE | _NOT_A_PART | set(place.lower().split())
-    for name in sorted(item.names, key=len, reverse=True):
-        words = r"\s+".join(re.escape(w) for w in name.removesuffix(" *").split())
-        found = re.search(rf"((?:[\w&'’./()-]+\s+){{1,5}}){words}\b", question, re.IGNORECASE)
-        if found is None:
-            continue
-        kept: list[str] = []
-        for word in reversed(re.sub(r"\([^()]*\)", " ", found.group(1)).split()):
-            bare = re.sub(r"['’]s?$", "", word).strip(".,()").lower()  # not "(MS&O)"
-            if re.search(r"['’]s?$", word) or bare in own:
-                if bare not in own:  # "FedEx Express's": a part's name as the owner
-                    kept.insert(0, bare)
-                break  # the owner's name
-            if bare not in skip and not re.search(r"\d", bare):
+    found = _before_line(question, item, r"[\w&'’./()-]+")
+    if found is None:
+        return ""
+    kept: list[str] = []
+    for word in reversed(re.sub(r"\([^()]*\)", " ", found.group(1)).split()):
+        bare = re.sub(r"['’]s?$", "", word).strip(".,()").lower()  # not "(MS&O)"
+        if re.search(r"['’]s?$", word) or bare in own:
+            if bare not in own:  # "FedEx Express's": a part's name as the owner
                 kept.insert(0, bare)
-        return " ".join(kept)
-    return ""
+            break  # the owner's name
+        if bare not in skip and not re.search(r"\d", bare):
+            kept.insert(0, bare)
+    return " ".join(kept)
 
 
 def _names_a_kind(question: str, side: re.Pattern[str], item: LineItem) -> bool:
@@ -143,7 +148,8 @@ def _names_a_kind(question: str, side: re.Pattern[str], item: LineItem) -> bool:
     return adjective and bool(after) and phrase_words(after[0]).strip() not in line
 
 
-# (its row is read only where the other side's row of its table adds up to the whole with it)
+# the rows a table by geography names the home country and the rest of the world by (its row
+# is read only where the other side's row of its table adds up to the whole with it)
 _HOME = ("domestic", ("U.S.", "United States", "US"))
 _ABROAD = (
     "international",

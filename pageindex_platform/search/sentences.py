@@ -92,7 +92,8 @@ def text_stated(
     # the figures of the first eight sentences (a long list of parts fills no more than its own)
     kept = list(dict.fromkeys(f[2] for f in found))[:8]
     found = [f for f in found if f[2] in kept][:16]
-    listed = [(page, sentence, _figures(sentence, ask)) for _, page, sentence, _, _ in found]
+    page_of = {sentence: page for _, page, sentence, _, _ in found}  # each sentence read once
+    listed = [(page, sentence, _figures(sentence, ask)) for sentence, page in page_of.items()]
     total = total_stated(
         question=question, found=listed, ask=ask, document=document, year=year, aside=aside
     )

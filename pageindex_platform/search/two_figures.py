@@ -8,16 +8,16 @@ difference is stated only where both sides pass every check, in the same unit an
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .headline import Stated
+from .headline import Stated, input_check
 from .results import Check, Headline
 from .sentence_numbers import SCALES
 
 _MORE = r"(?P<more>more|higher|larger|greater|bigger|less|lower|smaller|fewer)"
 _START = r"^(?P<lead>.*?)\b"
-_LEAD = rf"{_START}how\s+much\s+"
+_HOW_MUCH = r"how\s+much\s+"
 # the period and the words after the comparison: "... in fiscal 2018?", "? Answer in USD ..."
 _TAIL = (
     r"(?P<tail>(?:,?\s+(?:in|for|during|as\s+of|at|over)\s+(?:the\s+)?(?:fiscal|fy|q[1-4]|first|"
@@ -25,59 +25,60 @@ _TAIL = (
     r"may|jun|jul|aug|sep|oct|nov|dec)[^?]*)?)"
     r"\?\s*(?P<after>.*)$"
 )
+
+
+def _question(body: str) -> re.Pattern[str]:
+    """A question whose words from its start (a lead such as "In its 2019 10-K,") to its
+    period and closing words (`_TAIL`) are `body`."""
+    return re.compile(rf"{_START}{body}{_TAIL}", re.IGNORECASE | re.DOTALL)
+
+
 # "How much higher were A than B in P?"
-_WERE = re.compile(
-    rf"{_LEAD}{_MORE}\s+(?P<be>was|were|is|are)\s+(?P<a>.+?)\s+than\s+(?P<b>.+?){_TAIL}",
-    re.IGNORECASE | re.DOTALL,
-)
+_WERE = _question(rf"{_HOW_MUCH}{_MORE}\s+(?P<be>was|were|is|are)\s+(?P<a>.+?)\s+than\s+(?P<b>.+?)")
 # "How much more N did A generate (in X) than B (in P)?"
-_DID = re.compile(
-    rf"{_LEAD}{_MORE}\s+(?P<what>[^?]+?)\s+did\s+(?P<a>.+?)\s+(?P<verb>generate|earn|report|"
+_DID = _question(
+    rf"{_HOW_MUCH}{_MORE}\s+(?P<what>[^?]+?)\s+did\s+(?P<a>.+?)\s+(?P<verb>generate|earn|report|"
     r"record|make|produce|spend|have|bring\s+in|post|pay|incur)\b(?P<aside>[^?]*?)\s+than\s+"
-    rf"(?P<b>.+?){_TAIL}",
-    re.IGNORECASE | re.DOTALL,
+    r"(?P<b>.+?)"
 )
-# "What was the sum of A and B in P?", "What were A and B combined in P?"
-# (the second side after "and its", "and the" where the question says so: names hold "and")
-_SUM_OF = tuple(
-    re.compile(
-        rf"{_START}what\s+(?P<be>was|were|is|are)\s+the\s+(?:combined\s+)?(?:sum|total)\s+of\s+"
-        rf"(?P<a>[^?]+?)\s+and\s+{second}(?P<b>[^?]+?){_TAIL}",
-        re.IGNORECASE | re.DOTALL,
+
+
+def _split_at_and(lead: str) -> tuple[re.Pattern[str], ...]:
+    """A question of two sides joined by "and" after `lead`: the second side after "and its",
+    "and the" where the question says so (names hold "and"), else after the first "and"."""
+    return tuple(
+        _question(rf"{lead}(?P<a>[^?]+?)\s+and\s+{second}(?P<b>[^?]+?)")
+        for second in (r"(?=(?:its|their|the)\s)", "")
     )
-    for second in (r"(?=(?:its|their|the)\s)", "")
+
+
+def _first_match(patterns: Sequence[re.Pattern[str]], question: str) -> re.Match[str] | None:
+    """The match of the first pattern that matches the question."""
+    return next((m for m in (p.match(question) for p in patterns) if m is not None), None)
+
+
+# "What was the sum of A and B in P?", "What were A and B combined in P?"
+_SUM_OF = _split_at_and(
+    r"what\s+(?P<be>was|were|is|are)\s+the\s+(?:combined\s+)?(?:sum|total)\s+of\s+"
 )
 # "What was the combined revenue of A and B in P?"
-_COMBINED_OF = re.compile(
-    rf"{_START}what\s+(?P<be>was|were|is|are)\s+the\s+(?:combined|total)\s+(?P<what>[^?]+?)\s+of\s+"
-    rf"(?P<a>[^?]+?)\s+and\s+(?P<b>[^?]+?){_TAIL}",
-    re.IGNORECASE | re.DOTALL,
+_COMBINED_OF = _question(
+    r"what\s+(?P<be>was|were|is|are)\s+the\s+(?:combined|total)\s+(?P<what>[^?]+?)\s+of\s+"
+    r"(?P<a>[^?]+?)\s+and\s+(?P<b>[^?]+?)"
 )
-_COMBINED = re.compile(
-    rf"{_START}what\s+(?P<be>was|were|is|are)\s+(?P<a>[^?]+?)\s+"
-    rf"and\s+(?P<b>[^?]+?)\s+(?:combined|together|in\s+total){_TAIL}",
-    re.IGNORECASE | re.DOTALL,
+_COMBINED = _question(
+    r"what\s+(?P<be>was|were|is|are)\s+(?P<a>[^?]+?)\s+"
+    r"and\s+(?P<b>[^?]+?)\s+(?:combined|together|in\s+total)"
 )
 # "What was the difference between A and B in P?", "By how much did A exceed B in P?"
-# (the second side after "and its", "and the" where the question says so: names hold "and")
-_BETWEEN = tuple(
-    re.compile(
-        rf"{_START}what\s+(?P<be>was|were|is|are)\s+the\s+difference\s+between\s+(?P<a>[^?]+?)"
-        rf"\s+and\s+{second}(?P<b>[^?]+?){_TAIL}",
-        re.IGNORECASE | re.DOTALL,
-    )
-    for second in (r"(?=(?:its|their|the)\s)", "")
-)
-_EXCEED = re.compile(
-    rf"{_START}by\s+how\s+much\s+(?P<be>did|does|do)\s+(?P<a>[^?]+?)\s+exceed\s+(?P<b>[^?]+?)"
-    rf"{_TAIL}",
-    re.IGNORECASE | re.DOTALL,
+_BETWEEN = _split_at_and(r"what\s+(?P<be>was|were|is|are)\s+the\s+difference\s+between\s+")
+_EXCEED = _question(
+    r"by\s+how\s+much\s+(?P<be>did|does|do)\s+(?P<a>[^?]+?)\s+exceed\s+(?P<b>[^?]+?)"
 )
 # "How much more did A spend on X than on Y in P?"
-_SPENT = re.compile(
-    rf"{_LEAD}{_MORE}\s+did\s+(?P<a>.+?)\s+(?P<verb>spend|invest|pay)\s+(?P<on>on|in|for)\s+"
-    rf"(?P<x>.+?)\s+than\s+(?:on|in|for)\s+(?P<y>.+?){_TAIL}",
-    re.IGNORECASE | re.DOTALL,
+_SPENT = _question(
+    rf"{_HOW_MUCH}{_MORE}\s+did\s+(?P<a>.+?)\s+(?P<verb>spend|invest|pay)\s+(?P<on>on|in|for)\s+"
+    r"(?P<x>.+?)\s+than\s+(?:on|in|for)\s+(?P<y>.+?)"
 )
 # a period said at the end of the first side only ("AES's total revenue in 2021 exceed ...")
 _SIDE_TAIL = re.compile(
@@ -115,7 +116,7 @@ def two_asked(question: str) -> TwoAsked | None:
         what = f"what {combined['be']} the {combined['what']} of"  # "the revenue of A"
         first, second = (_whole(combined, f"{what} {combined[x].strip()}") for x in ("a", "b"))
         return TwoAsked(first, second, False, added=True)
-    added = _SUM_OF[0].match(question) or _SUM_OF[1].match(question) or _COMBINED.match(question)
+    added = _first_match([*_SUM_OF, _COMBINED], question)
     if added is not None:
         side_a, side_b = added["a"].strip(), added["b"].strip()
         across = _across(side_a, side_b)  # "revenues in 2020 and 2021 combined"
@@ -129,7 +130,7 @@ def two_asked(question: str) -> TwoAsked | None:
         if _OWN_PERIOD.search(first.removeprefix("what")) or _OWN_PERIOD.search(second):
             return None
         return TwoAsked(_whole(added, first), _whole(added, second), False, added=True)
-    between = _BETWEEN[0].match(question) or _BETWEEN[1].match(question) or _EXCEED.match(question)
+    between = _first_match([*_BETWEEN, _EXCEED], question)
     if between is not None:
         return _between(between)
     spent = _SPENT.match(question)
@@ -225,11 +226,7 @@ def difference(two: TwoAsked, stated_of: Callable[[str], Stated]) -> Stated | No
     label = f"{larger.label} {'plus' if two.added else 'less'} {smaller.label}"
     if two.periods:  # "Net revenues, 2019 less 2018"
         label = f"{a.label}, {larger.period} {'plus' if two.added else 'less'} {smaller.period}"
-    checks = [*a.checks, *b.checks]
-    checks += [
-        Check("inputs", True, f"{x.label}: {x.shown}, {x.period} [{x.document}, p. {x.page}]")
-        for x in (a, b)
-    ]
+    checks = [*a.checks, *b.checks, input_check(a), input_check(b)]
     both = f"of {a.period} and of {b.period}, as asked" if two.periods else f"both of {a.period}"
     checks.append(Check("period", True, both))
     headline = Headline(
