@@ -27,6 +27,8 @@ Revenue from Europe increased 12% in 2023.
 Through a bottom-up view of our organization, we have established 14 DRIVE domains.
 Our utility businesses distribute power to 10.5 million people in three countries.
 As of December 31, 2023, we employed approximately 9,000 people.
+Of these employees, approximately 3,100 were located at our facilities in the United
+States and the others at our plants in Brazil, Chile and Colombia.
 Our certificate of incorporation authorizes us to issue 3.6 billion shares of common stock.
 
 # Item 7. Management's Discussion and Analysis
@@ -296,6 +298,9 @@ def test_what_a_question_says_of_its_terms() -> None:
         ),
         # who the company employs, not the people its utilities serve
         ("Approximately how many people did Summit employ at the end of 2023?", 9_000),
+        # a sentence whose line is wrapped before a capitalised word ("in the United" over
+        # "States") is one sentence: the place it names is read whole
+        ("How many Summit employees were located in the United States at the end of 2023?", 3_100),
     ],
 )
 def test_rows_the_question_names_and_what_a_sentence_counts(

@@ -17,7 +17,7 @@ from ..periods.fiscal import Span
 from .figures import LineItem
 from .headline import Stated
 from .results import Check, Headline
-from .sentence_numbers import RESPECTIVELY, SCALES, SENTENCE, YEAR, sentence_label
+from .sentence_numbers import RESPECTIVELY, SCALES, YEAR, sentence_label, sentences_of
 
 AMOUNT = re.compile(
     r"\$\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(million|billion|thousand)\b)?",
@@ -48,7 +48,7 @@ def amount_stated(
         return Stated()
     names = sorted({n.removesuffix(" *") for n in item.names}, key=len, reverse=True)
     for page in queries.pages_mentioning(session, document, names):
-        for sentence in SENTENCE.split(page.text):
+        for sentence in sentences_of(page.text):
             flat = " ".join(sentence.split())
             found = _of_year(flat, names, year)
             if found is None:

@@ -111,11 +111,14 @@ def stated_of_period(
         )
 
     two = two_asked(query.question)
+    stated = of(first) if two is not None and two.percent else None
+    if stated is not None and stated.headline is not None and stated.headline.kind == "text":
+        return stated, first  # a change in percent a sentence says ("increased 94%")
     if two is not None:  # "how much higher were A than B": each asked of the same filing
         said = difference(two, lambda asked: of(first, asked))
         if said is not None:
             return said, first
-    stated = of(first)
+    stated = stated or of(first)
     if stated.headline is not None or stated.working is not None:
         return stated, first
     for other in (f.document for f in found[1:]):

@@ -20,7 +20,9 @@ def one_asked(stated: Stated, question: str) -> Stated:
     if headline is None:
         return stated
     two = two_asked(question)
-    if two is not None and not two.added:
+    if two is not None and two.percent and headline.unit in ("%", "percent"):
+        why = ""  # a change in percent, said or computed as such ("an increase of 11%")
+    elif two is not None and not two.added:
         why = "one figure; the question asks how much one is more or less than another"
     else:
         why = _not_one_figure(question, headline)

@@ -199,6 +199,8 @@ def _part_name(words: str, document: DocumentInfo) -> str:
     company = set(re.findall(r"[a-z0-9]+", names))
     said = words.split()
     owner = [i for i, w in enumerate(said) if re.search(r"['’]s?$", w)]
+    if owner and owner[-1] == len(said) - 1:  # nothing after the owner's name
+        return _owner_part(said, company)
     if owner:  # "MGM Resorts' Las Vegas Strip Resorts": the words after the owner's name
         said = said[owner[-1] + 1 :]
     kept: list[str] = []
@@ -218,6 +220,20 @@ def _part_name(words: str, document: DocumentInfo) -> str:
     while kept and kept[0].lower() in ("and", "&"):
         kept.pop(0)
     return " ".join(kept[-5:])
+
+
+def _owner_part(said: list[str], company: set[str]) -> str:
+    """An owner that is a part named after the company ("MGM China's net revenues" of MGM
+    Resorts): the company's name and words of its own; "" where the owner is the company."""
+    bare = [re.sub(r"['’]s?$", "", w).strip(".,") for w in said]
+    while bare and bare[0].lower() in _NOT_A_PART:
+        bare.pop(0)
+    if len(bare) < 2 or not _of_company(bare[0].lower(), company):
+        return ""
+    own = [w for w in bare[1:] if not _of_company(w.lower(), company)]
+    if not own or any(re.search(r"\d", w) or w.lower() in _NOT_A_PART for w in own):
+        return ""
+    return " ".join(bare)
 
 
 def _of_company(word: str, company: set[str]) -> bool:

@@ -214,6 +214,19 @@ def _beside_whole(book: CheckedBook, figure: Figure, whole: Figure | None) -> bo
         abs(a - whole.value) <= close or abs(a + b - whole.value) <= close
         for a, b in itertools.combinations_with_replacement(values, 2)
         if a != figure.value or b != figure.value
+    ) or _whole_printed(book, figure, whole)
+
+
+def _whole_printed(book: CheckedBook, figure: Figure, whole: Figure) -> bool:
+    """Whether the row's page prints the whole's figure in the row's scale, as an unlabelled
+    total under the rows may ("$ 31,352" under "Americas", "Europe", "Asia Pacific")."""
+    scale = 10**figure.exponent
+    if scale == 1 or whole.value % scale:
+        return False
+    written = f"{abs(whole.value) / scale:,.0f}"
+    pages = queries.page_texts(book.session, [(book.document.name, figure.page)])
+    return len(written) >= 5 and any(  # "1,234" and more: no small number found by chance
+        re.search(rf"(?<![\d,.]){re.escape(written)}(?![\d,]|\.\d)", p.text) for p in pages
     )
 
 

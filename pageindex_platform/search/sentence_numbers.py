@@ -5,6 +5,7 @@ a date), where a figure as written stands, and the year each figure of a sentenc
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from ..periods import MONTH_NAMES
 from .results import Check
@@ -53,6 +54,31 @@ PERIOD_WORDS = frozenset("three six nine twelve month months ended ending period
 RESPECTIVELY = re.compile(r",?\s*respectively\b", re.IGNORECASE)
 # where a page's text breaks into sentences (and list items, and lines that start anew)
 SENTENCE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(])|\n{2,}|\n(?=[A-Z•\-])")
+# a line of prose wrapped before a capitalised word ("... employees in the United" over
+# "States"): a long line ending in a comma, a word that never ends a sentence ("the", "of")
+# or a capitalised name's word goes on; a heading's line is shorter or in title case ("Net
+# Sales of $3.2 Billion Compared to ... Quarter"), and a list's item ends in a word of its
+# own ("... on an FX-Neutral basis" over "Gross Merchandise Volume ...")
+_WRAPPED = re.compile(
+    r"^(.{60,}(?:,|\b(?:the|of|and|in|to|for|by|with|a|an|at|on|from|as|or|our|its|their|"
+    r"which|that|than|into|under)|\b[A-Z][a-z]+))\n(?=[A-Z][a-z])",
+    re.MULTILINE,
+)
+
+
+def _joined(line: re.Match[str]) -> str:
+    """A wrapped line of prose joined to the next; a line in title case kept apart."""
+    words = re.findall(r"\b[A-Za-z][a-z]+\b", line[1])
+    capitals = sum(w[0].isupper() for w in words)
+    return line[1] + ("\n" if capitals * 2 > len(words) else " ")
+
+
+def sentences_of(text: str) -> list[str]:
+    """A page's sentences (and list items, and lines that start anew), a wrapped line of
+    prose joined to the line it goes on in."""
+    return SENTENCE.split(_WRAPPED.sub(_joined, text))
+
+
 _PARENTHESISED = re.compile(r"\([^()]*\)")
 
 
@@ -156,3 +182,39 @@ TOTAL_ASKED = re.compile(
     r"\bcombined\b|\baltogether\b",
     re.IGNORECASE,
 )
+
+
+def said_of_part(
+    sentence: str, found: list[re.Match[str]], shares: list[re.Match[str]], part: tuple[str, ...]
+) -> list[re.Match[str]]:
+    """Of a sentence's percentages (`found`; `shares`: those said as shares of the whole
+    asked), the ones said of the part asked: where the sentence gives a share of the whole,
+    the figures whose words since the figure before name every word of the part ("three
+    largest customers accounted for 39% of our net revenue, with Dell Inc. accounting for
+    17%": Dell's is 17%); else, or where none names it, the shares."""
+    if not part or not found or not shares:
+        return shares
+    starts = [0, *(m.end() for m in found[:-1])]
+    named = [
+        m
+        for m, start in zip(found, starts, strict=True)
+        if all(re.search(rf"\b{re.escape(w)}", sentence[start : m.start()], re.I) for w in part)
+    ]
+    return named or shares
+
+
+# where a sentence turns to what caused its figure: "Net revenues increased 7% ..., driven
+# primarily by growth in total payment volume" speaks of net revenues, not of the volume
+def clause_of(sentence: str, shown: str) -> str:
+    """The part of `sentence` between the causes it names that holds the figure `shown`."""
+    return clause_at(sentence, position(sentence, shown))[0]
+
+
+def clause_at(sentence: str, at: int) -> tuple[str, int]:
+    """The part of `sentence` between the causes it names that holds position `at`, and where
+    that position is in it."""
+    if at < 0:
+        return sentence, at
+    cuts = [0, *(m.start() for m in CAUSE.finditer(sentence)), len(sentence)]
+    start, end = next((a, b) for a, b in pairwise(cuts) if a <= at < b)
+    return sentence[start:end], at - start

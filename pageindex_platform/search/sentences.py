@@ -8,7 +8,6 @@ unless the question names one."""
 from __future__ import annotations
 
 import re
-from itertools import pairwise
 
 from ..db import queries
 from ..db.queries import DocumentInfo
@@ -21,15 +20,17 @@ from .results import Candidate, Check
 from .sentence_checks import sentence_checks, sentence_figure, sentence_period, stated_from
 from .sentence_numbers import (
     A_YEAR,
-    CAUSE,
     MONTHS,
     RESPECTIVELY,
     SCALES,
-    SENTENCE,
+    clause_at,
+    clause_of,
     numbers,
     of_a_whole,
     position,
     respective,
+    said_of_part,
+    sentences_of,
 )
 from .share_counts import count_row, noun_row
 from .terms import initials, phrase_words
@@ -139,10 +140,10 @@ def _found(
     pages = queries.pages_mentioning(session, document, keys, ranked=True)
     out: list[tuple[int, int, str, float, str]] = []
     for page in pages:
-        for sentence in SENTENCE.split(page.text):
+        for sentence in sentences_of(page.text):
             flat = " ".join(sentence.split())
             for value, shown in _figures(flat, ask):
-                clause = _clause_of(flat, shown)
+                clause = clause_of(flat, shown)
                 if ask.subject and _score(clause, ask, ask.subject) < len(ask.subject):
                     continue  # "rooms revenue increased 5%, due to ... REVPAR": not REVPAR's
                 if (ask.subject or ask.direction) and _SHARE_OF_ALL.match(flat[flat.find(shown) :]):
@@ -174,30 +175,13 @@ def _score(text: str, ask: TextAsk, of: tuple[str, ...] = ()) -> int:
     return sum(t in said or _spelled(t, terms) & said != set() for t in of or ask.terms)
 
 
-# where a sentence turns to what caused its figure: "Net revenues increased 7% ..., driven
-# primarily by growth in total payment volume" speaks of net revenues, not of the volume
-def _clause_of(sentence: str, shown: str) -> str:
-    """The part of `sentence` between the causes it names that holds the figure `shown`."""
-    return _clause_at(sentence, position(sentence, shown))[0]
-
-
-def _clause_at(sentence: str, at: int) -> tuple[str, int]:
-    """The part of `sentence` between the causes it names that holds position `at`, and where
-    that position is in it."""
-    if at < 0:
-        return sentence, at
-    cuts = [0, *(m.start() for m in CAUSE.finditer(sentence)), len(sentence)]
-    start, end = next((a, b) for a, b in pairwise(cuts) if a <= at < b)
-    return sentence[start:end], at - start
-
-
 def _moves(sentence: str, at: int, direction: str) -> bool:
     """Whether the percentage at `at` moves the way asked ("up", "down"; "" asks none): the
     word of a move nearest before it in its clause, else the first after it ("casino revenue
     decreased 8%, ... due to a 4% increase in REVPAR": 8% is a decrease)."""
     if not direction:
         return True
-    clause, here = _clause_at(sentence, at)
+    clause, here = clause_at(sentence, at)
     moves = sorted(
         [(m.start(), "up") for m in UP.finditer(clause)]
         + [(m.start(), "down") for m in DOWN.finditer(clause)]
@@ -224,13 +208,17 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
     """The figures of the kind asked in a sentence: a number before the noun asked, or a
     percentage in a sentence moving the way asked."""
     if ask.percent:
-        return [
-            (_signed(float(m.group(1)), m.group(0), sentence[: m.start()], ask), m.group(0))
+        kept = [
+            m
             for m in _PERCENT.finditer(sentence)
             if _moves(sentence, m.start(), ask.direction)
             and not _BOUND.search(sentence[: m.start()][-25:])
-            and (not ask.share or of_a_whole(sentence, m, ask.whole))
             and all(re.search(rf"\b{_root(w)}", sentence, re.I) for w in ask.part)
+        ]
+        shares = [m for m in kept if not ask.share or of_a_whole(sentence, m, ask.whole)]
+        return [
+            (_signed(float(m.group(1)), m.group(0), sentence[: m.start()], ask), m.group(0))
+            for m in said_of_part(sentence, kept, shares, ask.part)
         ]
     # "871 warehouses", "4.2 million shares of common stock"; not "10,000 of our employees";
     # "46,000 full-time and 18,000 part-time employees": the first by its qualifier

@@ -26,6 +26,7 @@ from .results import Citation, Series, SeriesValue
 from .series import AS_FILED, AS_RESTATED, History, Point, is_balance
 from .series_derived import Builder, cagr, growth, metric_values
 from .series_text import series_pages, series_text
+from .two_figures import two_asked
 
 _RESTATED = re.compile(r"\b(?:as\s+(?:last\s+)?)?(?:restated|recast|revised)\b", re.IGNORECASE)
 _NOT_A_NUMBER = re.compile(r"^\W*(?:is|are|was|were|does|do|did|has|have|had|why|explain)\b", re.I)
@@ -56,6 +57,9 @@ def series_question(query: Query, constraints: Constraints) -> SeriesQuestion | 
     items = items_in(question, catalogue.items)
     if metric is None and (not items or line_growth(question, catalogue)):
         return None  # "by what percentage did revenue change from FY2020 to FY2021": one figure
+    two = two_asked(question)
+    if two is not None and two.periods:
+        return None  # "how much did Acme's Asia Pacific revenues increase from 2022 to 2023"
     said = asked(question)
     if said.span_average:
         return None

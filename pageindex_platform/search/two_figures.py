@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from .headline import Stated, input_check
 from .results import Check, Headline
 from .sentence_numbers import SCALES
+from .sides_asked import change_sides, combined_sides
 
 _MORE = r"(?P<more>more|higher|larger|greater|bigger|less|lower|smaller|fewer)"
 _START = r"^(?P<lead>.*?)\b"
@@ -107,10 +108,34 @@ class TwoAsked:
     less: bool
     added: bool = False  # the sum is asked ("the sum of A and B", "A and B combined")
     periods: bool = False  # one line in two periods ("revenue in 2019 than in 2018")
+    percent: bool = False  # the difference as a percentage of the second side
+    others: tuple[tuple[str, str], ...] = ()  # other readings of the two sides, in order
 
 
 def two_asked(question: str) -> TwoAsked | None:
-    """The two questions whose figures' difference (or sum) `question` asks, or None."""
+    """The two questions whose figures' difference (or sum) `question` asks, or None: the
+    shapes below first, then one line's change between two periods, then parts combined."""
+    shaped, readings = _shaped(question), combined_sides(question)
+    if readings and (shaped is None or (shaped.added and not shaped.periods)):
+        # two parts combined: the readings that keep the words both share first ("the combined
+        # sales of Acme's A and B segments": "Acme's A segment", "Acme's B segment")
+        pairs = [(x.first, x.second) for x in readings]
+        if shaped is not None:
+            pairs.append((shaped.first, shaped.second))
+        (first, second), *others = pairs
+        return TwoAsked(first, second, False, added=True, others=tuple(others))
+    if shaped is not None:
+        return shaped
+    change = change_sides(question)
+    if change is not None:
+        return TwoAsked(
+            change.first, change.second, change.less, periods=True, percent=change.percent
+        )
+    return None
+
+
+def _shaped(question: str) -> TwoAsked | None:
+    """The two questions of a difference (or sum) in one of the shapes above, or None."""
     combined = _COMBINED_OF.match(question)
     if combined is not None and not _OWN_PERIOD.search(combined["a"] + combined["b"]):
         what = f"what {combined['be']} the {combined['what']} of"  # "the revenue of A"
@@ -208,16 +233,32 @@ def _whole(found: re.Match[str], asked: str) -> str:
 
 
 def difference(two: TwoAsked, stated_of: Callable[[str], Stated]) -> Stated | None:
-    """The difference of the two figures `stated_of` states for each side's question, or None
-    where either side states none, or they are not of one unit and period."""
-    first, second = stated_of(two.first), stated_of(two.second)
-    a, b = first.headline, second.headline
-    if a is None or b is None or a.kind == "metric" or b.kind == "metric":
-        return None
+    """The difference (or sum) of the two figures `stated_of` states for each side's
+    question, of the first reading of the two sides where both state one, in the same unit and
+    period; None where no reading does."""
+    for first_asked, second_asked in ((two.first, two.second), *two.others):
+        first, second = stated_of(first_asked), stated_of(second_asked)
+        a, b = first.headline, second.headline
+        if a is not None and b is not None and _one_pair(two, a, b):
+            return _worked(two, first, second, a, b)
+    return None
+
+
+def _one_pair(two: TwoAsked, a: Headline, b: Headline) -> bool:
+    """Whether two sides' figures are two figures of one unit and filing, of one period (or,
+    of one line, two periods), neither computed."""
+    if a.kind == "metric" or b.kind == "metric":
+        return False
     if a.unit != b.unit or a.document != b.document or (a.period != b.period) != two.periods:
-        return None  # one period asked of both sides (or, of one line, two periods)
-    if (a.label == b.label and not two.periods) or (a.page, a.value) == (b.page, b.value):
-        return None  # both sides read as one figure: neither side's own is known
+        return False  # one period asked of both sides (or, of one line, two periods)
+    if two.percent and not b.value:
+        return False
+    # both sides read as one figure: neither side's own is known
+    return not ((a.label == b.label and not two.periods) or (a.page, a.value) == (b.page, b.value))
+
+
+def _worked(two: TwoAsked, first: Stated, second: Stated, a: Headline, b: Headline) -> Stated:
+    """The two figures' difference (or sum, or change in percent), with its working."""
     value = b.value - a.value if two.less else a.value - b.value
     if two.added:
         value = a.value + b.value
@@ -226,13 +267,18 @@ def difference(two: TwoAsked, stated_of: Callable[[str], Stated]) -> Stated | No
     label = f"{larger.label} {'plus' if two.added else 'less'} {smaller.label}"
     if two.periods:  # "Net revenues, 2019 less 2018"
         label = f"{a.label}, {larger.period} {'plus' if two.added else 'less'} {smaller.period}"
+    unit = a.unit
+    if two.percent:  # "by what percentage did A decrease in 2022 compared with 2021"
+        value, unit = value / abs(b.value) * 100, "%"
+        shown = f"{value:.1f}%"
+        label = f"{a.label}, {'decrease' if two.less else 'change'} from {b.period} to {a.period}"
     checks = [*a.checks, *b.checks, input_check(a), input_check(b)]
     both = f"of {a.period} and of {b.period}, as asked" if two.periods else f"both of {a.period}"
     checks.append(Check("period", True, both))
     headline = Headline(
         value=value,
         shown=shown,
-        unit=a.unit,
+        unit=unit,
         label=label,
         period=a.period,
         period_start=a.period_start,
@@ -242,10 +288,13 @@ def difference(two: TwoAsked, stated_of: Callable[[str], Stated]) -> Stated | No
         checks=checks,
         kind="metric",
     )
+    sign = "+" if two.added else "−"
+    working = f"({larger.shown} {sign} {smaller.shown})"
+    if two.percent:
+        working = f"(({a.shown} − {b.shown}) / {b.shown})"
     text = "\n".join(
         [
-            f"{shown} — {label} ({larger.shown} {'+' if two.added else '−'} {smaller.shown}),"
-            f" {a.period}",
+            f"{shown} — {label} {working}, {a.period}",
             "Working:",
             *(f"- {x.label}: {x.shown} [{x.document}, p. {x.page}]" for x in (larger, smaller)),
         ]

@@ -1,0 +1,193 @@
+"""The two questions a question of two figures is made of, where its words are freer than the
+shapes of `two_figures`: one line's change between two periods ("How much did Acme's
+shipping costs grow in 2019 compared with 2018?", "By how much did the backlog grow between
+December 31, 2017 and December 31, 2018?", "By what percentage did net revenues decrease in
+2022 compared with 2021?") and two named parts combined ("the combined 2022 net sales of
+Acme's Asia Pacific and EMEA regions", "combined operating and finance lease payments").
+Each side is the question itself with one period, or one of the two parts, left in."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+# a period a side is asked in: a (fiscal) year or a date
+_PERIOD = (
+    rf"(?:(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?)?(?:19|20)\d\d\b|{_MONTH}\s+\d{{1,2}},?\s+"
+    r"(?:19|20)\d\d\b)"
+)
+_UP = r"increase|grow|rise|expand|climb|improve"
+_DOWN = r"decrease|decline|fall|drop|shrink"
+_VERB = rf"(?P<verb>{_UP}|{_DOWN}|change)"
+_NOUN = r"(?P<verb>increase|growth|rise|decrease|decline|drop|fall|change)"
+_HOW = r"(?:by\s+)?(?:how\s+much|(?P<percent>what\s+(?:percentage|percent|%)))"
+# the two periods, the later one asked and the one it is compared with, in the ways questions
+# write them
+_PERIODS = (
+    rf"\s+(?:(?:from|between)\s+(?P<p1>{_PERIOD})\s+(?:to|and)\s+(?P<p2>{_PERIOD})|"
+    rf"(?:in|for|during|at|as\s+of)\s+(?P<q2>{_PERIOD}),?\s+(?:compared\s+(?:with|to)|versus|vs\.?|"
+    rf"relative\s+to|over|from|against)\s+(?:(?:that\s+of|those\s+of|in|for|at)\s+)?"
+    rf"(?P<q1>{_PERIOD})|"
+    # one period, the change from the year before ("increase in 2022", "... year over year")
+    rf"(?:in|for|during)\s+(?P<r2>{_PERIOD})(?:,?\s+(?:compared\s+(?:with|to)|from|over|versus|"
+    r"relative\s+to)\s+the\s+(?:prior|previous|preceding)\s+(?:fiscal\s+)?year|,?\s+"
+    r"year[-\s]over[-\s]year)?)"
+)
+# words after the periods ("..., according to its 2022 10-K?") and after the question mark
+_TAIL = r"(?P<aside>,[^?]*)?\s*\?\s*(?P<after>.*)$"
+_CHANGE_DID = re.compile(
+    rf"^(?P<lead>.*?)\b{_HOW}\s+did\s+(?P<line>.+?)\s+{_VERB}[ds]?{_PERIODS}{_TAIL}",
+    re.IGNORECASE | re.DOTALL,
+)
+_CHANGE_OF = re.compile(
+    rf"^(?P<lead>.*?)\bwhat\s+(?:was|were|is)\s+the\s+(?:year[-\s]over[-\s]year\s+|dollar\s+)?"
+    rf"(?:(?P<percent>percentage|percent)\s+)?{_NOUN}\s+in\s+(?P<line>.+?){_PERIODS}{_TAIL}",
+    re.IGNORECASE | re.DOTALL,
+)
+_EXCEED = re.compile(
+    rf"^(?P<lead>.*?)\bby\s+how\s+much\s+did\s+(?P<line>.+?)\s+(?:in|for)\s+(?P<q2>{_PERIOD})\s+"
+    rf"exceed\s+(?:(?:that|those)\s+(?:of|in|for)\s+|(?:in|for)\s+)?(?P<q1>{_PERIOD}){_TAIL}",
+    re.IGNORECASE | re.DOTALL,
+)
+_IN_PERCENT = re.compile(r"\bpercent(?:age)?\b|%", re.IGNORECASE)
+_DOWN_WORD = re.compile(rf"^(?:{_DOWN})", re.IGNORECASE)
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_DATE = re.compile(_MONTH, re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Sides:
+    """Two side questions; `less`: the second less the first is asked; `percent`: the change
+    as a percentage of the second (the earlier) side."""
+
+    first: str
+    second: str
+    less: bool = False
+    percent: bool = False
+
+
+def change_sides(question: str) -> Sides | None:
+    """One line asked in two periods and its change between them: the later period's question
+    first, the earlier's second."""
+    found = _CHANGE_DID.match(question) or _CHANGE_OF.match(question) or _EXCEED.match(question)
+    if found is None or _YEAR.search(found["line"]):
+        return None
+    named = found.groupdict()
+    later = named.get("p2") or named["q2"] or named.get("r2") or ""
+    earlier = named.get("p1") or named["q1"] or _YEAR.sub(lambda y: str(int(y[0]) - 1), later)
+    if _year(earlier) >= _year(later):  # the later period is asked of first
+        return None
+    lead, after = found["lead"].strip(), found["after"].strip()
+    aside = named["aside"] or ""
+    percent = bool(named.get("percent")) or bool(_IN_PERCENT.search(question))
+    if _IN_PERCENT.search(aside):  # ", in percent": said of the change, not of each side
+        aside = ""
+
+    # an amount asked "how much" is asked so of each side (a sentence's amount is read where
+    # money is asked)
+    what = "How much was" if re.search(r"how\s+much", found[0], re.IGNORECASE) else "What was"
+
+    def side(period: str) -> str:
+        at = "at" if _DATE.match(period) else "in"
+        asked = f"{what} {found['line'].strip()} {at} {period.strip()}{aside}? {after}".strip()
+        return f"{lead} {asked}" if lead else asked
+
+    down = bool(_DOWN_WORD.match(named.get("verb") or ""))
+    return Sides(side(later), side(earlier), less=down, percent=percent)
+
+
+def _year(period: str) -> int:
+    """The year a period is of."""
+    year = _YEAR.search(period)
+    return int(year.group(0)) if year else 0
+
+
+# a capitalised name's words ("Europe, Middle East & Africa", "U.S. Cereal", "Las Vegas Strip")
+_NAME_WORD = re.compile(r"^(?:[A-Z0-9][\w.&'’-]*,?|&)$")
+_JOINS = frozenset(("&", "of", "and"))
+_OWNER = re.compile(r"(?:'s|’s|'|’)$")
+# a kind of part the two names share, written in the plural after the second
+_PLURAL = {
+    "regions": "region",
+    "segments": "segment",
+    "units": "unit",
+    "groups": "group",
+    "businesses": "business",
+    "divisions": "division",
+    "categories": "category",
+    "markets": "market",
+    "brands": "brand",
+    "geographies": "geography",
+    "areas": "area",
+    "countries": "country",
+    "lines": "line",
+}
+_COMBINED = re.compile(r"\bcombined\s+", re.IGNORECASE)
+
+
+def combined_sides(question: str) -> list[Sides]:
+    """The ways `question` may name two parts combined ("the combined X of A and B"), each as
+    the question of part A and the question of part B, the word "combined" left out; the
+    first reading whose two sides are both found is the one meant."""
+    combined = _COMBINED.search(question)
+    if combined is None:
+        return []
+    text = question[: combined.start()] + question[combined.end() :]
+    words = [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"[^\s?]+", text)]
+    out: list[Sides] = []
+    for at, (start, _, word) in enumerate(words):
+        if word.lower() != "and" or start < combined.start():
+            continue
+        for a, b in _readings(words, at):
+            if _YEAR.search(text[words[a][0] : words[b][1]]):
+                continue  # two periods, not two parts
+            before, rest = text[: words[a][0]], _singular(text[words[b][1] :])
+            part_a = text[words[a][0] : words[at][0]].rstrip()
+            part_b = text[words[at + 1][0] : words[b][1]]
+            out.append(Sides(before + part_a + rest, before + part_b + rest))
+    return out
+
+
+def _readings(words: list[tuple[int, int, str]], at: int) -> list[tuple[int, int]]:
+    """The first word of part A and the last word of part B around the "and" at `at`: two
+    capitalised names, or two single lower-case words ("operating and finance lease")."""
+    if at == 0 or at + 1 >= len(words):
+        return []
+    a = at
+    while a > 0 and _in_name(words, a - 1, backward=True):
+        a -= 1
+    b = at
+    while b + 1 < len(words) and _in_name(words, b + 1, backward=False):
+        b += 1
+    if a < at and b > at:
+        return [(a, b)]
+    before, after = words[at - 1][2], words[at + 1][2]
+    if before.isalpha() and before.islower() and after.isalpha() and after.islower():
+        return [(at - 1, at + 1)]
+    return []
+
+
+def _in_name(words: list[tuple[int, int, str]], i: int, *, backward: bool) -> bool:
+    """Whether word `i` goes on a capitalised name (a joining word only between two of its
+    words; an owner's name, "Acme's", is not the part)."""
+    word = words[i][2]
+    if _OWNER.search(word):
+        return False
+    if word.lower() in _JOINS and word != "&":
+        near = i - 1 if backward else i + 1
+        return (
+            0 <= near < len(words)
+            and bool(_NAME_WORD.match(words[near][2]))
+            and not (_OWNER.search(words[near][2]))
+        )
+    return bool(_NAME_WORD.match(word))
+
+
+def _singular(rest: str) -> str:
+    """The kind of part after a side's name in the singular ("... Display Technologies
+    segment"), within the next two words."""
+    for m in list(re.finditer(r"[a-z]+", rest))[:2]:
+        if m.group(0) in _PLURAL:
+            return rest[: m.start()] + _PLURAL[m.group(0)] + rest[m.end() :]
+    return rest

@@ -1,0 +1,150 @@
+"""Questions of two figures in freer words: one line's change between two periods ("How much
+did Orbit's shipping costs grow in 2023 compared with 2022?", "... increase in 2023?", "By
+what percentage did ... decrease ..."), two named parts combined ("the combined 2023 revenues
+in the Asia Pacific and Europe, Middle East & Africa regions"); each side asked as a question
+of its own and checked, the working cited. And the single figures those sides stand on: a
+region named with commas, a region's row under an unlabelled total, a share said of one
+customer among several, a part named after the company ("Orbit China's")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pageindex_platform.search.two_figures import two_asked
+
+from .helpers import annual_filing, ingest_files, run_json
+
+TEXT = """# Item 7. Management's Discussion and Analysis
+
+Revenues by geographical region consisted of the following (in millions):
+Years Ended December 31,
+2023 2022 2021
+Americas $ 5,000 $ 4,800 $ 4,500
+Europe, Middle East and Africa 2,500 2,400 2,300
+Asia Pacific 1,500 1,300 1,200
+$ 9,000 $ 8,500 $ 8,000
+
+Shipping costs, which include sortation and delivery centers and transportation costs, were
+$27.7 billion and $37.9 billion in 2022 and 2023.
+Advertising expenses for the years ended December 31, 2023, 2022, and 2021 were $641 million,
+$523 million, and $495 million, respectively, and are included in marketing expense.
+In 2023, our three largest customers accounted for 39% of our net revenue, with Northwind Inc.
+accounting for 17%, Contoso Group accounting for 12% and Fabrikam accounting for 10%.
+Orbit China net revenues were $674 million in 2023, compared to $1.2 billion in 2022.
+
+# Item 8. Financial Statements
+
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Net revenue 9,000 8,500 8,000
+Cost of sales 4,000 3,800 3,600
+Gross margin 5,000 4,700 4,400
+Research and development 1,800 1,700 1,600
+Marketing, general and administrative 1,700 1,600 1,500
+Operating income 1,500 1,400 1,300
+Provision for taxes 300 400 200
+Net income 1,200 1,000 1,100
+"""
+
+
+@pytest.fixture
+def orbit(tmp_path: Path) -> None:
+    files = {"orbit-10k-2023.md": annual_filing(2023, TEXT, name="ORBIT CORPORATION")}
+    ingest_files(tmp_path / "orbit", files)
+
+
+def _headline(question: str) -> dict[str, Any]:
+    out = run_json("ask", question)
+    assert out["headline"] is not None, out["answer"]
+    return dict(out["headline"])
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # an amount said in a sentence for each year, the later less the earlier
+        ("How much did Orbit's shipping costs grow in 2023 compared with 2022?", 10.2e9),
+        ("By how much did Orbit's advertising expenses in 2023 exceed those of 2022?", 118e6),
+        # one period named: the change from the year before; rows of a statement
+        ("How much did Orbit's research and development expenses increase in 2023?", 100e6),
+        # a region's rows, a fall asked as a positive amount
+        ("How much did Orbit's Asia Pacific revenues increase from 2022 to 2023?", 200e6),
+        ("What was the year-over-year decrease in Orbit's net income in fiscal 2022?", 100e6),
+        # two parts combined: the words both share ("regions") said of each
+        (
+            "What were Orbit's combined 2023 net revenues in the Asia Pacific and Europe, "
+            "Middle East & Africa regions?",
+            4000e6,
+        ),
+    ],
+)
+def test_a_change_or_a_sum_asked_in_freer_words(orbit: None, question: str, value: float) -> None:
+    headline = _headline(question)
+    assert headline["value"] == pytest.approx(value)
+    assert headline["kind"] == "metric"
+    assert any(c["name"] == "inputs" for c in headline["checks"])
+
+
+def test_a_change_in_percent_of_a_named_part(orbit: None) -> None:
+    headline = _headline(
+        "By what percentage did Orbit's revenues in the Americas increase in 2023 compared with "
+        "2022?"
+    )
+    assert headline["value"] == pytest.approx(200 / 4800 * 100)
+    assert headline["unit"] == "%"
+    # a decrease asked: the fall as a share of the earlier year's figure
+    fall = _headline(
+        "By what percentage did Orbit's net income decrease in 2022 compared with 2021?"
+    )
+    assert fall["value"] == pytest.approx(100 / 1100 * 100)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # a region named with commas, its row printed "and" for "&"
+        ("What were Orbit's 2022 net revenues in the Europe, Middle East & Africa region?", 2400e6),
+        # a region's row in a table whose total is printed without a label
+        ("How much revenue did Orbit generate in its Americas region in 2021?", 4500e6),
+        # of a sentence's shares, the one said of the customer asked
+        ("What share of Orbit's 2023 net revenue came from Contoso?", 12),
+        ("What percentage of Orbit's net revenue in 2023 did Northwind account for?", 17),
+    ],
+)
+def test_the_figures_the_sides_stand_on(orbit: None, question: str, value: float) -> None:
+    assert _headline(question)["value"] == pytest.approx(value)
+
+
+def test_a_part_named_after_the_company_is_not_the_company(orbit: None) -> None:
+    out = run_json("ask", "What were Orbit China's net revenues in 2023?")
+    headline = out["headline"]
+    assert headline is None or headline["value"] != pytest.approx(9000e6), out["answer"]
+
+
+@pytest.mark.no_database
+def test_the_sides_of_a_question() -> None:
+    change = two_asked("How much did Acme's revenue fall from 2021 to 2022?")
+    assert change is not None and change.periods and change.less
+    assert (change.first, change.second) == (
+        "How much was Acme's revenue in 2022?",
+        "How much was Acme's revenue in 2021?",
+    )
+    # "and" inside a name: each reading, in order, until both sides are found
+    combined = two_asked(
+        "What were the combined 2021 operating revenues of Acme's Small and Medium Business and "
+        "Global Enterprise customer groups?"
+    )
+    assert combined is not None and combined.added
+    readings = [(combined.first, combined.second), *combined.others]
+    assert (
+        "What were the 2021 operating revenues of Acme's Small and Medium Business customer group?",
+        "What were the 2021 operating revenues of Acme's Global Enterprise customer group?",
+    ) in readings
+    # two periods are not two parts; a period earlier than the first is no change asked
+    assert two_asked("What were Acme's combined revenues in 2021 and 2022?") is None
+    assert two_asked("How much did Acme's revenue grow from 2022 to 2021?") is None
