@@ -196,6 +196,7 @@ REGISTRANTS = (
     ("APPLE INC.", "AAPL"),
     ("BEST BUY CO., INC.", "BBY"),
     ("BLOCK, INC.", "SQ"),
+    ("SQUARE, INC.", None),  # Block's name on its covers before 2021
     ("THE BOEING COMPANY", "BA"),
     ("CVS HEALTH CORPORATION", "CVS"),
     ("CORNING INCORPORATED", "GLW"),
@@ -228,8 +229,8 @@ def test_real_questions_get_no_false_not_stored_notice(tmp_path: Path) -> None:
     ingest_files(
         tmp_path / "registrants",
         {
-            f"{symbol.lower()}.md": annual_filing(2022, BODY.format(revenue=1), name=name,
-                                                  symbol=symbol)
+            f"{(symbol or name.split(',')[0]).lower()}.md": annual_filing(
+                2022, BODY.format(revenue=1), name=name, symbol=symbol)
             for name, symbol in REGISTRANTS
         },
     )  # fmt: skip

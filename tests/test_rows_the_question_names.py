@@ -268,8 +268,14 @@ def test_what_a_question_says_beside_a_line_makes_it_another_figure(summit: None
 
 
 def test_a_change_from_another_base_is_not_the_years(summit: None) -> None:
+    # over two years: the change from 2021's revenue to 2023's, both years cited — never
+    # the last year's change
+    out = _asked("By what percentage did Summit's revenue change from 2021 to 2023?")
+    headline = out["headline"]
+    assert headline is not None and headline["value"] == pytest.approx(11.1), out["answer"]
+    inputs = [c["detail"] for c in headline["checks"] if c["name"] == "inputs"]
+    assert any("2021" in i for i in inputs) and any("2023" in i for i in inputs), inputs
     for question in (
-        "By what percentage did Summit's revenue change from 2021 to 2023?",  # two years
         "By what percentage did Summit's revenue grow since 2021?",
         "By what percentage did Summit's revenue grow on an organic basis in 2023?",
         "What was Summit's 2023 operating income plus interest expense?",  # a sum, no row

@@ -5,6 +5,7 @@ that no selected filing is."""
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -16,6 +17,7 @@ from ..periods.fiscal import asked_years, filing_years, of_dates, own_span, repo
 from .constraints import Constraints
 from .document_search import Found, Selected
 from .headline import Stated
+from .one_figure import said_as_change, whole_for_part
 from .query import Query
 from .results import Citation
 from .stated import state
@@ -112,13 +114,15 @@ def stated_of_period(
 
     two = two_asked(query.question)
     stated = of(first) if two is not None and two.percent else None
-    if stated is not None and stated.headline is not None and stated.headline.kind == "text":
+    if stated is not None and said_as_change(stated):
         return stated, first  # a change in percent a sentence says ("increased 94%")
     if two is not None:  # "how much higher were A than B": each asked of the same filing
-        said = difference(two, lambda asked: of(first, asked))
+        said = difference(two, lambda asked: of(first, asked), _company_words(first))
         if said is not None:
             return said, first
     stated = stated or of(first)
+    if two is not None and two.percent:  # no side found: not the whole's change for a part's
+        stated = whole_for_part(stated, of(first, two.first))
     if stated.headline is not None or stated.working is not None:
         return stated, first
     for other in (f.document for f in found[1:]):
@@ -264,3 +268,9 @@ def _label(document: DocumentInfo) -> str:
     period = " ".join(str(x) for x in (document.fiscal_period, document.fiscal_year) if x)
     kinds = ", ".join(x for x in (document.doc_type, period) if x)
     return f"{document.name} ({kinds or 'no metadata'})"
+
+
+def _company_words(document: DocumentInfo) -> frozenset[str]:
+    """The lower-case words of the company's names (a side's label need not repeat them)."""
+    names = (document.company or "", *document.company_aliases)
+    return frozenset(w.lower() for n in names for w in re.findall(r"[\w&-]+", n))

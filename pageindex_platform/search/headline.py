@@ -45,6 +45,10 @@ class Stated:
         return list(dict.fromkeys([*first, *((f.document, f.page) for f in self.figures)]))
 
 
+# why a part's question sets the whole company's figure aside ("... not the MGM China's")
+WHOLE_NOT_PART = "the whole company's figure, not the"
+
+
 def _shown(figure: Figure) -> dict[str, object]:
     return {
         "value": figure.value,

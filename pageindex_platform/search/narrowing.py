@@ -318,7 +318,7 @@ def counted_kind(question: str, shown: str) -> Check:
 
 
 # what parts the figures of a sentence: each then has its own words
-_PARTED = re.compile(r"[,;:(]|\bof\s+(?:which|whom)\b|\bincluding\b", re.IGNORECASE)
+_PARTED = re.compile(r"[,;:(]|\bof\s+(?:which|whom)\b|\bincluding\b|\bwith\b", re.IGNORECASE)
 # another place named with the one asked ("in the U.S. and Canada")
 _ALSO = re.compile(r"\s*(?:and|&|or|,)\s+(?:in\s+)?(?:the\s+)?[A-Z]")
 # words that make a place said of part of a figure, or of what it leaves out

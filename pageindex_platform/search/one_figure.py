@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .headline import Stated, demote, not_sure
+from .headline import WHOLE_NOT_PART, Stated, demote, not_sure
 from .results import Headline
 from .sentence_numbers import TOTAL_ASKED
 from .two_figures import two_asked
@@ -22,8 +22,12 @@ def one_asked(stated: Stated, question: str) -> Stated:
     two = two_asked(question)
     if two is not None and two.percent and headline.unit in ("%", "percent"):
         why = ""  # a change in percent, said or computed as such ("an increase of 11%")
+    elif two is not None and two.periods and headline.unit == "%" and said_as_change(stated):
+        why = ""  # "by how much did comparable sales increase": "increased 11.7%" says it
     elif two is not None and not two.added:
         why = "one figure; the question asks how much one is more or less than another"
+    elif two is not None and headline.kind in ("line item", "segment", "row"):
+        why = "one figure; the question asks two combined"  # "the combined ... of A and B"
     else:
         why = _not_one_figure(question, headline)
     if why:  # "how much higher", "in 2019 and 2018 combined", "the average of", "change in"
@@ -55,3 +59,45 @@ _CHANGE_IN = re.compile(
     r"\b(?:change|increase|decrease|growth|decline)s?\b(?:\s*\([^)]*\))?\s+(?:in|of)\b",
     re.IGNORECASE,
 )
+
+
+def whole_for_part(stated: Stated, side: Stated) -> Stated:
+    """`stated`, a computed change of a line, set aside where the question's side (the line in
+    one period) names a part whose own figure was not found, and the whole company's was
+    set aside: the whole's change is not the part's ("MGM China's net revenues"); a share a
+    sentence says is no change either."""
+    headline = stated.headline
+    if headline is None or headline.kind != "metric":
+        return no_share_for_change(stated)
+    if any(c.set_aside.startswith(WHOLE_NOT_PART) for c in side.candidates):
+        demote(stated, "the whole company's change; the question asks a part's")
+        stated.text = not_sure("the figure asked", stated.candidates)
+    return stated
+
+
+def no_share_for_change(stated: Stated) -> Stated:
+    """`stated` with a share a sentence says ("68% of its revenues") set aside, where a
+    change in percent is asked."""
+    if (
+        stated.headline is not None
+        and stated.headline.kind == "text"
+        and not said_as_change(stated)
+    ):
+        demote(stated, "a share of something; the question asks a change in percent")
+        stated.text = not_sure("the figure asked", stated.candidates)
+    return stated
+
+
+def said_as_change(stated: Stated) -> bool:
+    """Whether `stated` is a percentage a sentence says as a change ("increased 94%"), not a
+    share of something ("68% of its revenues were from fixed-price contracts")."""
+    headline = stated.headline
+    if headline is None or headline.kind != "text":
+        return False
+    at = headline.label.find(headline.shown)
+    after = _LISTED.sub("", headline.label[at + len(headline.shown) :]) if at >= 0 else ""
+    return not re.match(r"\s+of\b", after)  # "68% and 69% of their revenues": shares
+
+
+# the percentages listed after a first one ("68% and 69%", "71%, 70% and 68%")
+_LISTED = re.compile(r"^(?:\s*(?:,|and|,\s*and)\s*\(?-?\d+(?:\.\d+)?\)?\s?%)+")

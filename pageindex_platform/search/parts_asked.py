@@ -226,8 +226,8 @@ def _owner_part(said: list[str], company: set[str]) -> str:
     """An owner that is a part named after the company ("MGM China's net revenues" of MGM
     Resorts): the company's name and words of its own; "" where the owner is the company."""
     bare = [re.sub(r"['’]s?$", "", w).strip(".,") for w in said]
-    while bare and bare[0].lower() in _NOT_A_PART:
-        bare.pop(0)
+    while bare and (bare[0].lower() in _NOT_A_PART or not bare[0][:1].isupper()):
+        bare.pop(0)  # "How much was", "What were": no word of the owner's name
     if len(bare) < 2 or not _of_company(bare[0].lower(), company):
         return ""
     own = [w for w in bare[1:] if not _of_company(w.lower(), company)]

@@ -12,11 +12,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from ..db import queries
+from ..db.queries import DocumentInfo
 from ..db.sql import Session
 from ..index.tables import label_key
 from .checks import CheckedBook
 from .figures import Figure, LineItem
-from .headline import Stated, candidate, figure_headline, not_sure
+from .headline import WHOLE_NOT_PART, Stated, candidate, figure_headline, not_sure
 from .items_named import items_in
 from .part_shares import share_stated
 from .parts_asked import GENERAL, PART_NOUN, Part
@@ -74,7 +75,7 @@ def segment_stated(
     text = f"No {item.name} of {asked}{when} was found in {document.name}'s tables"
     if whole is None:
         return Stated(f"{text}.")
-    aside = [candidate(whole, f"the whole company's figure, not the {part.said}'s")]
+    aside = [candidate(whole, f"{WHOLE_NOT_PART} {part.said}'s")]
     return Stated(
         f"{text}; the whole company's {item.name} is {whole.shown} — {whole.cited} — "
         f"not {part_of}.",
@@ -105,7 +106,8 @@ def _segment_figure(
         owners = book.document.company_aliases  # the company's short names
         labels += [f"{owner} {label}" for owner in owners for label in labels]
     else:  # "wireless equipment" printed "Wireless equipment revenues"
-        labels = [segment, *(f"{segment} {n.removesuffix(' *')}" for n in item.names)]
+        short = (segment, *_short_names(segment, book.document))
+        labels = [*short, *(f"{x} {n.removesuffix(' *')}" for x in short for n in item.names)]
     found = book.rows(labels, year)
     rows = [r for r in found if part.segment or r.page in book.statement_pages]
     # a sub-line by a proper name the statements do not print ("Americas revenues", "iPhone
@@ -198,6 +200,21 @@ def _part_key(words: str) -> str:
 
 # a heading over rows that give a change, not a figure
 _CHANGE = re.compile(r"\b(?:changes?|increases?|decreases?|variances?)\b", re.IGNORECASE)
+
+
+def _short_names(name: str, document: DocumentInfo) -> list[str]:
+    """The shorter names a filing may print a part named after the company by: without the
+    company's word where two words or more are left ("Boeing Global Services": "Global
+    Services"), its initials where it has three words or more ("Amazon Web Services": "AWS")."""
+    words = name.split()
+    own = {
+        w.lower() for n in (document.company or "", *document.company_aliases) for w in n.split()
+    }
+    rest = words[1:] if words and words[0].lower() in own else []
+    short = [" ".join(rest)] if len(rest) >= 2 else []
+    if len(words) >= 3 and all(w[:1].isupper() for w in words):
+        short.append("".join(w[0] for w in words))
+    return short
 
 
 def _beside_whole(book: CheckedBook, figure: Figure, whole: Figure | None) -> bool:

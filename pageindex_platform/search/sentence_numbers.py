@@ -25,6 +25,11 @@ def respective(sentence: str, shown: str, percent: bool, year: int | None) -> Ch
     respectively"), the figure of the year asked: its figures of the kind asked (`percent`:
     percentages, else counts) — no money, no day of a date, none in parentheses — go with
     its years in order."""
+    at = position(sentence, shown)
+    # "12% (13% in 2019 and 12% in 2018)": the year asked's figure is in the parentheses
+    aside = re.match(r"\s*\(([^()]*)\)", sentence[at + len(shown) :]) if at >= 0 else None
+    if aside and year and re.search(rf"\b(?:in|for)\s+(?:fiscal\s+)?{year}\b", aside[1]):
+        return Check("period", False, f"the parentheses after it give the figure of {year}")
     end = RESPECTIVELY.search(sentence)
     if end is None or year is None:
         return Check("period", True, "the sentence gives the figure of one period")
@@ -36,7 +41,6 @@ def respective(sentence: str, shown: str, percent: bool, year: int | None) -> Ch
         if not bare[: m.start()].rstrip().endswith("$")
         and percent == bare[m.end() :].lstrip().startswith("%")
     ]
-    at = position(sentence, shown)
     if len(years) < 2 or len(figures) != len(years):
         return Check("period", True, "the sentence gives the figure of one period")
     if at not in figures:
@@ -60,8 +64,8 @@ SENTENCE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(])|\n{2,}|\n(?=[A-Z•\-])")
 # Sales of $3.2 Billion Compared to ... Quarter"), and a list's item ends in a word of its
 # own ("... on an FX-Neutral basis" over "Gross Merchandise Volume ...")
 _WRAPPED = re.compile(
-    r"^(.{60,}(?:,|\b(?:the|of|and|in|to|for|by|with|a|an|at|on|from|as|or|our|its|their|"
-    r"which|that|than|into|under)|\b[A-Z][a-z]+))\n(?=[A-Z][a-z])",
+    r"^(.{60,}(?:(?:,|\b(?:the|of|and|in|to|for|by|with|a|an|at|on|from|as|or|our|its|their|"
+    r"which|that|than|into|under))(?=\n[A-Z])|\b[A-Z][a-z]+(?=\n[A-Z][a-z])))\n",
     re.MULTILINE,
 )
 
@@ -152,7 +156,7 @@ def of_a_whole(sentence: str, percent: re.Match[str], whole: tuple[str, ...] = (
 # where the words naming a whole end: a verb, a preposition of place or time, punctuation
 _WHOLE_END = re.compile(
     r"\b(?:was|were|is|are|came|come|comes|generated|derived|from|in|for|during|by|"
-    r"attributable|represented|respectively)\b|[,.;:()?]",
+    r"attributable|represented|respectively|did|does|do|account(?:ed)?)\b|[,.;:()?]",
     re.IGNORECASE,
 )
 _NOT_THE_WHOLE = frozenset("our its their the total company s of a an".split())
@@ -188,19 +192,67 @@ def said_of_part(
     sentence: str, found: list[re.Match[str]], shares: list[re.Match[str]], part: tuple[str, ...]
 ) -> list[re.Match[str]]:
     """Of a sentence's percentages (`found`; `shares`: those said as shares of the whole
-    asked), the ones said of the part asked: where the sentence gives a share of the whole,
-    the figures whose words since the figure before name every word of the part ("three
-    largest customers accounted for 39% of our net revenue, with Dell Inc. accounting for
-    17%": Dell's is 17%); else, or where none names it, the shares."""
+    asked), the ones said of the part asked, where the sentence gives a share of the whole:
+    the figure whose words since the figure before name every word of the part, and those in
+    parentheses right after it ("three largest customers accounted for 39% of our net revenue,
+    with Dell Inc. accounting for 17% (17% in 2019 ...)": Dell's are 17% and 17%); of parts
+    listed before figures said "respectively", the one in the part's place; else, or where
+    none names it, the shares."""
     if not part or not found or not shares:
         return shares
+    listed = _in_its_place(sentence, found, part)
+    if listed is not None:
+        return listed
     starts = [0, *(m.end() for m in found[:-1])]
     named = [
         m
         for m, start in zip(found, starts, strict=True)
-        if all(re.search(rf"\b{re.escape(w)}", sentence[start : m.start()], re.I) for w in part)
+        if all(
+            re.search(rf"\b{re.escape(w)}", sentence[start : m.start()].replace("-", ""), re.I)
+            for w in part
+        )
     ]
-    return named or shares
+    # the part's figures go on until a figure that names another ("..., Lenovo ... 12%"),
+    # through its parentheses ("17% (17% in 2019 ...)") and its list ("20 percent of our
+    # consolidated net sales and 29 percent of net sales of our North America Retail segment")
+    kept: list[re.Match[str]] = []
+    for m, start in zip(found, starts, strict=True):
+        if m in named or (
+            kept
+            and kept[-1] is found[found.index(m) - 1]
+            and not _NAME.search(re.sub(r"\([^()]*\)", "", sentence[start : m.start()]))
+        ):
+            kept.append(m)
+    return [m for m in kept if m in shares] or kept or shares
+
+
+_NAME = re.compile(r"\b[A-Z][a-z]")  # a capitalised word: a name another figure is said of
+
+
+def _in_its_place(
+    sentence: str, found: list[re.Match[str]], part: tuple[str, ...]
+) -> list[re.Match[str]] | None:
+    """The figure in the part's place among names listed before figures said "respectively"
+    ("Sony and Microsoft accounted for 12% and 10%, respectively": Microsoft's is 10%)."""
+    said = RESPECTIVELY.search(sentence)
+    if said is None or said.start() < found[-1].end():
+        return None
+    figures = [m for m in found if m.end() <= said.start()]
+    chunks = re.split(r",\s*(?:and\s+)?|\s+and\s+", sentence[: found[0].start()])
+    names = [  # the names listed, in order: capitalised, no sentence's opening word
+        n for n in chunks if re.match(r"\s*[A-Z]", n) and n.split()[0].lower() not in _OPENERS
+    ][-len(figures) :]
+    at = [
+        i
+        for i, n in enumerate(names)
+        if any(re.search(rf"\b{re.escape(w)}\b", n, re.I) for w in part)
+    ]
+    if len(at) != 1 or len(names) != len(figures) or len(figures) < 2:
+        return None
+    return [figures[at[0]]]
+
+
+_OPENERS = frozenset("we in our the during for as at its their".split())
 
 
 # where a sentence turns to what caused its figure: "Net revenues increased 7% ..., driven

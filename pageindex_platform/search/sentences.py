@@ -40,7 +40,9 @@ _NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s*(million|billion|thousand)\b
 _PERCENT = re.compile(r"\(?(-?\d+(?:\.\d+)?)\)?\s?(%|percent\b)", re.IGNORECASE)
 # the parts listed after a whole: "136,000 employees, including 38,000 in ...", "143,000
 # employees, of which 95,000 were employed internationally"
-_INCLUDING = re.compile(r"\b(?:including|of (?:which|whom))\b")
+_INCLUDING = re.compile(
+    r"\b(?:including|of (?:which|whom))\b|,\s+with\b(?=\s+(?:approximately\s+|about\s+)?\d)"
+)
 # acts said in other words: "bought back" for "repurchased"
 _SAME_ACT = {s: "repurcha|buy|bought" for s in ("repurcha", "repurchas", "buy")}
 # a plural noun after the noun asked, which then only names a kind ("pharmacy stores")
@@ -135,7 +137,11 @@ def _found(
 ) -> list[tuple[int, int, str, float, str]]:
     """(score, page, sentence, value, as written) for each figure of the kind asked, best
     first: the sentences sharing most of the question's words."""
-    keys = [ask.noun] if ask.noun else list(ask.terms)
+    # a noun of one who is done to ("employee") by its verb's stem: "93,516 people ... employed"
+    keys = (
+        [ask.noun.removesuffix("ee") if ask.noun.endswith("ee") else ask.noun] if ask.noun else []
+    )
+    keys = keys or list(ask.terms)
     keys = [k for k in keys if len(k) > 2] + ([_SYMBOLS[ask.noun]] if ask.noun in _SYMBOLS else [])
     pages = queries.pages_mentioning(session, document, keys, ranked=True)
     out: list[tuple[int, int, str, float, str]] = []
@@ -208,12 +214,13 @@ def _figures(sentence: str, ask: TextAsk) -> list[tuple[float, str]]:
     """The figures of the kind asked in a sentence: a number before the noun asked, or a
     percentage in a sentence moving the way asked."""
     if ask.percent:
+        joined = sentence.replace("-", "")  # "Wal-Mart" says "walmart"
         kept = [
             m
             for m in _PERCENT.finditer(sentence)
             if _moves(sentence, m.start(), ask.direction)
             and not _BOUND.search(sentence[: m.start()][-25:])
-            and all(re.search(rf"\b{_root(w)}", sentence, re.I) for w in ask.part)
+            and all(re.search(rf"\b{_root(w)}", joined, re.I) for w in ask.part)
         ]
         shares = [m for m in kept if not ask.share or of_a_whole(sentence, m, ask.whole)]
         return [

@@ -15,7 +15,8 @@ _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 # a period a side is asked in: a (fiscal) year or a date
 _PERIOD = (
     rf"(?:(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?)?(?:19|20)\d\d\b|{_MONTH}\s+\d{{1,2}},?\s+"
-    r"(?:19|20)\d\d\b)"
+    r"(?:19|20)\d\d\b|(?:the\s+)?(?:q[1-4]|(?:first|second|third|fourth)\s+quarter)\s+(?:of\s+)?"
+    r"(?:fiscal\s+(?:year\s+)?)?(?:19|20)\d\d\b)"
 )
 _UP = r"increase|grow|rise|expand|climb|improve"
 _DOWN = r"decrease|decline|fall|drop|shrink"
@@ -65,6 +66,8 @@ class Sides:
     second: str
     less: bool = False
     percent: bool = False
+    # the parts each side names (of a change, the line asked, both sides)
+    parts: tuple[str, str] = ("", "")
 
 
 def change_sides(question: str) -> Sides | None:
@@ -94,7 +97,8 @@ def change_sides(question: str) -> Sides | None:
         return f"{lead} {asked}" if lead else asked
 
     down = bool(_DOWN_WORD.match(named.get("verb") or ""))
-    return Sides(side(later), side(earlier), less=down, percent=percent)
+    line = found["line"].strip()
+    return Sides(side(later), side(earlier), less=down, percent=percent, parts=(line, line))
 
 
 def _year(period: str) -> int:
@@ -122,8 +126,11 @@ _PLURAL = {
     "areas": "area",
     "countries": "country",
     "lines": "line",
+    "sbus": "sbu",
+    "SBUs": "SBU",
 }
 _COMBINED = re.compile(r"\bcombined\s+", re.IGNORECASE)
+_KINDS = frozenset(("sbu", "sbus", "segment", "segments"))  # said capitalised too ("SBUs")
 
 
 def combined_sides(question: str) -> list[Sides]:
@@ -145,7 +152,8 @@ def combined_sides(question: str) -> list[Sides]:
             before, rest = text[: words[a][0]], _singular(text[words[b][1] :])
             part_a = text[words[a][0] : words[at][0]].rstrip()
             part_b = text[words[at + 1][0] : words[b][1]]
-            out.append(Sides(before + part_a + rest, before + part_b + rest))
+            sides = (before + part_a + rest, before + part_b + rest)
+            out.append(Sides(*sides, parts=(part_a, part_b)))
     return out
 
 
@@ -172,8 +180,8 @@ def _in_name(words: list[tuple[int, int, str]], i: int, *, backward: bool) -> bo
     """Whether word `i` goes on a capitalised name (a joining word only between two of its
     words; an owner's name, "Acme's", is not the part)."""
     word = words[i][2]
-    if _OWNER.search(word):
-        return False
+    if _OWNER.search(word) or word.lower() in _KINDS:
+        return False  # an owner's name; a kind of part ("SBUs", "Segments")
     if word.lower() in _JOINS and word != "&":
         near = i - 1 if backward else i + 1
         return (
@@ -187,7 +195,7 @@ def _in_name(words: list[tuple[int, int, str]], i: int, *, backward: bool) -> bo
 def _singular(rest: str) -> str:
     """The kind of part after a side's name in the singular ("... Display Technologies
     segment"), within the next two words."""
-    for m in list(re.finditer(r"[a-z]+", rest))[:2]:
+    for m in list(re.finditer(r"[A-Za-z]+", rest))[:2]:
         if m.group(0) in _PLURAL:
             return rest[: m.start()] + _PLURAL[m.group(0)] + rest[m.end() :]
     return rest

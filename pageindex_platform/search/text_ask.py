@@ -202,7 +202,11 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     negated += tuple(phrase_words(" ".join(_TAKEN_IN.findall(question))).split())
     terms = tuple(t for t in terms if t not in negated)
     plain_percent = bool(percent) and not count
-    part = tuple(t for t in terms if " " not in t and t not in whole) if share else ()
+    part = (
+        tuple(t for t in terms if " " not in t and t not in {*whole, *_NOT_THE_PART})
+        if share
+        else ()
+    )
     return TextAsk(
         plain_percent,
         noun,
@@ -218,6 +222,13 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
         _subject(question, company_words) if plain_percent else (),
         done=tuple(m.lower() for m in _PASSIVE.findall(question)) if count else (),
     )
+
+
+# words of a share's part a sentence need not say: its kind ("the Flexibles segment":
+# "Flexibles accounted for 76%") and the verb asked ("did Dell account for")
+_NOT_THE_PART = frozenset(
+    "segment business division unit group region category account represent contribute".split()
+)
 
 
 def in_sentences(asked: TextAsk, metric: Metric | None, defined: dict[str, Metric]) -> bool:

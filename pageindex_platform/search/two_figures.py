@@ -109,7 +109,10 @@ class TwoAsked:
     added: bool = False  # the sum is asked ("the sum of A and B", "A and B combined")
     periods: bool = False  # one line in two periods ("revenue in 2019 than in 2018")
     percent: bool = False  # the difference as a percentage of the second side
-    others: tuple[tuple[str, str], ...] = ()  # other readings of the two sides, in order
+    # other readings of the two sides, in order: (first, second, part named by the first,
+    # by the second)
+    others: tuple[tuple[str, str, str, str], ...] = ()
+    parts: tuple[str, str] = ("", "")  # the parts each side names, where two parts are asked
 
 
 def two_asked(question: str) -> TwoAsked | None:
@@ -117,19 +120,25 @@ def two_asked(question: str) -> TwoAsked | None:
     shapes below first, then one line's change between two periods, then parts combined."""
     shaped, readings = _shaped(question), combined_sides(question)
     if readings and (shaped is None or (shaped.added and not shaped.periods)):
-        # two parts combined: the readings that keep the words both share first ("the combined
-        # sales of Acme's A and B segments": "Acme's A segment", "Acme's B segment")
-        pairs = [(x.first, x.second) for x in readings]
-        if shaped is not None:
-            pairs.append((shaped.first, shaped.second))
-        (first, second), *others = pairs
-        return TwoAsked(first, second, False, added=True, others=tuple(others))
+        # two parts combined, each reading keeping the words both share ("the combined sales
+        # of Acme's A and B segments": "Acme's A segment", "Acme's B segment"), each side's
+        # figure a row that names its part
+        first, *others = readings
+        pairs = tuple((x.first, x.second, *x.parts) for x in others)
+        return TwoAsked(
+            first.first, first.second, False, added=True, others=pairs, parts=first.parts
+        )
     if shaped is not None:
         return shaped
     change = change_sides(question)
     if change is not None:
         return TwoAsked(
-            change.first, change.second, change.less, periods=True, percent=change.percent
+            change.first,
+            change.second,
+            change.less,
+            periods=True,
+            percent=change.percent,
+            parts=change.parts,
         )
     return None
 
@@ -232,16 +241,47 @@ def _whole(found: re.Match[str], asked: str) -> str:
     return f"{text}{found['tail']}? {found['after']}".strip()
 
 
-def difference(two: TwoAsked, stated_of: Callable[[str], Stated]) -> Stated | None:
+def difference(
+    two: TwoAsked, stated_of: Callable[[str], Stated], own: frozenset[str] = frozenset()
+) -> Stated | None:
     """The difference (or sum) of the two figures `stated_of` states for each side's
     question, of the first reading of the two sides where both state one, in the same unit and
     period; None where no reading does."""
-    for first_asked, second_asked in ((two.first, two.second), *two.others):
+    for first_asked, second_asked, *parts in ((two.first, two.second, *two.parts), *two.others):
         first, second = stated_of(first_asked), stated_of(second_asked)
         a, b = first.headline, second.headline
-        if a is not None and b is not None and _one_pair(two, a, b):
+        if (
+            a is not None
+            and b is not None
+            and _one_pair(two, a, b)
+            and all(_names(x.label, part, own) for x, part in zip((a, b), parts, strict=True))
+        ):
             return _worked(two, first, second, a, b)
     return None
+
+
+def _names(label: str, part: str, own: frozenset[str]) -> bool:
+    """Whether a figure's label names the part its side asks ("" asks none): a word of a
+    part's name ("Segment net revenues" is no "Activision" segment's), and of a line's, each
+    capitalised word that is not the company's ("EMEA" of "Oracle's EMEA hardware revenues":
+    not the row "Hardware")."""
+    if not part:
+        return True
+    words = [w for w in re.findall(r"[A-Za-z0-9]+", part) if len(w) > 2 or w.isupper()]
+    said = [w for w in words if re.search(rf"\b{re.escape(w)}", label, re.IGNORECASE)]
+    named = [
+        w
+        for w in re.findall(r"\b[A-Z][\w&-]*", re.sub(r"['’]s?\b", "", part))
+        if w.lower() not in own | _KIND_WORDS
+    ]
+    # the name said right before its kind is named even where it is the company's word
+    # ("Activision Blizzard's Blizzard segment": not the row "Segment net revenues")
+    named += re.findall(rf"\b([A-Z][\w&-]*)\s+(?i:{'|'.join(_KIND_WORDS)})\b", part)
+    return bool(said) and all(re.search(rf"\b{re.escape(w)}", label, re.IGNORECASE) for w in named)
+
+
+# a kind of part a row need not repeat ("Data Center Group": the row "Data Center")
+_KIND_WORDS = frozenset("group groups segment segments division business unit sbu".split())
 
 
 def _one_pair(two: TwoAsked, a: Headline, b: Headline) -> bool:
@@ -253,6 +293,8 @@ def _one_pair(two: TwoAsked, a: Headline, b: Headline) -> bool:
         return False  # one period asked of both sides (or, of one line, two periods)
     if two.percent and not b.value:
         return False
+    if two.periods and (a.label, a.page) != (b.label, b.page):
+        return False  # one line in two periods: one row of one table, read in two columns
     # both sides read as one figure: neither side's own is known
     return not ((a.label == b.label and not two.periods) or (a.page, a.value) == (b.page, b.value))
 
@@ -269,7 +311,7 @@ def _worked(two: TwoAsked, first: Stated, second: Stated, a: Headline, b: Headli
         label = f"{a.label}, {larger.period} {'plus' if two.added else 'less'} {smaller.period}"
     unit = a.unit
     if two.percent:  # "by what percentage did A decrease in 2022 compared with 2021"
-        value, unit = value / abs(b.value) * 100, "%"
+        value, unit = round(value / abs(b.value) * 100, 1), "%"  # as a change is written
         shown = f"{value:.1f}%"
         label = f"{a.label}, {'decrease' if two.less else 'change'} from {b.period} to {a.period}"
     checks = [*a.checks, *b.checks, input_check(a), input_check(b)]
