@@ -78,6 +78,14 @@ def _headline(question: str) -> dict[str, Any]:
         ("By how much did Orbit's advertising expenses in 2023 exceed those of 2022?", 118e6),
         # one period named: the change from the year before; rows of a statement
         ("How much did Orbit's research and development expenses increase in 2023?", 100e6),
+        (
+            "By how much did Orbit's research and development expenses rise year over year "
+            "in 2023?",
+            100e6,
+        ),
+        ("How much more did Orbit spend on research and development in 2023 than in 2022?", 100e6),
+        # an abbreviation of the row's words ("R&D": "Research and development")
+        ("How much did Orbit's R&D expenses go up in 2023 versus 2022?", 100e6),
         # a region's rows, a fall asked as a positive amount
         ("How much did Orbit's Asia Pacific revenues increase from 2022 to 2023?", 200e6),
         ("What was the year-over-year decrease in Orbit's net income in fiscal 2022?", 100e6),

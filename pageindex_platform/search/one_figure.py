@@ -49,11 +49,18 @@ def _not_one_figure(question: str, headline: Headline) -> str:
         return "one figure; the question asks several combined"
     if _AVERAGE.search(question) and len(years) > 1:
         return "one period's figure; the question asks an average of several"
-    if _CHANGE_IN.search(question) and not _CHANGE_IN.search(f"{headline.label} in"):
+    changed = _CHANGE_IN.search(question) or _CHANGE_DID.search(question)
+    if changed and not _CHANGE_IN.search(f"{headline.label} in"):
         return "the line's own figure; the question asks its change over a period"
     return ""
 
 
+# "how much did X rise year over year", "by how much did X go up": a change asked by its verb
+_CHANGE_DID = re.compile(
+    r"\bhow\s+much\s+did\b[^?]*?\b(?:increase|decrease|grow|grew|rise|rose|fall|fell|decline|"
+    r"drop|change|climb|jump|go\s+(?:up|down))\w*\b",
+    re.IGNORECASE,
+)
 _AVERAGE = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
 _CHANGE_IN = re.compile(
     r"\b(?:change|increase|decrease|growth|decline)s?\b(?:\s*\([^)]*\))?\s+(?:in|of)\b",

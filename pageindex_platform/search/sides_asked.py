@@ -18,8 +18,8 @@ _PERIOD = (
     r"(?:19|20)\d\d\b|(?:the\s+)?(?:q[1-4]|(?:first|second|third|fourth)\s+quarter)\s+(?:of\s+)?"
     r"(?:fiscal\s+(?:year\s+)?)?(?:19|20)\d\d\b)"
 )
-_UP = r"increase|grow|rise|expand|climb|improve"
-_DOWN = r"decrease|decline|fall|drop|shrink"
+_UP = r"increase|grow|rise|expand|climb|improve|go\s+up"
+_DOWN = r"decrease|decline|fall|drop|shrink|go\s+down"
 _VERB = rf"(?P<verb>{_UP}|{_DOWN}|change)"
 _NOUN = r"(?P<verb>increase|growth|rise|decrease|decline|drop|fall|change)"
 _HOW = r"(?:by\s+)?(?:how\s+much|(?P<percent>what\s+(?:percentage|percent|%)))"
@@ -42,7 +42,7 @@ _CHANGE_DID = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _CHANGE_OF = re.compile(
-    rf"^(?P<lead>.*?)\bwhat\s+(?:was|were|is)\s+the\s+(?:year[-\s]over[-\s]year\s+|dollar\s+)?"
+    rf"^(?P<lead>.*?)\bwhat\s+(?:was|were|is)\s+the\s+(?:(?:year[-\s]over[-\s]year|dollar|absolute)\s+){{0,2}}"
     rf"(?:(?P<percent>percentage|percent)\s+)?{_NOUN}\s+in\s+(?P<line>.+?){_PERIODS}{_TAIL}",
     re.IGNORECASE | re.DOTALL,
 )

@@ -170,8 +170,13 @@ def _shaped(question: str) -> TwoAsked | None:
     spent = _SPENT.match(question)
     if spent is not None:  # each side: "how much did A spend on X"
         did = f"how much did {spent['a']} {spent['verb']} {spent['on']}"
+        less = spent["more"].lower() in _LESS
+        across = _across(spent["x"].strip(), spent["y"].strip())  # "... in 2022 than in 2021"
+        if across is not None:
+            first, second = (_whole(spent, f"{did} {side}") for side in across)
+            return TwoAsked(first, second, less, periods=True)
         first, second = (_whole(spent, f"{did} {spent[x].strip()}") for x in ("x", "y"))
-        return TwoAsked(first, second, less=spent["more"].lower() in _LESS)
+        return TwoAsked(first, second, less=less)
     found = _DID.match(question)
     if found is not None:
         what, verb, aside = found["what"], found["verb"], found["aside"]
@@ -277,7 +282,17 @@ def _names(label: str, part: str, own: frozenset[str]) -> bool:
     # the name said right before its kind is named even where it is the company's word
     # ("Activision Blizzard's Blizzard segment": not the row "Segment net revenues")
     named += re.findall(rf"\b([A-Z][\w&-]*)\s+(?i:{'|'.join(_KIND_WORDS)})\b", part)
-    return bool(said) and all(re.search(rf"\b{re.escape(w)}", label, re.IGNORECASE) for w in named)
+    return bool(said) and all(_said_in(w, label) for w in named)
+
+
+def _said_in(word: str, label: str) -> bool:
+    """Whether a label says a word, or, of an abbreviation, the words it shortens ("R&D":
+    "Research and development", "AWS": "Amazon Web Services")."""
+    if re.search(rf"\b{re.escape(word)}", label, re.IGNORECASE):
+        return True
+    letters = re.sub(r"[^A-Z]", "", word)
+    initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", label)).upper()
+    return len(letters) >= 2 and re.search(".*".join(letters), initials) is not None
 
 
 # a kind of part a row need not repeat ("Data Center Group": the row "Data Center")
@@ -304,7 +319,7 @@ def _worked(two: TwoAsked, first: Stated, second: Stated, a: Headline, b: Headli
     value = b.value - a.value if two.less else a.value - b.value
     if two.added:
         value = a.value + b.value
-    shown = _shown_like(a.shown, value)
+    shown = _shown_like(a.shown, value, a.value)
     larger, smaller = (b, a) if two.less else (a, b)
     label = f"{larger.label} {'plus' if two.added else 'less'} {smaller.label}"
     if two.periods:  # "Net revenues, 2019 less 2018"
@@ -349,15 +364,20 @@ def _worked(two: TwoAsked, first: Stated, second: Stated, a: Headline, b: Headli
     )
 
 
-def _shown_like(shown: str, value: float) -> str:
-    """`value` written as `shown` writes its figure ("$18,410 million" → "$10,678 million")."""
+def _shown_like(shown: str, value: float, like: float) -> str:
+    """`value` written as `shown` writes its figure `like` ("$18,410 million" → "$10,678
+    million"): in the factor that figure's value has to its written number (1e6 where the
+    value is in dollars, 1 where it is already in the millions asked)."""
     number = re.search(r"\d[\d,]*(?:\.(\d+))?", shown)
     if number is None:
         return f"{value:,.2f}"
     places = len(number.group(1) or "")
-    written = f"{abs(value) / _scale(shown):,.{places}f}"
+    written_as = float(number.group(0).replace(",", ""))
+    factor = abs(like) / written_as if written_as and like else _scale(shown)
+    written = f"{abs(value) / factor:,.{places}f}"
     before = shown[: number.start()].replace("-", "").replace("(", "")
     after = shown[number.end() :].replace(")", "")
+    after = re.sub(r"\s*\(.*$", "", after)  # not the figure's own other writing
     return f"{'-' if value < 0 else ''}{before}{written}{after}"
 
 
