@@ -202,11 +202,8 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     negated += tuple(phrase_words(" ".join(_TAKEN_IN.findall(question))).split())
     terms = tuple(t for t in terms if t not in negated)
     plain_percent = bool(percent) and not count
-    part = (
-        tuple(t for t in terms if " " not in t and t not in {*whole, *_NOT_THE_PART})
-        if share
-        else ()
-    )
+    besides = {*whole, *_NOT_THE_PART}
+    part = tuple(t for t in terms if " " not in t and t not in besides) if share else ()
     return TextAsk(
         plain_percent,
         noun,
