@@ -112,17 +112,24 @@ def stated_of_period(
             period=asked,
         )
 
+    sides: dict[str, Stated] = {}  # each side's question asked once
+
+    def side(question: str) -> Stated:
+        if question not in sides:
+            sides[question] = of(first, question)
+        return sides[question]
+
     two = two_asked(query.question)
     stated = of(first) if two is not None and two.percent else None
     if stated is not None and said_as_change(stated):
         return stated, first  # a change in percent a sentence says ("increased 94%")
     if two is not None:  # "how much higher were A than B": each asked of the same filing
-        said = difference(two, lambda asked: of(first, asked), _company_words(first))
+        said = difference(two, side, _company_words(first))
         if said is not None:
             return said, first
     stated = stated or of(first)
     if two is not None and two.percent:  # no side found: not the whole's change for a part's
-        stated = whole_for_part(stated, of(first, two.first))
+        stated = whole_for_part(stated, side(two.first))
     if stated.headline is not None or stated.working is not None:
         return stated, first
     for other in (f.document for f in found[1:]):

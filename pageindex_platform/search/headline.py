@@ -208,6 +208,13 @@ def demote(stated: Stated, reason: str) -> None:
         stated.headline = None
 
 
+def unsure(stated: Stated, why: str, what: str = "the figure asked") -> None:
+    """The headline made a candidate set aside for `why`, and the answer's words say no
+    figure of `what` could be stated with confidence."""
+    demote(stated, why)
+    stated.text = not_sure(what, stated.candidates)
+
+
 def for_reference(stated: Stated) -> Stated:
     """A metric computed for a question that asks no number: for reference, not the answer."""
     if stated.text:

@@ -19,7 +19,7 @@ from ..db.sql import Session
 from ..periods.filing_words import without_source
 from .checks import CheckedBook, column_check, page_check, statement_asked
 from .figures import PER_SHARE, Figure, LineItem
-from .headline import Stated, candidate, demote, figure_headline, not_sure
+from .headline import Stated, candidate, figure_headline, not_sure, unsure
 from .items_named import items_in
 from .narrowing import ADJUSTED
 from .parts_asked import besides_place
@@ -287,8 +287,7 @@ def unquoted(stated: Stated, question: str) -> None:
     for name in _QUOTED.findall(question):
         words = {w for w in phrase_words(name).split() if w.isalpha() and w not in _FILLER}
         if len(words) >= _LEAST and not words <= label:
-            demote(stated, f"the question names the row {name!r}; {headline.label!r} is not it")
-            stated.text = not_sure("the figure asked", stated.candidates)
+            unsure(stated, f"the question names the row {name!r}; {headline.label!r} is not it")
             return
 
 

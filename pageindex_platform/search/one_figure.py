@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .headline import WHOLE_NOT_PART, Stated, demote, not_sure
+from .headline import WHOLE_NOT_PART, Stated, unsure
 from .results import Headline
 from .sentence_numbers import TOTAL_ASKED
 from .two_figures import two_asked
@@ -31,8 +31,7 @@ def one_asked(stated: Stated, question: str) -> Stated:
     else:
         why = _not_one_figure(question, headline)
     if why:  # "how much higher", "in 2019 and 2018 combined", "the average of", "change in"
-        demote(stated, why)
-        stated.text = not_sure("the figure asked", stated.candidates)
+        unsure(stated, why)
     return stated
 
 
@@ -77,8 +76,7 @@ def whole_for_part(stated: Stated, side: Stated) -> Stated:
     if headline is None or headline.kind != "metric":
         return no_share_for_change(stated)
     if any(c.set_aside.startswith(WHOLE_NOT_PART) for c in side.candidates):
-        demote(stated, "the whole company's change; the question asks a part's")
-        stated.text = not_sure("the figure asked", stated.candidates)
+        unsure(stated, "the whole company's change; the question asks a part's")
     return stated
 
 
@@ -90,8 +88,7 @@ def no_share_for_change(stated: Stated) -> Stated:
         and stated.headline.kind == "text"
         and not said_as_change(stated)
     ):
-        demote(stated, "a share of something; the question asks a change in percent")
-        stated.text = not_sure("the figure asked", stated.candidates)
+        unsure(stated, "a share of something; the question asks a change in percent")
     return stated
 
 

@@ -216,10 +216,11 @@ def said_of_part(
     # through its parentheses ("17% (17% in 2019 ...)") and its list ("20 percent of our
     # consolidated net sales and 29 percent of net sales of our North America Retail segment")
     kept: list[re.Match[str]] = []
-    for m, start in zip(found, starts, strict=True):
+    for i, (m, start) in enumerate(zip(found, starts, strict=True)):
         if m in named or (
-            kept
-            and kept[-1] is found[found.index(m) - 1]
+            i > 0
+            and kept
+            and kept[-1] is found[i - 1]
             and not _NAME.search(re.sub(r"\([^()]*\)", "", sentence[start : m.start()]))
         ):
             kept.append(m)

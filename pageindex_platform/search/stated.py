@@ -32,6 +32,7 @@ from .headline import (
     metric_headline,
     not_sure,
     set_aside,
+    unsure,
 )
 from .items_named import items_asked, joined_items
 from .line_shares import line_growth, line_share
@@ -132,13 +133,11 @@ def state(
         first = stated.figures[0]
         why = continuing_unsaid(question, first, book.page_text(first.page))
     if why is not None:  # "revenue generated internationally": not the whole line's
-        demote(stated, why)
-        stated.text = not_sure("the figure asked", stated.candidates)
+        unsure(stated, why)
     stated = or_in_text(stated, session=session, question=question, document=document, year=year)
     due = due_later(question, document) if not scheduled_row else None
     if due and stated.headline is not None and stated.headline.kind != "metric":
-        demote(stated, f"an amount due in {due} is asked; a line's or a sentence's is not it")
-        stated.text = not_sure("the figure asked", stated.candidates)
+        unsure(stated, f"an amount due in {due} is asked; a line's or a sentence's is not it")
     in_unit(one_asked(stated, question), question, ask.places)
     return with_reading(stated, read_as or read_period(period, book, ask, stated.figures))
 
@@ -200,8 +199,7 @@ def _stated(
     other = other_than_the_line(question, item, uncomputed) if line else None  # not a part's share
     if other is not None:
         what, reason = other
-        demote(stated, reason)
-        stated.text = not_sure(what, stated.candidates)
+        unsure(stated, reason, what)
     return stated
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .headline import Stated, input_check
 from .results import Check, Headline
@@ -115,6 +116,7 @@ class TwoAsked:
     parts: tuple[str, str] = ("", "")  # the parts each side names, where two parts are asked
 
 
+@lru_cache(maxsize=256)  # a question's shape is read by several steps of one answer
 def two_asked(question: str) -> TwoAsked | None:
     """The two questions whose figures' difference (or sum) `question` asks, or None: the
     shapes below first, then one line's change between two periods, then parts combined."""
