@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from pageindex_platform.api import Corpus
 from pageindex_platform.index.build import BuildOptions, prepare_document
 
 from .conftest import REPO
@@ -131,7 +132,8 @@ def _assert_items_start_on_their_pages(name: str) -> None:
         flat.append(node)
         stack.extend(node["nodes"])
     count = tree["page_count"]
-    pages = [run_json("docs", "page", name, str(p))["text"] for p in range(1, count + 1)]
+    with Corpus.open() as corpus:  # every page's text, as `pi docs page` prints it
+        pages = [corpus.page(name, p).text for p in range(1, count + 1)]
     for item in ("1A", "7", "8"):
         node = next((n for n in flat if re.match(rf"item\s*{item}\b", str(n["title"]), re.I)), None)
         if node is None:

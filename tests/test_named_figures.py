@@ -51,6 +51,8 @@ Total lease payments 505 19
 
 # Note 10. Debt
 
+The estimated fair value of the notes approximated their carrying value as of December 31,
+2022 and 2023.
 Expected future principal maturities as of December 31, 2023 are as follows (in millions):
 Fiscal Years:
 2024 $ 750
@@ -138,7 +140,7 @@ SCHEDULED = [
         "to fall due in 2024? Answer in USD millions.",
         183,
     ),
-    (
+    (  # the sentence before the table's introduction says other dates: not the table's
         "Looking at the expected future principal maturities of Acme's debt as of December 31, "
         "2023, how much was due in 2025? Answer in USD millions.",
         1_750,

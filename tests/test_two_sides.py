@@ -160,6 +160,19 @@ def test_one_figure_is_never_two_combined(orbit: None) -> None:
     assert headline is None or headline["value"] not in (5000e6, 9000e6), out["answer"]
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "By how many did Orbit's full-time employees increase in 2023?",
+        "How many full-time employees did Orbit add in 2023 compared with 2022?",
+    ],
+)
+def test_a_count_a_sentence_says_is_no_change(orbit: None, question: str) -> None:
+    # "we had 5,477 full-time employees": the year's level, not the change asked
+    out = run_json("ask", question)
+    assert out["headline"] is None or out["headline"]["value"] != 5477, out["answer"]
+
+
 def test_a_part_named_after_the_company_is_not_the_company(orbit: None) -> None:
     out = run_json("ask", "What were Orbit China's net revenues in 2023?")
     headline = out["headline"]

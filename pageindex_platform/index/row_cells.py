@@ -43,7 +43,19 @@ def row_cells(line: str) -> list[re.Match[str]]:
         r"[A-Za-z]", line[cells[start - 1].end() : cells[start].start()]
     ):
         start -= 1
+    first = cells[start] if len(cells) - start >= 2 else None
+    if (
+        first
+        and _MARKER.fullmatch(first[0].strip())
+        and not line[: first.start()].rstrip().endswith("$")
+        and cells[start + 1][0].startswith("$")
+    ):
+        start += 1  # "Total cost (1) $ 175 $ 190": a footnote's marker, then the cells
     return cells[start:]
+
+
+# a footnote's marker after a row's label: "(1)", "(12)"
+_MARKER = re.compile(r"\(\d{1,2}\)")
 
 
 def label_begins(line: str, after: str) -> bool:

@@ -38,6 +38,8 @@ _SPAN = re.compile(
     r"(?:\s+(?:" + MONTH_WORDS + r")\s+\d{1,2}\b(?!,?\s*\d{4}))?",
     re.IGNORECASE,
 )
+# a header line that says its columns are fiscal years, with no "ended": "Fiscal Year"
+_FISCAL_YEARS = re.compile(r"fiscal\s+years?", re.IGNORECASE)
 # a month and day without its year: "January 28," over the year "2023"
 _FOUR_DIGITS = re.compile(r"\d{4}")
 _DAY = re.compile(rf"\b(?:{MONTH_WORDS})\s+\d{{1,2}}\b(?!,?\s*\d{{4}})", re.IGNORECASE)
@@ -73,6 +75,8 @@ def column_periods(above: Sequence[str]) -> list[str]:
         spans: list[str] = []
         for header in reversed(above[max(0, back - 2) : back + 1]):
             spans = _SPAN.findall(header)
+            if not spans and _FISCAL_YEARS.fullmatch(header.strip()):
+                spans = ["years ended"]  # "Fiscal Year" over "In Millions 2022 2021 2020"
             if spans:
                 break
         days: list[str] = []  # "January 28, January 29," over "2023 2022": one date each
@@ -355,6 +359,7 @@ def _row_figures(
         return []
     if header.layout and _FIGURE.search(label):
         return []  # "Net income 6,177 n/m": a period's figure before a change's word
+    label = re.sub(r"(?<=[A-Za-z)])\s*\(\d{1,2}\)$", "", label)  # a footnote's marker: "cost (1)"
     texts = [c.group(0) for c in cells]
     small = all("." in t and abs(cell_value(t)) < 1000 for t in texts)  # "3.56", not "2,729"
     lower = f"{heading} {label}".lower() if small else label.lower()

@@ -54,7 +54,7 @@ def another_measure(words_after: str) -> bool:
 
 # a region, a market or an area of the company the question names: "its Asia Pacific region"
 REGION = re.compile(
-    r"\b(?:its|the|their)\s+((?:[A-Z][\w&.-]*,?\s+|&\s+){0,4}[A-Z][\w&.-]*)\s+(?:region|geograph\w*|"
+    r"(?:\b(?:its|the|their)|['’]s?)\s+((?:[A-Z][\w&.-]*,?\s+|&\s+){0,4}[A-Z][\w&.-]*)\s+(?:region|geograph\w*|"
     r"geographic\s+(?:area|segment)|market)\b"
 )
 # a difference asked: "How much more operating income did A generate than B?"

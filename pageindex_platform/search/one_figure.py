@@ -40,6 +40,9 @@ def _not_one_figure(question: str, headline: Headline) -> str:
     total of several ("... in 2019 and 2018 combined", "the combined revenue of A and B"), an
     average of several years, a change over a period the label does not say; "" where it may
     be."""
+    if headline.kind == "text":  # a sentence's level ("Employees 131.9"), not its change
+        changed = _CHANGE_IN.search(question) or _CHANGE_DID.search(question)
+        return "" if not changed or _SAID_CHANGE.search(headline.label) else _LEVEL_NOT_CHANGE
     if headline.kind not in ("line item", "segment", "row"):
         return ""
     years = set(re.findall(r"\b(?:19|20)\d\d\b", question))
@@ -50,14 +53,25 @@ def _not_one_figure(question: str, headline: Headline) -> str:
         return "one period's figure; the question asks an average of several"
     changed = _CHANGE_IN.search(question) or _CHANGE_DID.search(question)
     if changed and not _CHANGE_IN.search(f"{headline.label} in"):
-        return "the line's own figure; the question asks its change over a period"
+        return _LEVEL_NOT_CHANGE
     return ""
+
+
+_LEVEL_NOT_CHANGE = "the line's own figure; the question asks its change over a period"
+# a sentence that says a change ("increased 4%", "was $1.2 billion higher than")
+_SAID_CHANGE = re.compile(
+    r"\b(?:increas|decreas|grow|grew|rise|rose|risen|fall|fell|declin|drop|chang|climb|jump|"
+    r"up|down|higher|lower|more|less|fewer|reduc|gain|los[st]|eliminat|cut|add|hir|laid|lay|"
+    r"open|clos)\w*\b",
+    re.IGNORECASE,
+)
 
 
 # "how much did X rise year over year", "by how much did X go up": a change asked by its verb
 _CHANGE_DID = re.compile(
-    r"\bhow\s+much\s+did\b[^?]*?\b(?:increase|decrease|grow|grew|rise|rose|fall|fell|decline|"
-    r"drop|change|climb|jump|go\s+(?:up|down))\w*\b",
+    r"\bhow\s+(?:much|many)(?:\s+[\w'’-]+){0,3}?\s+did\b[^?]*?\b(?:increase|decrease|grow|grew|rise|rose|fall|fell|decline|"
+    r"drop|change|climb|jump|go\s+(?:up|down))\w*\b|\bhow\s+many\b[^?]*?\bdid\b[^?]*?\b"
+    r"(?:cut|reduce|add|lose|shed|eliminate|hire)\b",
     re.IGNORECASE,
 )
 _AVERAGE = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)

@@ -35,6 +35,12 @@ _PART_SUBJECT = re.compile(
     r"\bdid\s+(?:the\s+)?[\w&.-]+(?:\s+[A-Z][\w&.-]*)*['’]s?\s+((?:[\w&-]+\s+){1,5}?)"
     r"(?:deliver|generate|earn|contribute|bring|produce|account)\w*\b"
 )
+# a part named after the company as the subject that reports the line ("what operating income
+# did Amazon Web Services report"): the company's name and words of its own
+_NAMED_SUBJECT = re.compile(
+    r"\b(?:did|does|do)\s+(?:the\s+)?((?:[A-Z][\w&.'’-]*\s+){2,6})"
+    r"(?:report|record|post|generate|earn|deliver|produce)\w*\b"
+)
 # capitalised words of a question that name no part of a company
 _NOT_A_PART = frozenset(
     "what how which who did does do was were is are compare find give tell show report the "
@@ -72,14 +78,17 @@ class Part:
 
 def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | None:
     """The segment or sub-row a question asks `item` of, if any."""
-    segment = _SEGMENT.search(_ABBREVIATION.sub("", question))
-    named = _part_name(segment.group(1), document) if segment else ""
+    segments = _SEGMENT.finditer(_ABBREVIATION.sub("", question))  # not "2020 segment net sales"
+    named = next((n for s in segments if (n := _part_name(s.group(1), document))), "")
     owned = _OWNED_PART.search(question)
     if not named and owned:
         named = _owned_name(owned.group(1), item)
     subject = _PART_SUBJECT.search(re.sub(r"\([^)]*\)", " ", question))
     if not named and subject:  # "did Acme's first-party advertising products deliver"
         named = _owned_name(subject.group(1), item)
+    named_subject = _NAMED_SUBJECT.search(re.sub(r"\s*\([^)]*\)", "", question))
+    if not named and named_subject:  # "did Amazon Web Services report": a part by its name
+        named = _owner_part(named_subject[1].split(), _company_words(document))
     if named or _SEGMENT_WORD.search(question):  # "Group", "business": only with a name
         return Part(named, True)
     names = [document.company or "", *document.company_aliases]
@@ -195,8 +204,7 @@ def _part_name(words: str, document: DocumentInfo) -> str:
     """The part's name from the capitalised words before the line item or "segment": the
     last ones that are neither a period ("Q2", "FY2024"), the company's name nor a question
     word."""
-    names = " ".join([document.company or "", *document.company_aliases]).lower()
-    company = set(re.findall(r"[a-z0-9]+", names))
+    company = _company_words(document)
     said = words.split()
     owner = [i for i, w in enumerate(said) if re.search(r"['’]s?$", w)]
     if owner and owner[-1] == len(said) - 1:  # nothing after the owner's name
@@ -220,6 +228,12 @@ def _part_name(words: str, document: DocumentInfo) -> str:
     while kept and kept[0].lower() in ("and", "&"):
         kept.pop(0)
     return " ".join(kept[-5:])
+
+
+def _company_words(document: DocumentInfo) -> set[str]:
+    """The words of the company's names, in lower case ("amazon", "com", "inc")."""
+    names = " ".join([document.company or "", *document.company_aliases]).lower()
+    return set(re.findall(r"[a-z0-9]+", names))
 
 
 def _owner_part(said: list[str], company: set[str]) -> str:

@@ -74,16 +74,24 @@ def table_context(figure: Figure, text: str) -> str:
     the few lines above that header."""
     lines = page_lines(text)
     at = row_at(figure, lines)
-    header = next(
-        (
-            i
-            for i in range(at, max(-1, at - _ROW_WINDOW * 2), -1)
-            if len(_DATES.findall(lines[i])) >= 2
-        ),
-        at,
-    )
+    header = header_at(figure, lines)
     return "\n".join(
         [*lines[max(0, header - _HEADER_LINES) : header + 1], lines[at] if lines else ""]
+    )
+
+
+def dates_in(line: str) -> int:
+    """How many dates or years a line names (a table header's line names one or more)."""
+    return len(_DATES.findall(line))
+
+
+def header_at(figure: Figure, lines: list[str]) -> int:
+    """The line of the header over the figure's row: the nearest above it (or it) that
+    names two periods; the row's own line where none does."""
+    at = row_at(figure, lines)
+    return next(
+        (i for i in range(at, max(-1, at - _ROW_WINDOW * 2), -1) if dates_in(lines[i]) >= 2),
+        at,
     )
 
 

@@ -66,7 +66,7 @@ _POWER = {"thousands": 3, "millions": 6, "billions": 9}
 _NOT_THING = frozenset(
     "how much what was were is are did does do have has had in of the a an as at its their "
     "on for to be been will would scheduled schedule fall falls due payable paid come comes "
-    "mature maturing matures year years fiscal fy answer usd million millions billion "
+    "mature maturing matures repay repaid year years fiscal fy answer usd million millions billion "
     "billions dollar dollars total amount according per 10 k q form filing report annual "
     "quarterly end ended ending looking expect expected estimate estimated from by with under "
     "into per".split()
@@ -172,7 +172,7 @@ def _schedules(session: Session, document: DocumentInfo) -> list[_Schedule]:
                 rows[int(row["year"])] = _CELL.findall(row["cells"])
                 end += 1
             if len(rows) >= 3 and end < len(lines) and _AFTER.match(lines[end]):
-                raw = " ".join(lines[max(0, at - _LEAD_LINES) : at])
+                raw = _lead(lines[max(0, at - _LEAD_LINES) : at])
                 scale = _SCALE.search(raw)
                 # the introduction, less what it refers to ("(see Note 10 for leases)")
                 lead = re.sub(r"\([^()]*\)", " ", raw)
@@ -186,6 +186,15 @@ def _schedules(session: Session, document: DocumentInfo) -> list[_Schedule]:
                     )
             at = max(end, at + 1)
     return found
+
+
+def _lead(lines: list[str]) -> str:
+    """The lines before a schedule's rows from the sentence that introduces it ("... were as
+    follows (in millions):"), not the prose's before it and the dates it says; all of them
+    where the introduction itself ends in a full stop."""
+    ends = [i for i, line in enumerate(lines) if line.endswith(".")]
+    after = lines[ends[-1] + 1 :] if ends else lines
+    return " ".join(after if len(" ".join(after).split()) >= 6 else lines)
 
 
 def _column(schedule: _Schedule, year: int, thing: list[str]) -> str | None:

@@ -19,6 +19,7 @@ from .checks import CheckedBook
 from .figures import Figure, LineItem
 from .headline import WHOLE_NOT_PART, Stated, candidate, figure_headline, not_sure
 from .items_named import items_in
+from .part_sections import headed_by_part
 from .part_shares import share_stated
 from .parts_asked import GENERAL, PART_NOUN, Part
 from .printed import page_lines, printed_forms, row_at, row_headings, row_line, table_context
@@ -49,6 +50,12 @@ def segment_stated(
     if found is None and name and part.segment and not part.against:
         found, peers, heading = _under_part(session, book, item, name, year)
         where = f"under the heading {heading!r}"
+    if found is None and name and not part.against:  # "GREATER CHINA" over "Total revenues"
+        names = [name, *_short_names(name, document)]
+        found, peers, heading = headed_by_part(
+            session=session, book=book, item=item, names=names, year=year, whole=whole
+        )
+        where = f"of a table headed {heading!r}"
     label = f"{part.said} {item.name}"
     if found is not None:
         checks = book.check(item, found, year, peers, part=True)
@@ -102,7 +109,8 @@ def _segment_figure(
         names = part.labels or (segment, f"{segment} region")
         labels = [*names, *(f"{p} {n.removesuffix(' *')}" for p in names for n in item.names)]
     elif part.segment:  # "Freight" printed "Acme Freight segment", "Andes" "Andes SBU"
-        labels = [segment, *(f"{segment} {noun}" for noun in _PART_LABELS)]
+        short = (segment, *_short_names(segment, book.document))  # "AWS", "Global Services"
+        labels = [*short, *(f"{x} {noun}" for x in short for noun in _PART_LABELS)]
         owners = book.document.company_aliases  # the company's short names
         labels += [f"{owner} {label}" for owner in owners for label in labels]
     else:  # "wireless equipment" printed "Wireless equipment revenues"

@@ -1,0 +1,141 @@
+"""A part's figure from a table of its own section: a filing that gives each segment or region
+its own section prints the part's lines under the whole line's labels ("Total revenues",
+"Earnings before interest and taxes"), the part named only by the heading over the table
+("GREATER CHINA", "Health Care Benefits Segment") or the sentence that introduces it ("The
+following table summarizes the Health Care Benefits segment's performance")."""
+
+from __future__ import annotations
+
+import re
+
+from ..db import queries
+from ..db.sql import Session
+from .checks import CheckedBook
+from .figures import Figure, LineItem
+from .printed import dates_in, header_at, page_lines, row_at
+
+# lines above a table's header within which the heading that names its part is sought
+_ABOVE = 10
+# an amount on a line that is no year: a row of another table stands between
+_AMOUNT = re.compile(r"(?<![\w.,])(?!(?:19|20)\d\d\b)\d[\d,]*(?:\.\d+)?(?![\w])")
+# words a section's heading or a table's introducing sentence says besides the part's name
+_HEADING_WORDS = frozenset(
+    "segment segments reportable operating business unit units division group sbu region "
+    "geography geographic results of operations the following table tables summarizes "
+    "summarize shows show presents present sets forth provides financial performance "
+    "information for and in our its respective periods years year ended dollars millions "
+    "selected data a an as".split()
+)
+
+# the words of a column header's lines over a part's table ("% CHANGE EXCLUDING CURRENCY
+# CHANGES", "In millions, except percentages and basis points")
+_COLUMN_WORDS = frozenset(
+    "change changes excluding including currency percent percentage percentages except vs "
+    "versus basis points bps fiscal months weeks quarter quarters ended ending thousands "
+    "billions unaudited total".split()
+)
+
+
+def headed_by_part(
+    *,
+    session: Session,
+    book: CheckedBook,
+    item: LineItem,
+    names: list[str],
+    year: int | None,
+    whole: Figure | None,
+) -> tuple[Figure | None, list[Figure], str]:
+    """The line item's row of the period in a table whose own heading names the part (by one
+    of `names`) and nothing else, with the heading; a row whose figure is the whole company's
+    is not the part's."""
+    rows = book.rows(sorted(n.removesuffix(" *") for n in item.names), year)
+    if not rows:
+        return None, [], ""
+    doc = book.document.name
+    pages = {p.page: p.text for p in queries.page_texts(session, [(doc, r.page) for r in rows])}
+    figures = [Figure.of(doc, row) for row in sorted(rows, key=lambda r: r.page)]
+    for figure in figures:
+        if whole is not None and figure.value == whole.value:
+            continue  # the whole company's line, whatever heads its page
+        heading = _part_heading(figure, page_lines(pages.get(figure.page, "")), names)
+        if heading:
+            peers = [f for f in figures if f.page == figure.page]
+            return figure, peers, heading
+    return None, [], ""
+
+
+def _part_heading(figure: Figure, lines: list[str], names: list[str]) -> str:
+    """The nearest line above the figure's table header that names the part and nothing
+    besides words a heading says ("Results of Operations", "segment"), with only headings and
+    column headers between; "" where prose, a row of another table or a heading of something
+    else comes first, or the table groups its rows under headings of their own."""
+    if not lines:
+        return ""
+    header = header_at(figure, lines)
+    at = row_at(figure, lines)
+    if header >= at or any(_other_heading(line) for line in lines[header + 1 : at]):
+        return ""  # "North America" over its "Operating income": a table of every part
+    for line in reversed(_unwrapped(lines[max(0, header - _ABOVE) : header])):
+        if len(_AMOUNT.findall(line)) >= 2:
+            return ""  # another table's row: no heading of this table
+        if dates_in(line):
+            continue  # the header's line above ("Year Ended December 31, 2021 vs. 2020")
+        if not _heading_like(line):
+            return ""  # prose: the table is not the section's own
+        said = _names_part(line, names)
+        if said is not None:
+            return line if said else ""
+        if _other_heading(line):
+            return ""  # "ASIA PACIFIC & LATIN AMERICA": the table is another part's
+    return ""
+
+
+def _unwrapped(lines: list[str]) -> list[str]:
+    """Lines with a sentence's wrapped lines (those starting in lower case) joined."""
+    joined: list[str] = []
+    for line in lines:
+        if joined and line[:1].islower():
+            joined[-1] = f"{joined[-1]} {line}"
+        else:
+            joined.append(line)
+    return joined
+
+
+def _heading_like(line: str) -> bool:
+    """Whether a line may head a table: a short line with no full stop ("Health Care Benefits
+    Segment"), or a sentence that introduces the table, ending in a colon."""
+    return line.endswith(":") or (len(line.split()) <= 8 and not line.endswith("."))
+
+
+def _other_heading(line: str) -> bool:
+    """Whether a line is a short heading of its own (every word capitalised, no figure, no
+    full stop) with a word that no heading or column header of a part's table says."""
+    words = re.findall(r"[A-Za-z][\w&'’-]*", line)
+    return (
+        0 < len(words) <= 6
+        and not re.search(r"\d|[.:;]$", line)
+        and all(w[:1].isupper() for w in words)
+        and any(w.lower() not in _HEADING_WORDS | _COLUMN_WORDS for w in words)
+    )
+
+
+def _names_part(line: str, names: list[str]) -> bool | None:
+    """Whether a line is a heading of the part: True where it names one of `names` and no
+    other capitalised words; False where it names the part among other names ("EUROPE,
+    MIDDLE EAST & AFRICA" for "Europe"); None where it names none."""
+    for name in names:
+        words = [re.escape(w) for w in re.findall(r"[\w&]+", name) if w.lower() != "and"]
+        if not words:
+            continue
+        found = re.search(r"\b" + r"(?:\W+and)?\W+".join(words) + r"\b", line, re.IGNORECASE)
+        if found is None:
+            continue
+        rest = (line[: found.start()] + " " + line[found.end() :]).replace("’", "'")
+        others = [
+            w
+            for w in re.findall(r"[A-Za-z][\w&'-]*", rest)
+            if w.lower().removesuffix("'s").removesuffix("'") not in _HEADING_WORDS
+            and (w[:1].isupper() or line.isupper())
+        ]
+        return not others
+    return None

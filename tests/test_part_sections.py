@@ -1,0 +1,115 @@
+"""A part's figure where the filing gives each segment or region a section of its own: the
+table's rows carry the whole line's labels ("Total revenues") and only the heading over the
+table, or the sentence that introduces it, names the part. A heading that names the part among
+others, or prose that merely mentions it, names no table's part; a part named after the company
+as the subject that reports the line ("did Lumen Cloud Services report") is read by its
+shorter name too ("LCS"). And a count's level is no answer where its change is asked ("How
+many employees did Lumen add")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .helpers import annual_filing, ingest_files, run_json
+
+TEXT = """# Item 7. Management's Discussion and Analysis
+
+Consolidated Results of Operations
+Years Ended December 31,
+2023 2022 2021
+Total revenues 9,000 8,500 8,000
+Operating income 1,500 1,400 1,300
+
+Three Months Ended
+(In Millions) Dec 31, 2023 Dec 31, 2022
+Other information:
+Employees (in thousands) 131.9 121.1
+
+Operating income (loss) by segment (in millions):
+Years Ended December 31,
+2023 2022 2021
+Freight Services 400 350 300
+LCS 700 650 600
+Other 400 400 400
+Total operating income 1,500 1,400 1,300
+
+# Freight Services Segment
+
+The following table summarizes the Freight Services segment's performance:
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Total revenues 3,000 2,800 2,600
+Operating expenses 2,600 2,450 2,300
+
+# Geographic results
+
+GREATER EUROPE
+% CHANGE
+EXCLUDING
+CURRENCY
+(Dollars in millions) FISCAL 2023 FISCAL 2022 % CHANGE CHANGES
+TOTAL REVENUES $ 2,100 $ 1,900 11 % 9 %
+
+ASIA PACIFIC & LATIN AMERICA
+(Dollars in millions) FISCAL 2023 FISCAL 2022 % CHANGE
+TOTAL REVENUES $ 1,700 $ 1,600 6 %
+
+# Lumen Cloud Services
+
+The Lumen Cloud Services segment consists of amounts earned from storage and compute sales.
+Years Ended December 31,
+2023 2022 2021
+Total revenues 8,000 7,000 6,000
+"""
+
+
+@pytest.fixture
+def lumen(tmp_path: Path) -> None:
+    files = {"lumen-10k-2023.md": annual_filing(2023, TEXT, name="LUMEN CORPORATION")}
+    ingest_files(tmp_path / "lumen", files)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # the sentence that introduces the segment's own table names it
+        ("What total revenues did Lumen's Freight Services segment record in 2023?", 3_000e6),
+        # the heading over a region's table, in capitals, with column headers between
+        ("What were the revenues of Lumen's Greater Europe geography in fiscal 2022?", 1_900e6),
+        # a part named after the company, by its initials in the segment table
+        ("What operating income did Lumen Cloud Services (LCS) report for fiscal 2023?", 700e6),
+    ],
+)
+def test_a_part_s_own_section_gives_its_figure(lumen: None, question: str, value: float) -> None:
+    out = run_json("ask", question)
+    headline = out["headline"]
+    assert headline is not None, out["answer"]
+    assert headline["value"] == pytest.approx(value) and headline["kind"] == "segment"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a heading that names the part among other names heads another part's table
+        "What were the revenues of Lumen's Asia Pacific region in fiscal 2023?",
+        # prose that mentions the part heads no table: the whole company's line is not its
+        "What revenues did Lumen Cloud Services report in 2023?",
+    ],
+)
+def test_a_heading_of_others_or_prose_names_no_part(lumen: None, question: str) -> None:
+    out = run_json("ask", question)
+    assert out["headline"] is None, out["answer"]
+    assert "1,700" not in out["answer"].split("\n")[0]
+
+
+def test_a_count_s_level_is_not_its_change(lumen: None) -> None:
+    # "Employees (in thousands) 131.9": the level at the quarter's end, stated when asked
+    level = run_json("ask", "How many employees did Lumen have at the end of 2023?")
+    assert level["headline"]["value"] == pytest.approx(131_900)
+    # "add", "cut": a change asked by its verb; the level set aside, said why
+    out = run_json("ask", "How many employees did Lumen add in 2023?")
+    assert out["headline"] is None
+    assert "asks its change" in out["answer"]
