@@ -101,6 +101,16 @@ Research and development expense 243.1 239.3 224.4
 """
 
 
+REGION = """GREATER CHINA
+% CHANGE
+EXCLUDING
+CURRENCY
+(Dollars in millions) FISCAL 2023 FISCAL 2022 % CHANGE CHANGES FISCAL 2021 % CHANGE CHANGES
+Revenues by:
+Apparel $ 1,666 $ 1,938 -14 % -7 % $ 2,347 -17 % -21 %
+"""
+
+
 @pytest.mark.no_database
 def test_columns_headed_fiscal_year_are_years_not_dates() -> None:
     # "Fiscal Year" over bare years: each column a year's flow, not a balance at its end
@@ -108,6 +118,13 @@ def test_columns_headed_fiscal_year_are_years_not_dates() -> None:
     spans = {(f.period_start, f.period_end): f.value / 1e6 for f in figures}
     assert spans[("2021-05-30", "2022-05-29")] == pytest.approx(243.1)
     assert all(start is not None for start, _ in spans)
+    # "FISCAL 2023 FISCAL 2022 % CHANGE ... CHANGES": a header of years and their changes
+    figures = read_tables([PageText(43, REGION)], period_end="2023-05-31")
+    assert [(f.period_start, f.value / 1e6) for f in figures] == [
+        ("2022-06-01", 1_666),
+        ("2021-06-01", 1_938),
+        ("2020-06-01", 2_347),
+    ]
 
 
 ALLOWANCES = """CONSOLIDATED BALANCE SHEETS

@@ -51,6 +51,9 @@ GREATER EUROPE
 EXCLUDING
 CURRENCY
 (Dollars in millions) FISCAL 2023 FISCAL 2022 % CHANGE CHANGES
+Revenues by:
+Footwear $ 1,300 $ 1,150 13 % 10 %
+Apparel 800 750 7 % 6 %
 TOTAL REVENUES $ 2,100 $ 1,900 11 % 9 %
 
 ASIA PACIFIC & LATIN AMERICA
@@ -79,6 +82,8 @@ def lumen(tmp_path: Path) -> None:
         ("What total revenues did Lumen's Freight Services segment record in 2023?", 3_000e6),
         # the heading over a region's table, in capitals, with column headers between
         ("What were the revenues of Lumen's Greater Europe geography in fiscal 2022?", 1_900e6),
+        # a part of the line in a region: its row under the line's heading in the region's
+        ("What were Lumen's apparel revenues in Greater Europe in fiscal 2023?", 800e6),
         # a part named after the company, by its initials in the segment table
         ("What operating income did Lumen Cloud Services (LCS) report for fiscal 2023?", 700e6),
     ],

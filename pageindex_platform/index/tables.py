@@ -40,6 +40,7 @@ _SPAN = re.compile(
 )
 # a header line that says its columns are fiscal years, with no "ended": "Fiscal Year"
 _FISCAL_YEARS = re.compile(r"fiscal\s+years?", re.IGNORECASE)
+_FISCAL_YEAR = re.compile(r"\bfiscal\s+(?:year\s+)?(?:19|20)\d\d\b", re.IGNORECASE)
 # a month and day without its year: "January 28," over the year "2023"
 _FOUR_DIGITS = re.compile(r"\d{4}")
 _DAY = re.compile(rf"\b(?:{MONTH_WORDS})\s+\d{{1,2}}\b(?!,?\s*\d{{4}})", re.IGNORECASE)
@@ -52,7 +53,7 @@ _POWERS = {"thousand": 3, "million": 6, "billion": 9}
 # words of a header line beside its dates ("In millions, except per share amounts 2018 2017")
 _HEADER_WORDS = frozenset(
     "in millions thousands billions except per share shares amounts amount data dollars and "
-    "fiscal year years ended unaudited".split()
+    "fiscal year years ended unaudited change changes excluding currency".split()
 )
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _NET_OF_AMOUNTS = re.compile(r",\s*(?:net\s+of|less)\b[^,]*\$\s?\d.*$", re.IGNORECASE)
@@ -77,6 +78,8 @@ def column_periods(above: Sequence[str]) -> list[str]:
             spans = _SPAN.findall(header)
             if not spans and _FISCAL_YEARS.fullmatch(header.strip()):
                 spans = ["years ended"]  # "Fiscal Year" over "In Millions 2022 2021 2020"
+            if not spans and len(_FISCAL_YEAR.findall(above[back])) == len(dates):
+                spans = ["years ended"]  # "FISCAL 2023 FISCAL 2022": each a fiscal year
             if spans:
                 break
         days: list[str] = []  # "January 28, January 29," over "2023 2022": one date each

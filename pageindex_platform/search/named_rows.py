@@ -17,6 +17,7 @@ from ..db import queries
 from ..db.queries import DocumentInfo, FactInfo
 from ..db.sql import Session
 from ..periods.filing_words import without_source
+from .balances import closing_balance
 from .checks import CheckedBook, column_check, page_check, statement_asked
 from .figures import PER_SHARE, Figure, LineItem
 from .headline import Stated, candidate, figure_headline, not_sure, unsure
@@ -308,6 +309,8 @@ def or_named_row(
     row = named_row(
         session=session, question=question, document=document, book=book, year=year, items=items
     )
+    if row.headline is None and not row.candidates:  # a roll-forward's closing balance
+        row = closing_balance(question=question, book=book, year=year)
     if row.headline is None and (stated.text or not row.candidates):
         return stated  # what was said of the line asked stands
     row.candidates += stated.candidates

@@ -12,7 +12,8 @@ from ..db import queries
 from ..db.sql import Session
 from .checks import CheckedBook
 from .figures import Figure, LineItem
-from .printed import dates_in, header_at, page_lines, row_at
+from .items_named import items_in
+from .printed import dates_in, header_at, page_lines, row_at, row_headings
 
 # lines above a table's header within which the heading that names its part is sought
 _ABOVE = 10
@@ -44,11 +45,14 @@ def headed_by_part(
     names: list[str],
     year: int | None,
     whole: Figure | None,
+    sub: str = "",
 ) -> tuple[Figure | None, list[Figure], str]:
-    """The line item's row of the period in a table whose own heading names the part (by one
-    of `names`) and nothing else, with the heading; a row whose figure is the whole company's
-    is not the part's."""
-    rows = book.rows(sorted(n.removesuffix(" *") for n in item.names), year)
+    """The line item's row of the period (or the row of `sub`, a part of the line, under a
+    heading that names the line: "Apparel" under "Revenues by:") in a table whose own heading
+    names the part (by one of `names`) and nothing else, with the heading; a row whose figure
+    is the whole company's is not the part's."""
+    lines = [n.removesuffix(" *") for n in item.names]
+    rows = book.rows(sorted([sub, *(f"{sub} {n}" for n in lines)] if sub else lines), year)
     if not rows:
         return None, [], ""
     doc = book.document.name
@@ -57,11 +61,21 @@ def headed_by_part(
     for figure in figures:
         if whole is not None and figure.value == whole.value:
             continue  # the whole company's line, whatever heads its page
-        heading = _part_heading(figure, page_lines(pages.get(figure.page, "")), names)
+        text = pages.get(figure.page, "")
+        if sub and not _of_the_line(figure, text, item):
+            continue  # "Apparel" of a table of earnings, not of revenues
+        heading = _part_heading(figure, page_lines(text), names)
         if heading:
             peers = [f for f in figures if f.page == figure.page]
             return figure, peers, heading
     return None, [], ""
+
+
+def _of_the_line(figure: Figure, text: str, item: LineItem) -> bool:
+    """Whether the row's label or its nearest heading in its table names the line item
+    ("Revenues by:" over "Apparel")."""
+    headings = row_headings(figure, text)[:1]
+    return any(items_in(said, [item]) for said in (figure.label, *headings))
 
 
 def _part_heading(figure: Figure, lines: list[str], names: list[str]) -> str:

@@ -70,6 +70,9 @@ class Part:
     place: bool = False  # a region or a country: "its Asia Pacific region", "in Japan"
     labels: tuple[str, ...] = ()  # the rows that may name it ("U.S.", "United States")
     against: tuple[str, ...] = ()  # the rows of the rest ("International", "Other countries")
+    # a part of the line asked in a place: ("apparel", "Greater China") of "Nike's apparel
+    # revenues in Greater China"; ("", "") where none is
+    within: tuple[str, str] = ("", "")
 
     @property
     def said(self) -> str:
@@ -99,7 +102,8 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
     where = place or (written[0] if written else "")
     besides = besides_place(question, item, where, names) if where else ""
     if besides:  # "hardware revenue in the Americas": a part's by place, which no row names
-        return Part(f"{besides} {where}", True, place=True, labels=(f"{besides} {where}",))
+        said = f"{besides} {where}"
+        return Part(said, True, place=True, labels=(said,), within=(besides, where))
     if place and not (side and side[0].search(f"in the {place}")):
         return Part(place, True, place=True)  # its row in a table of the line by geography
     if side is not None and not _names_a_kind(question, side[0], item):

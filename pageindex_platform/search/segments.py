@@ -51,9 +51,10 @@ def segment_stated(
         found, peers, heading = _under_part(session, book, item, name, year)
         where = f"under the heading {heading!r}"
     if found is None and name and not part.against:  # "GREATER CHINA" over "Total revenues"
-        names = [name, *_short_names(name, document)]
+        sub, place = part.within
+        names = [place] if place else [name, *_short_names(name, document)]
         found, peers, heading = headed_by_part(
-            session=session, book=book, item=item, names=names, year=year, whole=whole
+            session=session, book=book, item=item, names=names, year=year, whole=whole, sub=sub
         )
         where = f"of a table headed {heading!r}"
     label = f"{part.said} {item.name}"
