@@ -101,6 +101,20 @@ Research and development expense 243.1 239.3 224.4
 """
 
 
+SPLIT_SCALE = """The following tables provide a summary of the revenue for our Seller segment (in
+thousands):
+Year Ended December 31,
+2020 2019 $ Change % Change
+Net revenue $ 3,529,192 $ 3,461,988 $ 67,204 2 %
+"""
+
+
+@pytest.mark.no_database
+def test_a_scale_said_across_two_lines_scales_the_rows() -> None:
+    figures = read_tables([PageText(66, SPLIT_SCALE)], period_end="2020-12-31")
+    assert [f.value for f in figures] == [3_529_192e3, 3_461_988e3]
+
+
 REGION = """GREATER CHINA
 % CHANGE
 EXCLUDING

@@ -195,6 +195,7 @@ NOT_THE_LINE = [
     "What was Acme's net revenue in Company-operated stores in 2023?",
     "What was Acme's net revenue in Rest of Asia Pacific in fiscal 2023?",
     "How much cash did Acme pay for income taxes in fiscal 2023?",
+    "How much were Acme's cash interest payments in fiscal 2023?",  # not its cash's balance
     "What was Acme's total deferred revenue at December 31, 2023, current plus non-current?",
     "What were Acme's cash and cash equivalents and marketable securities at December 31, 2023?",
     "By what percentage did the number of Acme's employees change from 2022 to 2023?",

@@ -32,7 +32,7 @@ Years Ended December 31,
 2023 2022 2021
 Freight Services 400 350 300
 LCS 700 650 600
-Other 400 400 400
+Rail, Sea & Air 400 400 400
 Total operating income 1,500 1,400 1,300
 
 # Freight Services Segment
@@ -43,6 +43,7 @@ Years Ended December 31,
 2023 2022 2021
 Total revenues 3,000 2,800 2,600
 Operating expenses 2,600 2,450 2,300
+Operating income $ 400 $ 350 $ 300
 
 # Geographic results
 
@@ -86,6 +87,8 @@ def lumen(tmp_path: Path) -> None:
         ("What were Lumen's apparel revenues in Greater Europe in fiscal 2023?", 800e6),
         # a part named after the company, by its initials in the segment table
         ("What operating income did Lumen Cloud Services (LCS) report for fiscal 2023?", 700e6),
+        # a name with a comma and an ampersand
+        ("What operating income did Lumen Rail, Sea & Air report in 2022?", 400e6),
     ],
 )
 def test_a_part_s_own_section_gives_its_figure(lumen: None, question: str, value: float) -> None:
@@ -108,6 +111,14 @@ def test_a_heading_of_others_or_prose_names_no_part(lumen: None, question: str) 
     out = run_json("ask", question)
     assert out["headline"] is None, out["answer"]
     assert "1,700" not in out["answer"].split("\n")[0]
+
+
+def test_an_adjusted_measure_is_not_the_reported_row(lumen: None) -> None:
+    # the section's "Operating income" is the reported measure, not the adjusted one asked
+    out = run_json(
+        "ask", "What was the adjusted operating income of Lumen's Freight Services segment in 2023?"
+    )
+    assert out["headline"] is None or out["headline"]["value"] != 400e6, out["answer"]
 
 
 def test_a_count_s_level_is_not_its_change(lumen: None) -> None:

@@ -240,7 +240,11 @@ def _page_figures(
     out: list[TaggedFact] = []
     previous = ""
     for i, line in enumerate(lines):
-        scale = _SCALE.search(line)
+        # a scale said across two lines: "... for the year ended December 31, 2020 (in" over
+        # "thousands):"
+        scale = _SCALE.search(line) or (
+            _SCALE.search(f"{lines[i - 1][-16:]} {line[:24]}") if i else None
+        )
         if scale:
             power = _POWERS[scale.group(1).lower()]
         if _NEW_TABLE.match(line):

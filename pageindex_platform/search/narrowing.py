@@ -204,7 +204,7 @@ _BOTH_ASKED = re.compile(
 # a payment of an expense asked: "cash paid for income taxes", not the expense
 _CASH_PAID_FOR = re.compile(
     r"\bcash\s+(?:paid|did\s+[^?]{1,40}?\s+pay)\s+(?:during\s+the\s+\w+\s+)?for\s+(?:its\s+)?"
-    r"(?:income\s+tax|tax|interest)",
+    r"(?:income\s+tax|tax|interest)|\bcash\s+(?:interest|(?:income\s+)?tax(?:es)?)\s+payments?\b",
     re.IGNORECASE,
 )
 # a place named in capitals after "in" or "from": "revenue generated in Japan", "sales in Greater

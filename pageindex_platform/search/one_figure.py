@@ -61,8 +61,8 @@ _LEVEL_NOT_CHANGE = "the line's own figure; the question asks its change over a 
 # a sentence that says a change ("increased 4%", "was $1.2 billion higher than")
 _SAID_CHANGE = re.compile(
     r"\b(?:increas|decreas|grow|grew|rise|rose|risen|fall|fell|declin|drop|chang|climb|jump|"
-    r"up|down|higher|lower|more|less|fewer|reduc|gain|los[st]|eliminat|cut|add|hir|laid|lay|"
-    r"open|clos)\w*\b",
+    r"up|down|higher|lower|more|less|fewer|reduc|gain|los[st]|eliminat)\w*\b|\b(?:cut|add|"
+    r"added|adding|hire[sd]?|hiring|laid|lay|layoffs?|open(?:ed|ing)?|clos(?:e|ed|ing|ure))\b",
     re.IGNORECASE,
 )
 

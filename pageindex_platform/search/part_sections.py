@@ -13,6 +13,7 @@ from ..db.sql import Session
 from .checks import CheckedBook
 from .figures import Figure, LineItem
 from .items_named import items_in
+from .narrowing import ADJUSTED
 from .printed import dates_in, header_at, page_lines, row_at, row_headings
 
 # lines above a table's header within which the heading that names its part is sought
@@ -46,6 +47,7 @@ def headed_by_part(
     year: int | None,
     whole: Figure | None,
     sub: str = "",
+    adjusted: bool = False,
 ) -> tuple[Figure | None, list[Figure], str]:
     """The line item's row of the period (or the row of `sub`, a part of the line, under a
     heading that names the line: "Apparel" under "Revenues by:") in a table whose own heading
@@ -61,6 +63,8 @@ def headed_by_part(
     for figure in figures:
         if whole is not None and figure.value == whole.value:
             continue  # the whole company's line, whatever heads its page
+        if adjusted != bool(ADJUSTED.search(figure.label)):
+            continue  # "Adjusted operating income" asked: not the reported row, nor the reverse
         text = pages.get(figure.page, "")
         if sub and not _of_the_line(figure, text, item):
             continue  # "Apparel" of a table of earnings, not of revenues

@@ -38,7 +38,7 @@ _PART_SUBJECT = re.compile(
 # a part named after the company as the subject that reports the line ("what operating income
 # did Amazon Web Services report"): the company's name and words of its own
 _NAMED_SUBJECT = re.compile(
-    r"\b(?:did|does|do)\s+(?:the\s+)?((?:[A-Z][\w&.'’-]*\s+){2,6})"
+    r"\b(?:did|does|do)\s+(?:the\s+)?((?:(?:[A-Z][\w&.'’-]*,?|&)\s+){2,7})"
     r"(?:report|record|post|generate|earn|deliver|produce)\w*\b"
 )
 # capitalised words of a question that name no part of a company

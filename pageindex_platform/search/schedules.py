@@ -83,6 +83,7 @@ class _Schedule:
     power: int  # the table's scale: 6 for "(in millions)"
     text: str  # the page's
     received: bool  # what the company will receive ("Leases where the Company is a lessor")
+    dated: str  # the sentence that introduces it, whose date is the schedule's
 
 
 def due_later(question: str, document: DocumentInfo) -> int | None:
@@ -118,7 +119,7 @@ def scheduled(*, session: Session, question: str, document: DocumentInfo) -> Sta
         named = all(any(f" {w} " in said for w in kind) for kind in kinds)
         if not named or schedule.received:
             continue  # a table of another thing, or of what the company will receive
-        if any(d != at for _, d in written_dates(schedule.lead)):
+        if any(d != at for _, d in written_dates(schedule.dated)):
             continue  # a table as of another date (the year before's, beside it)
         cell = _column(schedule, year, thing)
         if cell is None:
@@ -172,23 +173,24 @@ def _schedules(session: Session, document: DocumentInfo) -> list[_Schedule]:
                 rows[int(row["year"])] = _CELL.findall(row["cells"])
                 end += 1
             if len(rows) >= 3 and end < len(lines) and _AFTER.match(lines[end]):
-                raw = _lead(lines[max(0, at - _LEAD_LINES) : at])
+                raw = " ".join(lines[max(0, at - _LEAD_LINES) : at])
                 scale = _SCALE.search(raw)
                 # the introduction, less what it refers to ("(see Note 10 for leases)")
                 lead = re.sub(r"\([^()]*\)", " ", raw)
+                dated = _introduction(lines[max(0, at - _LEAD_LINES) : at])
                 if scale and len({len(c) for c in rows.values()}) == 1:
                     header = lines[at - 1] if at else ""
                     power = _POWER[scale[1].lower()]
                     context = " ".join(lines[max(0, at - _CONTEXT_LINES) : at])
                     received = bool(_RECEIVED.search(context))
                     found.append(
-                        _Schedule(page.page, lead, header, rows, power, page.text, received)
+                        _Schedule(page.page, lead, header, rows, power, page.text, received, dated)
                     )
             at = max(end, at + 1)
     return found
 
 
-def _lead(lines: list[str]) -> str:
+def _introduction(lines: list[str]) -> str:
     """The lines before a schedule's rows from the sentence that introduces it ("... were as
     follows (in millions):"), not the prose's before it and the dates it says; all of them
     where the introduction itself ends in a full stop."""

@@ -19,6 +19,7 @@ from .checks import CheckedBook
 from .figures import Figure, LineItem
 from .headline import WHOLE_NOT_PART, Stated, candidate, figure_headline, not_sure
 from .items_named import items_in
+from .narrowing import ADJUSTED
 from .part_sections import headed_by_part
 from .part_shares import share_stated
 from .parts_asked import GENERAL, PART_NOUN, Part
@@ -44,7 +45,11 @@ def segment_stated(
     document = book.document
     name = part.name
     found, peers = (
-        _segment_figure(session, book, item, part, year, items, whole) if name else (None, [])
+        _segment_figure(
+            session, book, item, part, year, items, whole, bool(ADJUSTED.search(question))
+        )
+        if name
+        else (None, [])
     )
     where = f"of a table of {item.name}"
     if found is None and name and part.segment and not part.against:
@@ -54,7 +59,14 @@ def segment_stated(
         sub, place = part.within
         names = [place] if place else [name, *_short_names(name, document)]
         found, peers, heading = headed_by_part(
-            session=session, book=book, item=item, names=names, year=year, whole=whole, sub=sub
+            session=session,
+            book=book,
+            item=item,
+            names=names,
+            year=year,
+            whole=whole,
+            sub=sub,
+            adjusted=bool(ADJUSTED.search(question)),
         )
         where = f"of a table headed {heading!r}"
     label = f"{part.said} {item.name}"
@@ -100,6 +112,7 @@ def _segment_figure(
     year: int | None,
     items: Sequence[LineItem],
     whole: Figure | None = None,
+    adjusted: bool = False,
 ) -> tuple[Figure | None, list[Figure]]:
     """The row labelled as the part in a table on a page that names the line item, and the
     part's other rows of the period ([] where side-by-side tables' headings chose its
@@ -135,6 +148,8 @@ def _segment_figure(
         if of_a_part(context):
             continue  # "Fios revenues for our two reportable segments": a part's revenue
         headings = row_headings(figure, pages.get(figure.page, ""))
+        if adjusted and not ADJUSTED.search(" ".join([context, *headings])):
+            continue  # an adjusted measure asked: not a table of the reported one
         if any(_CHANGE.search(h) for h in headings):
             continue  # "Year-over-Year Changes": the row gives a change, not the figure
         section = _section(headings, items)
