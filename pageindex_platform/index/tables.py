@@ -240,11 +240,7 @@ def _page_figures(
     out: list[TaggedFact] = []
     previous = ""
     for i, line in enumerate(lines):
-        # a scale said across two lines: "... for the year ended December 31, 2020 (in" over
-        # "thousands):"
-        scale = _SCALE.search(line) or (
-            _SCALE.search(f"{lines[i - 1][-16:]} {line[:24]}") if i else None
-        )
+        scale = _SCALE.search(line) or _scale_across(lines[i - 1] if i else "", line)
         if scale:
             power = _POWERS[scale.group(1).lower()]
         if _NEW_TABLE.match(line):
@@ -254,9 +250,19 @@ def _page_figures(
         # every date holds four digits in a row: without two such runs, no header row
         if len(_FOUR_DIGITS.findall(line)) >= 2 and len(_DATE.findall(line)) >= 2:
             labels = column_periods(lines[max(0, i - 3) : i + 1])
-            if labels:
+            # a column header's own line names the changes: not a sentence over the table
+            changes = any(
+                _CHANGE.search(x) and len(x.split()) <= 8 for x in lines[max(0, i - 3) : i]
+            )
+            first = _first_run(labels) if changes else len(labels)
+            if first < len(labels):  # "2022 2021 2020 2022 2021" under "Increase/(decrease)"
+                columns = _columns(labels[:first], year_end, offset, latest)
+                layout = (True,) * first + (False,) * (len(labels) - first)
+                header = _Header(columns, power, labels[:first], layout)
+            elif labels:
                 columns = _columns(labels, year_end, offset, latest)
                 header = _Header(columns, power, labels, _layout(lines, i, len(columns)))
+            if labels:
                 previous = ""
                 continue
         if header is not None:
@@ -314,6 +320,28 @@ def _split_row(label: str, line: str, header: _Header, before: str) -> bool:
         and len(label) <= _MAX_LABEL
         and label.split()[-1].lower() not in RUNS_ON
     )
+
+
+def _scale_across(above: str, line: str) -> re.Match[str] | None:
+    """A scale said across two lines ("... December 31, 2020 (in" over "thousands):"), not
+    one the line above says whole."""
+    if _SCALE.search(above):
+        return None  # "(dollars in millions and units in" over "thousands):": the dollars'
+    tail = above[-16:]
+    found = _SCALE.search(f"{tail} {line[:24]}")
+    return found if found and found.start() < len(tail) < found.end() - 1 else None
+
+
+def _first_run(labels: list[str]) -> int:
+    """How many of a header's column labels come before the first that repeats an earlier
+    one ("2022 2021 2020 2022 2021" under "Increase/(decrease)": 3, the later columns give
+    the years' changes); all of them where none repeats, or where the repeats are not of the
+    earlier labels alone."""
+    for at, label in enumerate(labels):
+        if label in labels[:at]:
+            rest = labels[at:]
+            return at if set(rest) <= set(labels[:at]) and at >= 2 else len(labels)
+    return len(labels)
 
 
 def _header_line(line: str) -> bool:
