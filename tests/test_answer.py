@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pageindex_platform.index.tables import Column, column_dates
+from pageindex_platform.index.table_headers import Column, column_dates
 from pageindex_platform.search.extract import column_periods, with_periods
 
 from .helpers import run_json

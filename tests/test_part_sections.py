@@ -35,6 +35,19 @@ LCS 700 650 600
 Rail, Sea & Air 400 400 400
 Total operating income 1,500 1,400 1,300
 
+Revenues by kind and segment (in millions):
+Years Ended December 31,
+2023 2022 2021
+Company-operated sales:
+Freight Services 1,100 1,000 900
+Rail, Sea & Air 600 550 500
+Total $ 1,700 $ 1,550 $ 1,400
+
+The increase in closures was primarily due to the sale of our business in Russia last year.
+Stations at year end
+2023 2022 2021
+Rail, Sea & Air 10,103 10,785 10,560
+
 # Freight Services Segment
 
 The following table summarizes the Freight Services segment's performance:
@@ -111,6 +124,16 @@ def test_a_heading_of_others_or_prose_names_no_part(lumen: None, question: str) 
     out = run_json("ask", question)
     assert out["headline"] is None, out["answer"]
     assert "1,700" not in out["answer"].split("\n")[0]
+
+
+def test_a_kind_of_the_line_by_segment_or_a_count_is_not_a_segment_s_line(lumen: None) -> None:
+    # "Company-operated sales:" over the segments' rows: a kind of revenue by segment; the
+    # segment's own section gives its total revenues
+    out = run_json("ask", "What were total revenues of Lumen's Freight Services segment in 2022?")
+    assert out["headline"] is not None and out["headline"]["value"] == 2_800e6, out["answer"]
+    # a table of stations whose introduction's prose says "sale": no table of revenue
+    out = run_json("ask", "What were total revenues of Lumen's Rail, Sea & Air segment in 2023?")
+    assert out["headline"] is None or out["headline"]["value"] != 10_103, out["answer"]
 
 
 def test_an_adjusted_measure_is_not_the_reported_row(lumen: None) -> None:

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 
-from ..periods import MONTH_WORDS, day_in_month, fiscal_offset, month_number, months_before
-from ..periods.dates import SPAN_MONTHS
+from ..periods import fiscal_offset
 from ..records import PageText, TaggedFact
 from .row_cells import (
     CELL,
@@ -27,103 +25,22 @@ from .row_cells import (
     row_cells,
     section_heading,
 )
+from .table_headers import DATE, Header, header_at
 from .text import phrase_words
 
-_DATE = re.compile(
-    rf"(?:{MONTH_WORDS})\s+\d{{1,2}},\s*\d{{4}}|(?<![\d,.$])(?:19|20)\d\d(?![\d,.%])"
-)
-_SPAN = re.compile(
-    r"(?:(?:three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three|"
-    r"\d{1,2})[\s-]+(?:months|weeks)|years?|quarters?|fiscal years?)\s+ended"
-    r"(?:\s+(?:" + MONTH_WORDS + r")\s+\d{1,2}\b(?!,?\s*\d{4}))?",
-    re.IGNORECASE,
-)
-# a header line that says its columns are fiscal years, with no "ended": "Fiscal Year"
-_FISCAL_YEARS = re.compile(r"fiscal\s+years?", re.IGNORECASE)
-_FISCAL_YEAR = re.compile(r"\bfiscal\s+(?:year\s+)?(?:19|20)\d\d\b", re.IGNORECASE)
-# a month and day without its year: "January 28," over the year "2023"
 _FOUR_DIGITS = re.compile(r"\d{4}")
-_DAY = re.compile(rf"\b(?:{MONTH_WORDS})\s+\d{{1,2}}\b(?!,?\s*\d{{4}})", re.IGNORECASE)
 # "(In millions, except per share amounts)", "(Millions)", "$ in thousands", "Dollars in billions"
 _SCALE = re.compile(
     r"(?:\bin|\()\s*(?:u\.?s\.?\s*)?(?:\$|dollars)?\s*(?:in\s+)?(million|thousand|billion)s?\b",
     re.IGNORECASE,
 )
 _POWERS = {"thousand": 3, "million": 6, "billion": 9}
-# words of a header line beside its dates ("In millions, except per share amounts 2018 2017")
-_HEADER_WORDS = frozenset(
-    "in millions thousands billions except per share shares amounts amount data dollars and "
-    "fiscal year years ended unaudited change changes excluding currency".split()
-)
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _NET_OF_AMOUNTS = re.compile(r",\s*(?:net\s+of|less)\b[^,]*\$\s?\d.*$", re.IGNORECASE)
 _LEADERS = re.compile(r"(?:\s*\.){3,}")
 _MAX_LABEL = 160
 # a label says a word: two letters, or an abbreviation's ("U.S.", "U.K.")
 _WORDED = re.compile(r"[A-Za-z]{2,}|\b(?:[A-Za-z]\.){2,}")
-
-
-def column_periods(above: Sequence[str]) -> list[str]:
-    """The period of each numeric column of a table, from its header lines above a row:
-    "Three Months Ended | Six Months Ended" over "July 29, 2023 July 30, 2022 ...", or
-    "Years ended December 31" over "(Millions) 2018 2017 2016"; [] when none is found."""
-    for back in range(len(above) - 1, -1, -1):
-        dates = _DATE.findall(above[back])
-        rest = _PARENTHESES.sub("", _DATE.sub("", above[back]))  # "(In millions, except ...)"
-        words = [w for w in re.findall(r"[a-z]{3,}", rest.lower()) if w not in _HEADER_WORDS]
-        if len(dates) < 2 or len(words) > 3:
-            continue
-        spans: list[str] = []
-        for header in reversed(above[max(0, back - 2) : back + 1]):
-            spans = _SPAN.findall(header)
-            if not spans and _FISCAL_YEARS.fullmatch(header.strip()):
-                spans = ["years ended"]  # "Fiscal Year" over "In Millions 2022 2021 2020"
-            if not spans and len(_FISCAL_YEAR.findall(above[back])) == len(dates):
-                spans = ["years ended"]  # "FISCAL 2023 FISCAL 2022": each a fiscal year
-            if spans:
-                break
-        days: list[str] = []  # "January 28, January 29," over "2023 2022": one date each
-        if back > 0 and not _SPAN.search(above[back - 1]):
-            days = _DAY.findall(above[back - 1])
-        if all(re.fullmatch(r"\d{4}", d) for d in dates) and len(days) in (1, len(dates)):
-            dates = [f"{days[i % len(days)]}, {d}" for i, d in enumerate(dates)]
-        labels = []
-        for i, when in enumerate(re.sub(r",\s*", ", ", d) for d in dates):
-            span = spans[i * len(spans) // len(dates)] if spans else ""
-            day = re.search(rf"(?:{MONTH_WORDS})\s+\d{{1,2}}$", span, re.IGNORECASE)
-            if day and re.fullmatch(r"\d{4}", when):  # "Years ended December 31" over years
-                span, when = span[: day.start()].strip(), f"{day.group(0)}, {when}"
-            span = re.sub(r"^(year|quarter)s\b", r"\1", span.lower())  # "years ended" → one
-            labels.append(" ".join(f"{span} {when}".split()) if span else when)
-        return labels
-    return []
-
-
-@dataclass(frozen=True)
-class Column:
-    """A column's period: its end, and its start for a span (None: a balance at the end)."""
-
-    start: str | None
-    end: str
-
-
-def column_dates(label: str, *, year_end: tuple[int, int], offset: int = 0) -> Column:
-    """The period of a column label from `column_periods` ("three months ended July 29,
-    2023", "December 31, 2018", "2018"). A bare year is a fiscal year, as filings head their
-    columns: it ends on the filing's own year-end day (`year_end`: month, day), `offset`
-    years after it (1 where fiscal 2023 ends in February 2024)."""
-    found = re.search(rf"({MONTH_WORDS})\s+(\d{{1,2}}),\s*(\d{{4}})", label, re.IGNORECASE)
-    if found:
-        month = month_number(found.group(1))
-        end = day_in_month(int(found.group(3)), month, int(found.group(2)))
-    else:
-        end = day_in_month(int(re.findall(r"\d{4}", label)[-1]) + offset, *year_end)
-    span = re.match(r"([\w-]+)(?:[\s-]+(?:months|weeks))?\s", label.lower())
-    months = SPAN_MONTHS.get(span.group(1)) if span and "ended" in label.lower() else None
-    if months is None:
-        return Column(None, end.isoformat())
-    first = months_before(end, months) + timedelta(days=1)
-    return Column(first.isoformat(), end.isoformat())
 
 
 def label_key(label: str) -> str:
@@ -148,26 +65,6 @@ def cell_value(cell: str) -> float:
     return -number if negative else number
 
 
-@dataclass(frozen=True)
-class _Header:
-    columns: list[Column]
-    power: int | None  # the table's scale: 6 for "in millions"; None when not stated
-    labels: list[str]
-    # where the header names columns of change beside the periods ("2023 2022 Change",
-    # "Amount Increase/(decrease) Amount ..."): True for a period's column, False for a
-    # change's, in order; () when it names none
-    layout: tuple[bool, ...] = ()
-
-
-# a column of change beside a period's: "Change", "% Change", "Inc/(Dec)", "Increase/
-# (decrease)", "Percent", "Variance"
-_CHANGE = re.compile(
-    r"\binc(?:rease)?\s*/\s*\(?\s*dec(?:rease)?\b\)?|\b(?:increase|decrease|change|variance|"
-    r"percent(?:age)?)\b|%",
-    re.IGNORECASE,
-)
-
-
 # a figure as a table prints it ("6,177", "9.5"), not a year or a note's number
 _FIGURE = re.compile(r"\d{1,3}(?:,\d{3})+|\d\.\d")
 # a group's heading over its rows: a few words, no figure, no colon (a section's "Net
@@ -176,29 +73,6 @@ _GROUP = re.compile(r"[A-Za-z][^\d:]{0,58}")
 
 # the sentence that introduces another table
 _NEW_TABLE = re.compile(r"(?:the|a)\s+(?:following\s+table|table\s+below)\b", re.IGNORECASE)
-
-
-def _layout(lines: Sequence[str], at: int, periods: int) -> tuple[bool, ...]:
-    """The order of a table's period and change columns, from its header line `at` ("2023
-    2022 Change": each date a period's column) or the lines below it before the first row
-    ("Amount (decrease) Amount (decrease) Amount": each "Amount" a period's); () when the
-    header names no change column."""
-    dated = sorted(
-        [(m.start(), True) for m in _DATE.finditer(lines[at])]
-        + [(m.start(), False) for m in _CHANGE.finditer(lines[at])]
-    )
-    if not all(kind for _, kind in dated):
-        return tuple(kind for _, kind in dated)
-    for line in lines[at + 1 : at + 4]:
-        if row_cells(line):
-            break
-        amounts = [
-            (m.start(), m.group(0).lower() == "amount")
-            for m in re.finditer(rf"\bamount\b|{_CHANGE.pattern}", line, re.IGNORECASE)
-        ]
-        if sum(kind for _, kind in amounts) == periods and not all(k for _, k in amounts):
-            return tuple(kind for _, kind in amounts)
-    return ()
 
 
 def read_tables(
@@ -218,22 +92,11 @@ def read_tables(
     return figures
 
 
-def _columns(
-    labels: Sequence[str], year_end: tuple[int, int], offset: int, latest: date | None
-) -> list[Column]:
-    """The columns' periods; bare years named as fiscal years only where that puts none of
-    them after the filing's own period (a statement reports no period still to come)."""
-    columns = [column_dates(x, year_end=year_end, offset=offset) for x in labels]
-    if offset and latest is not None and any(date.fromisoformat(c.end) > latest for c in columns):
-        columns = [column_dates(x, year_end=year_end) for x in labels]
-    return columns
-
-
 def _page_figures(
     page: PageText, year_end: tuple[int, int], offset: int, latest: date | None
 ) -> list[TaggedFact]:
     lines = [" ".join(x.split()) for x in page.text.splitlines()]
-    header: _Header | None = None
+    header: Header | None = None
     power: int | None = None
     heading = wrapped = ""  # the line over the rows below it, and the one over it
     rows, totalled = 0, False  # the rows read since `heading`; whether one was its "Total"
@@ -248,22 +111,10 @@ def _page_figures(
             previous = line
             continue
         # every date holds four digits in a row: without two such runs, no header row
-        if len(_FOUR_DIGITS.findall(line)) >= 2 and len(_DATE.findall(line)) >= 2:
-            labels = column_periods(lines[max(0, i - 3) : i + 1])
-            # a column header's own line names the changes: not a sentence over the table
-            changes = any(
-                _CHANGE.search(x) and len(x.split()) <= 8 for x in lines[max(0, i - 3) : i]
-            )
-            first = _first_run(labels) if changes else len(labels)
-            if first < len(labels):  # "2022 2021 2020 2022 2021" under "Increase/(decrease)"
-                columns = _columns(labels[:first], year_end, offset, latest)
-                layout = (True,) * first + (False,) * (len(labels) - first)
-                header = _Header(columns, power, labels[:first], layout)
-            elif labels:
-                columns = _columns(labels, year_end, offset, latest)
-                header = _Header(columns, power, labels, _layout(lines, i, len(columns)))
-            if labels:
-                previous = ""
+        if len(_FOUR_DIGITS.findall(line)) >= 2 and len(DATE.findall(line)) >= 2:
+            found = header_at(lines, i, power, (year_end, offset, latest))
+            if found is not None:
+                header, previous = found, ""
                 continue
         if header is not None:
             # a heading wrapped over two lines ("Net income per share attributable to" over
@@ -297,7 +148,7 @@ def _page_figures(
     return out
 
 
-def _split_row(label: str, line: str, header: _Header, before: str) -> bool:
+def _split_row(label: str, line: str, header: Header, before: str) -> bool:
     """Whether `line` holds a row's cells alone, one per column, below `label` — a row label
     as tables print them (no figure in it, not a heading's colon, not a sentence running on
     to the next line) that follows a whole row, a heading or the header (`before`): not one
@@ -313,7 +164,7 @@ def _split_row(label: str, line: str, header: _Header, before: str) -> bool:
             or section_heading(before)
         )
         and not CELL.sub("", f" {line}").strip(" $")
-        and not _DATE.search(line)  # a year's line: a header's, or a sentence's end
+        and not DATE.search(line)  # a year's line: a header's, or a sentence's end
         and bool(_WORDED.search(label))
         and not re.search(r"\d", DATED.sub("", SAID_AMOUNT.sub("", label)))
         and not re.search(r"[:;,.]$", label)
@@ -332,24 +183,12 @@ def _scale_across(above: str, line: str) -> re.Match[str] | None:
     return found if found and found.start() < len(tail) < found.end() - 1 else None
 
 
-def _first_run(labels: list[str]) -> int:
-    """How many of a header's column labels come before the first that repeats an earlier
-    one ("2022 2021 2020 2022 2021" under "Increase/(decrease)": 3, the later columns give
-    the years' changes); all of them where none repeats, or where the repeats are not of the
-    earlier labels alone."""
-    for at, label in enumerate(labels):
-        if label in labels[:at]:
-            rest = labels[at:]
-            return at if set(rest) <= set(labels[:at]) and at >= 2 else len(labels)
-    return len(labels)
-
-
 def _header_line(line: str) -> bool:
     """Whether a line is a header's: two dates or years, or a scale."""
-    return len(_DATE.findall(line)) >= 2 or bool(_SCALE.search(line))
+    return len(DATE.findall(line)) >= 2 or bool(_SCALE.search(line))
 
 
-def _period_cells(cells: list[re.Match[str]], header: _Header) -> list[re.Match[str]]:
+def _period_cells(cells: list[re.Match[str]], header: Header) -> list[re.Match[str]]:
     """The cells of a row that are its periods' figures, one per column: all of them where
     they are as many; where the header names columns of change, those of its periods'
     places (or the first ones, when every change column follows the periods' and the row
@@ -372,7 +211,7 @@ def _period_cells(cells: list[re.Match[str]], header: _Header) -> list[re.Match[
 
 
 def _row_figures(
-    line: str, previous: str, heading: str, header: _Header, page: int, power: int | None
+    line: str, previous: str, heading: str, header: Header, page: int, power: int | None
 ) -> list[TaggedFact]:
     cells = row_cells(line)
     if any("%" in c.group(0) for c in cells):  # "$ 3,226,773 100.0% $ 2,729,388 100.0%"

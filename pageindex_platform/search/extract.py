@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ..db.queries import PageInfo
 from ..index.row_cells import CELL
-from ..index.tables import column_periods
+from ..index.table_headers import column_periods
 from .results import EvidenceLine
 from .terms import keywords
 

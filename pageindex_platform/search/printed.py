@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ..index.tables import column_periods
+from ..index.table_headers import column_periods
 from ..periods import MONTH_WORDS
 from .figures import Figure
 

@@ -44,31 +44,7 @@ def segment_stated(
     share); the whole company's a candidate set aside."""
     document = book.document
     name = part.name
-    found, peers = (
-        _segment_figure(
-            session, book, item, part, year, items, whole, bool(ADJUSTED.search(question))
-        )
-        if name
-        else (None, [])
-    )
-    where = f"of a table of {item.name}"
-    if found is None and name and part.segment and not part.against:
-        found, peers, heading = _under_part(session, book, item, name, year)
-        where = f"under the heading {heading!r}"
-    if found is None and name and not part.against:  # "GREATER CHINA" over "Total revenues"
-        sub, place = part.within
-        names = [place] if place else [name, *_short_names(name, document)]
-        found, peers, heading = headed_by_part(
-            session=session,
-            book=book,
-            item=item,
-            names=names,
-            year=year,
-            whole=whole,
-            sub=sub,
-            adjusted=bool(ADJUSTED.search(question)),
-        )
-        where = f"of a table headed {heading!r}"
+    found, peers, where = _part_figure(session, book, item, part, year, items, whole, question)
     label = f"{part.said} {item.name}"
     if found is not None:
         checks = book.check(item, found, year, peers, part=True)
@@ -102,6 +78,44 @@ def segment_stated(
         [whole],
         candidates=aside,
     )
+
+
+def _part_figure(
+    session: Session,
+    book: CheckedBook,
+    item: LineItem,
+    part: Part,
+    year: int | None,
+    items: Sequence[LineItem],
+    whole: Figure | None,
+    question: str,
+) -> tuple[Figure | None, list[Figure], str]:
+    """The part's figure, the rows beside it and where it was found: its row in a table of
+    the line, its block's row under its heading, or a row of the table its own section's
+    heading heads ("GREATER CHINA" over "Total revenues")."""
+    name, adjusted = part.name, bool(ADJUSTED.search(question))
+    if not name:
+        return None, [], ""
+    found, peers = _segment_figure(session, book, item, part, year, items, whole, adjusted)
+    if found is not None or part.against:
+        return found, peers, f"of a table of {item.name}"
+    if part.segment:
+        found, peers, heading = _under_part(session, book, item, name, year)
+        if found is not None:
+            return found, peers, f"under the heading {heading!r}"
+    sub, place = part.within
+    names = [place] if place else [name, *_short_names(name, book.document)]
+    found, peers, heading = headed_by_part(
+        session=session,
+        book=book,
+        item=item,
+        names=names,
+        year=year,
+        whole=whole,
+        sub=sub,
+        adjusted=adjusted,
+    )
+    return found, peers, f"of a table headed {heading!r}"
 
 
 def _segment_figure(
@@ -144,7 +158,7 @@ def _segment_figure(
     of_a_part = _part_heading(item, segment, items)
     for figure in figures:
         # the row's own table names the line item (not a table of sales beside it)
-        context = table_context(figure, pages.get(figure.page, ""))
+        context = _no_prose(table_context(figure, pages.get(figure.page, "")))
         if of_a_part(context):
             continue  # "Fios revenues for our two reportable segments": a part's revenue
         headings = row_headings(figure, pages.get(figure.page, ""))
@@ -156,8 +170,8 @@ def _segment_figure(
         if section and item not in section:
             continue  # the part's row under "Operating income (loss):" is not its revenue
         of_whole = _of_the_whole(headings, item)
-        if (part.place and of_whole is False) or (headed and not of_whole):
-            continue  # "Cloud and License Revenues:" over "Asia Pacific": a part's by region
+        if of_whole is False or (headed and not of_whole):
+            continue  # "Cloud and License Revenues:", "Company-operated sales:": a kind's rows
         if part.against and not _complemented(book, figure, part, item, year, whole):
             continue  # "Rest of world" beside "U.K." and "Germany": one region of several
         if (part.place or headed) and not part.against and not _beside_whole(book, figure, whole):
@@ -166,6 +180,13 @@ def _segment_figure(
             grouped = _grouped(figure, figures, pages.get(figure.page, ""), item, items)
             return (grouped, []) if grouped is not None else (figure, figures)
     return None, figures
+
+
+def _no_prose(context: str) -> str:
+    """A table's context less its lines of prose (a sentence's "the sale of the business"
+    names no line of the table)."""
+    lines = context.splitlines()
+    return "\n".join(x for x in lines if not (x.endswith(".") and len(x.split()) > 8))
 
 
 # the nouns a table may print after a part's name in its row label
