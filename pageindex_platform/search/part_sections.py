@@ -14,7 +14,9 @@ from .checks import CheckedBook
 from .figures import Figure, LineItem
 from .items_named import items_in
 from .narrowing import ADJUSTED
+from .parts_asked import GENERAL
 from .printed import dates_in, header_at, page_lines, row_at, row_headings
+from .terms import phrase_words
 
 # lines above a table's header within which the heading that names its part is sought
 _ABOVE = 10
@@ -157,3 +159,11 @@ def _names_part(line: str, names: list[str]) -> bool | None:
         ]
         return not others
     return None
+
+
+def measure_heading(heading: str) -> bool:
+    """Whether a row's heading in its table names a measure of its own ("GMV :",
+    "Supplemental Operating Data:"): a heading with a colon whose words are not all a
+    whole line's or a part's kind ("Reportable segments:")."""
+    words = phrase_words(heading).split()
+    return heading.rstrip().endswith(":") and any(w not in GENERAL for w in words)

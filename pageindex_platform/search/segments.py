@@ -20,7 +20,7 @@ from .figures import Figure, LineItem
 from .headline import WHOLE_NOT_PART, Stated, candidate, figure_headline, not_sure
 from .items_named import items_in
 from .narrowing import ADJUSTED
-from .part_sections import headed_by_part
+from .part_sections import headed_by_part, measure_heading
 from .part_shares import share_stated
 from .parts_asked import GENERAL, PART_NOUN, Part
 from .printed import page_lines, printed_forms, row_at, row_headings, row_line, table_context
@@ -167,6 +167,8 @@ def _segment_figure(
         if any(_CHANGE.search(h) for h in headings):
             continue  # "Year-over-Year Changes": the row gives a change, not the figure
         section = _section(headings, items)
+        if not section and headings and measure_heading(headings[0]):
+            continue  # "GMV :" over "Marketplace": a table of another measure
         if section and item not in section:
             continue  # the part's row under "Operating income (loss):" is not its revenue
         of_whole = _of_the_whole(headings, item)
