@@ -99,6 +99,7 @@ Amount Increase/(decrease) excluding currency translation
 Dollars in millions 2022 2021 2020 2022 2021 2022 2021
 U.S. $ 5,136 $4,755 $3,789 8 % 25 % 8 % 25 %
 International Operated Markets 3,926 5,130 3,315 (23) 55 (13) 48
+EMEA (1) 2,618 2,464 2,221 154 243 6 11
 """
 
 
@@ -112,6 +113,9 @@ def test_years_repeated_in_a_header_head_the_changes() -> None:
         if f.label == "International Operated Markets"
     ]
     assert markets == [("2022-12-31", 3_926), ("2021-12-31", 5_130), ("2020-12-31", 3_315)]
+    # a footnote's marker after the label, no "$" after it: not the first year's figure
+    emea = [f.value / 1e6 for f in figures if f.label == "EMEA"]
+    assert emea == [2_618, 2_464, 2_221]
 
 
 FISCAL_YEARS = """Certain Consolidated Statements of Earnings amounts are as follows:

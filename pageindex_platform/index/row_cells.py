@@ -46,7 +46,7 @@ def row_cells(line: str) -> list[re.Match[str]]:
     first = cells[start] if len(cells) - start >= 2 else None
     if (
         first
-        and _MARKER.fullmatch(first[0].strip())
+        and MARKER.fullmatch(first[0].strip())
         and not line[: first.start()].rstrip().endswith("$")
         and cells[start + 1][0].startswith("$")
     ):
@@ -55,7 +55,7 @@ def row_cells(line: str) -> list[re.Match[str]]:
 
 
 # a footnote's marker after a row's label: "(1)", "(12)"
-_MARKER = re.compile(r"\(\d{1,2}\)")
+MARKER = re.compile(r"\(\d{1,2}\)")
 
 
 def label_begins(line: str, after: str) -> bool:

@@ -19,6 +19,7 @@ from .row_cells import (
     CELL,
     CELLS_INSIDE,
     DATED,
+    MARKER,
     RUNS_ON,
     SAID_AMOUNT,
     label_begins,
@@ -188,6 +189,19 @@ def _header_line(line: str) -> bool:
     return len(DATE.findall(line)) >= 2 or bool(_SCALE.search(line))
 
 
+def _unmarked(cells: list[re.Match[str]], header: Header, line: str) -> list[re.Match[str]]:
+    """The row's cells less a footnote's marker after its label ("EMEA (1) 2,618 2,464 ..."),
+    where the cells after it are as many as the header's periods or more."""
+    first = cells[0] if len(cells) > len(header.columns) else None
+    if (
+        first
+        and MARKER.fullmatch(first[0].strip())
+        and not line[: first.start()].rstrip().endswith("$")
+    ):
+        return cells[1:]
+    return cells
+
+
 def _period_cells(cells: list[re.Match[str]], header: Header) -> list[re.Match[str]]:
     """The cells of a row that are its periods' figures, one per column: all of them where
     they are as many; where the header names columns of change, those of its periods'
@@ -216,7 +230,7 @@ def _row_figures(
     cells = row_cells(line)
     if any("%" in c.group(0) for c in cells):  # "$ 3,226,773 100.0% $ 2,729,388 100.0%"
         cells = [c for c in cells if "%" not in c.group(0)]  # a ratio column beside each
-    cells = _period_cells(cells, header)
+    cells = _period_cells(_unmarked(cells, header, line), header)
     if not cells:
         return []
     label = _LEADERS.sub(" ", line[: cells[0].start()]).strip(" $:")
