@@ -161,9 +161,21 @@ def _names_part(line: str, names: list[str]) -> bool | None:
     return None
 
 
-def measure_heading(heading: str) -> bool:
-    """Whether a row's heading in its table names a measure of its own ("GMV :",
-    "Supplemental Operating Data:"): a heading with a colon whose words are not all a
-    whole line's or a part's kind ("Reportable segments:")."""
-    words = phrase_words(heading).split()
-    return heading.rstrip().endswith(":") and any(w not in GENERAL for w in words)
+def no_prose(context: str) -> str:
+    """A table's context less its lines of prose (a sentence's "the sale of the business"
+    names no line of the table)."""
+    lines = context.splitlines()
+    return "\n".join(x for x in lines if not (x.endswith(".") and len(x.split()) > 8))
+
+
+def of_another_measure(headings: list[str], context: str, item: LineItem) -> bool:
+    """Whether a row's nearest heading names a measure of its own ("GMV :" over
+    "Marketplace") — a heading with a colon whose words are not all a whole line's or a
+    part's kind ("Reportable segments:") — where no short line of its table's header names
+    the line item ("Total Revenue Long-Lived Assets" over "Non-U.S.:" and "Chile")."""
+    if not headings or not headings[0].rstrip().endswith(":"):
+        return False
+    if all(w in GENERAL for w in phrase_words(headings[0]).split()):
+        return False
+    header = [x for x in context.splitlines()[:-1] if len(x.split()) <= 8]
+    return not any(items_in(x, [item]) for x in header)

@@ -20,7 +20,7 @@ from .figures import Figure, LineItem
 from .headline import WHOLE_NOT_PART, Stated, candidate, figure_headline, not_sure
 from .items_named import items_in
 from .narrowing import ADJUSTED
-from .part_sections import headed_by_part, measure_heading
+from .part_sections import headed_by_part, no_prose, of_another_measure
 from .part_shares import share_stated
 from .parts_asked import GENERAL, PART_NOUN, Part
 from .printed import page_lines, printed_forms, row_at, row_headings, row_line, table_context
@@ -158,7 +158,7 @@ def _segment_figure(
     of_a_part = _part_heading(item, segment, items)
     for figure in figures:
         # the row's own table names the line item (not a table of sales beside it)
-        context = _no_prose(table_context(figure, pages.get(figure.page, "")))
+        context = no_prose(table_context(figure, pages.get(figure.page, "")))
         if of_a_part(context):
             continue  # "Fios revenues for our two reportable segments": a part's revenue
         headings = row_headings(figure, pages.get(figure.page, ""))
@@ -167,7 +167,7 @@ def _segment_figure(
         if any(_CHANGE.search(h) for h in headings):
             continue  # "Year-over-Year Changes": the row gives a change, not the figure
         section = _section(headings, items)
-        if not section and headings and measure_heading(headings[0]):
+        if not section and of_another_measure(headings, context, item):
             continue  # "GMV :" over "Marketplace": a table of another measure
         if section and item not in section:
             continue  # the part's row under "Operating income (loss):" is not its revenue
@@ -182,13 +182,6 @@ def _segment_figure(
             grouped = _grouped(figure, figures, pages.get(figure.page, ""), item, items)
             return (grouped, []) if grouped is not None else (figure, figures)
     return None, figures
-
-
-def _no_prose(context: str) -> str:
-    """A table's context less its lines of prose (a sentence's "the sale of the business"
-    names no line of the table)."""
-    lines = context.splitlines()
-    return "\n".join(x for x in lines if not (x.endswith(".") and len(x.split()) > 8))
 
 
 # the nouns a table may print after a part's name in its row label
