@@ -130,26 +130,43 @@ SNAPSHOT_TABLES = {  # the tables an ingest writes, in the order their rows are 
     "chunks": "id",
     "facts": "id",
 }
-_snapshot: dict[str, object] = {}
+_snapshot: dict[str, tuple[tuple[str | None, str | None], str]] = {}
 
 
 def ingest_samples(samples: Path) -> None:
     """The sample filings stored as `pi ingest samples --mode local` stores them: ingested by
     the session's first test that asks (with these settings), then restored from a copy of
     those rows, their source paths made this test's own."""
+    _stored_once(SNAPSHOT, samples, ("--mode", "local"))
+
+
+def ingest_once(name: str, folder: Path, files: dict[str, str]) -> None:
+    """`files` (name → text) written into a new `folder` and stored as `pi ingest` stores
+    them: ingested by the session's first test that asks for `name` (with these settings),
+    then restored from a copy of those rows for each later one."""
+    folder.mkdir()
+    for file, body in files.items():
+        (folder / file).write_text(body)
+    _stored_once(f"{SNAPSHOT}_{name}", folder, ())
+
+
+def _stored_once(schema: str, folder: Path, options: tuple[str, ...]) -> None:
+    """`folder` ingested once per session and settings, its rows kept in `schema`; later
+    calls restore those rows with their source paths made `folder`'s."""
     from .helpers import env_db, run_cli
 
     key = (os.environ.get("PI_EMBEDDER"), os.environ.get("PI_DATABASE_URL"))
     engine = env_db().engine
-    if _snapshot.get("key") != key:
-        code, _, err = run_cli("ingest", str(samples), "--mode", "local")
+    kept = _snapshot.get(schema)
+    if kept is None or kept[0] != key:
+        code, _, err = run_cli("ingest", str(folder), *options)
         assert code == 0, err
         with engine.begin() as conn:
-            conn.execute(text(f"DROP SCHEMA IF EXISTS {SNAPSHOT} CASCADE"))
-            conn.execute(text(f"CREATE SCHEMA {SNAPSHOT}"))
+            conn.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
+            conn.execute(text(f"CREATE SCHEMA {schema}"))
             for table in SNAPSHOT_TABLES:
-                conn.execute(text(f"CREATE TABLE {SNAPSHOT}.{table} AS TABLE public.{table}"))
-        _snapshot.update(key=key, source=str(samples.resolve()))
+                conn.execute(text(f"CREATE TABLE {schema}.{table} AS TABLE public.{table}"))
+        _snapshot[schema] = (key, str(folder.resolve()))
         return
     with engine.begin() as conn:
         for table, order in SNAPSHOT_TABLES.items():
@@ -166,12 +183,12 @@ def ingest_samples(samples: Path) -> None:
             conn.execute(
                 text(
                     f"INSERT INTO public.{table} ({columns}) SELECT {columns} "
-                    f"FROM {SNAPSHOT}.{table} ORDER BY {order}"
+                    f"FROM {schema}.{table} ORDER BY {order}"
                 )
             )
         conn.execute(
             text("UPDATE documents SET source_path = replace(source_path, :old, :new)"),
-            {"old": _snapshot["source"], "new": str(samples.resolve())},
+            {"old": kept[1], "new": str(folder.resolve())},
         )
 
 

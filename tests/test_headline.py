@@ -28,6 +28,7 @@ from pageindex_platform.search.text_ask import text_ask
 from pageindex_platform.search.vocabulary import Vocabulary
 from pageindex_platform.web import create_app
 
+from .conftest import ingest_once
 from .helpers import annual_filing, ingest_files, run_cli, run_json, session_scope
 from .test_hostile import _ixbrl_10q
 from .test_web_app import SITE
@@ -678,7 +679,7 @@ Total operating income 850 790 730
 @pytest.fixture
 def sections(tmp_path: Path) -> None:
     files = {"harbor-10k-2023.md": annual_filing(2023, SECTIONS, name="HARBOR RIDGE INC.")}
-    ingest_files(tmp_path / "harbor", files)
+    ingest_once("harbor_sections", tmp_path / "harbor", files)
 
 
 @pytest.mark.parametrize(

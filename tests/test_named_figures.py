@@ -15,7 +15,8 @@ import pytest
 from pageindex_platform.search.figures import Figure, LineItem
 from pageindex_platform.search.row_labels import heading_check
 
-from .helpers import annual_filing, ingest_files, run_json
+from .conftest import ingest_once
+from .helpers import annual_filing, run_json
 from .test_question_formulas import FILING
 
 # a business sold, whose table names a row as the income statement does
@@ -101,7 +102,7 @@ respectively, an increase of 10%.
 @pytest.fixture
 def acme(tmp_path: Path) -> None:
     files = {"acme-10k-2023.md": annual_filing(2023, NAMED, name="ACME CORPORATION")}
-    ingest_files(tmp_path / "acme", files)
+    ingest_once("acme_named", tmp_path / "acme", files)
 
 
 ASKED = [

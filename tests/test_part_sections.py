@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import annual_filing, ingest_files, run_json
+from .conftest import ingest_once
+from .helpers import annual_filing, run_json
 
 TEXT = """# Item 7. Management's Discussion and Analysis
 
@@ -92,44 +93,45 @@ Total revenues 8,000 7,000 6,000
 @pytest.fixture
 def lumen(tmp_path: Path) -> None:
     files = {"lumen-10k-2023.md": annual_filing(2023, TEXT, name="LUMEN CORPORATION")}
-    ingest_files(tmp_path / "lumen", files)
+    ingest_once("lumen", tmp_path / "lumen", files)
 
 
-@pytest.mark.parametrize(
-    ("question", "value"),
-    [
-        # the sentence that introduces the segment's own table names it
-        ("What total revenues did Lumen's Freight Services segment record in 2023?", 3_000e6),
-        # the heading over a region's table, in capitals, with column headers between
-        ("What were the revenues of Lumen's Greater Europe geography in fiscal 2022?", 1_900e6),
-        # a part of the line in a region: its row under the line's heading in the region's
-        ("What were Lumen's apparel revenues in Greater Europe in fiscal 2023?", 800e6),
-        # a part named after the company, by its initials in the segment table
-        ("What operating income did Lumen Cloud Services (LCS) report for fiscal 2023?", 700e6),
-        # a name with a comma and an ampersand
-        ("What operating income did Lumen Rail, Sea & Air report in 2022?", 400e6),
-    ],
-)
-def test_a_part_s_own_section_gives_its_figure(lumen: None, question: str, value: float) -> None:
-    out = run_json("ask", question)
-    headline = out["headline"]
-    assert headline is not None, out["answer"]
-    assert headline["value"] == pytest.approx(value) and headline["kind"] == "segment"
+OWN_SECTIONS = [
+    # the sentence that introduces the segment's own table names it
+    ("What total revenues did Lumen's Freight Services segment record in 2023?", 3_000e6),
+    # the heading over a region's table, in capitals, with column headers between
+    ("What were the revenues of Lumen's Greater Europe geography in fiscal 2022?", 1_900e6),
+    # a part of the line in a region: its row under the line's heading in the region's
+    ("What were Lumen's apparel revenues in Greater Europe in fiscal 2023?", 800e6),
+    # a part named after the company, by its initials in the segment table
+    ("What operating income did Lumen Cloud Services (LCS) report for fiscal 2023?", 700e6),
+    # a name with a comma and an ampersand
+    ("What operating income did Lumen Rail, Sea & Air report in 2022?", 400e6),
+]
 
 
-@pytest.mark.parametrize(
-    "question",
-    [
-        # a heading that names the part among other names heads another part's table
-        "What were the revenues of Lumen's Asia Pacific region in fiscal 2023?",
-        # prose that mentions the part heads no table: the whole company's line is not its
-        "What revenues did Lumen Cloud Services report in 2023?",
-    ],
-)
-def test_a_heading_of_others_or_prose_names_no_part(lumen: None, question: str) -> None:
-    out = run_json("ask", question)
-    assert out["headline"] is None, out["answer"]
-    assert "1,700" not in out["answer"].split("\n")[0]
+def test_a_part_s_own_section_gives_its_figure(lumen: None) -> None:
+    for question, value in OWN_SECTIONS:
+        out = run_json("ask", question)
+        headline = out["headline"]
+        assert headline is not None, out["answer"]
+        assert headline["value"] == pytest.approx(value), question
+        assert headline["kind"] == "segment", question
+
+
+NO_PART = [
+    # a heading that names the part among other names heads another part's table
+    "What were the revenues of Lumen's Asia Pacific region in fiscal 2023?",
+    # prose that mentions the part heads no table: the whole company's line is not its
+    "What revenues did Lumen Cloud Services report in 2023?",
+]
+
+
+def test_a_heading_of_others_or_prose_names_no_part(lumen: None) -> None:
+    for question in NO_PART:
+        out = run_json("ask", question)
+        assert out["headline"] is None, out["answer"]
+        assert "1,700" not in out["answer"].split("\n")[0]
 
 
 def test_a_kind_of_the_line_by_segment_or_a_count_is_not_a_segment_s_line(lumen: None) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from pageindex_platform.search.text_ask import text_ask
 
+from .conftest import ingest_once
 from .helpers import annual_filing, ingest_files, run_json
 
 # the income statement of the synthetic filings below
@@ -68,7 +69,7 @@ Total operating income 900 800 700
 @pytest.fixture
 def summit(tmp_path: Path) -> None:
     files = {"summit-10k-2023.md": annual_filing(2023, NOTE + UNITS, name="SUMMIT INC.")}
-    ingest_files(tmp_path / "summit", files)
+    ingest_once("summit", tmp_path / "summit", files)
 
 
 @pytest.mark.parametrize(
@@ -182,7 +183,7 @@ Number of stores 1,008 980 950
 @pytest.fixture
 def places(tmp_path: Path) -> None:
     files = {"summit-10k-2023.md": annual_filing(2023, PLACES, name="SUMMIT INC.")}
-    ingest_files(tmp_path / "places", files)
+    ingest_once("places", tmp_path / "places", files)
 
 
 @pytest.mark.parametrize(
@@ -275,7 +276,7 @@ def test_a_name_a_shared_place_and_a_noun_that_names_a_kind(
     tmp_path: Path, question: str, value: float
 ) -> None:
     files = {"harbor-10k-2023.md": annual_filing(2023, HARBOR, name="HARBOR INTERNATIONAL INC.")}
-    ingest_files(tmp_path / "harbor", files)
+    ingest_once("harbor_parts", tmp_path / "harbor", files)
     headline = run_json("ask", question)["headline"]
     assert headline is not None and headline["value"] == pytest.approx(value)
 
@@ -344,7 +345,7 @@ def test_a_figure_of_another_place_part_or_measure_is_never_stated(
     tmp_path: Path, question: str
 ) -> None:
     files = {"lowe-10k-2023.md": annual_filing(2023, SLIPS, name="LOWE'S PEAK INC.")}
-    ingest_files(tmp_path / "lowe", files)
+    ingest_once("lowe", tmp_path / "lowe", files)
     out = run_json("ask", question)
     assert out["headline"] is None, out["answer"]
 
@@ -353,7 +354,7 @@ def test_a_block_s_total_is_not_its_part(tmp_path: Path) -> None:
     # the total printed under the last block is every business's, never the hardware one's;
     # the row the question names whole ("Hardware revenues") may be stated
     files = {"lowe-10k-2023.md": annual_filing(2023, SLIPS, name="LOWE'S PEAK INC.")}
-    ingest_files(tmp_path / "lowe", files)
+    ingest_once("lowe", tmp_path / "lowe", files)
     out = run_json("ask", "What were the revenues of Lowe Peak's hardware business in 2023?")
     assert out["headline"] is None or out["headline"]["value"] == 1_000e6, out["answer"]
 

@@ -15,7 +15,7 @@ from ..db import queries
 from ..periods import MONTH_WORDS, month_number
 from .checks import CheckedBook, page_check
 from .figures import Figure
-from .headline import Stated, candidate, figure_headline, not_sure
+from .headline import Stated, row_stated
 from .printed import table_context
 from .results import Check
 from .terms import name_words, phrase_words
@@ -84,12 +84,7 @@ def closing_balance(*, question: str, book: CheckedBook, year: int | None) -> St
             "the tables that close such a balance give one figure",
         ),
     ]
-    failed = next((c for c in checks if not c.passed), None)
-    if failed is None:
-        headline = figure_headline(figure, checks, kind="row")
-        return Stated(f"{figure.shown} — {figure.cited}", [figure], headline=headline)
-    aside = [candidate(f, failed.detail, checks) for f, _ in found[:4]]
-    return Stated(not_sure("the balance asked", aside), candidates=aside)
+    return row_stated(figure, checks, [f for f, _ in found], "the balance asked")
 
 
 def _on_its_end(figure: Figure) -> bool:

@@ -227,3 +227,17 @@ def input_check(figure: Figure | Candidate) -> Check:
     """The check that names one input of a computed figure, where it was read."""
     said = f"{figure.label}: {figure.shown}, {figure.period} [{figure.document}, p. {figure.page}]"
     return Check("inputs", True, said)
+
+
+def row_stated(
+    figure: Figure, checks: Sequence[Check], rows: Sequence[Figure], what: str
+) -> Stated:
+    """A table row's figure stated where every check passes; else it and the other rows read
+    for it (`rows`, four at most) set aside with the check that failed, and `what` was asked
+    said plainly to be not sure."""
+    failed = next((c for c in checks if not c.passed), None)
+    if failed is None:
+        headline = figure_headline(figure, checks, kind="row")
+        return Stated(f"{figure.shown} — {figure.cited}", [figure], headline=headline)
+    aside = [candidate(f, failed.detail, checks) for f in rows[:4]]
+    return Stated(not_sure(what, aside), candidates=aside)

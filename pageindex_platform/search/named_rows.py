@@ -20,7 +20,7 @@ from ..periods.filing_words import without_source
 from .balances import closing_balance
 from .checks import CheckedBook, column_check, page_check, statement_asked
 from .figures import PER_SHARE, Figure, LineItem
-from .headline import Stated, candidate, figure_headline, not_sure, unsure
+from .headline import Stated, row_stated, unsure
 from .items_named import items_in
 from .narrowing import ADJUSTED
 from .parts_asked import besides_place
@@ -215,12 +215,7 @@ def _checked(
     others = sorted({f.value for f in named if not _same_digits(f.value, first.value)})
     if others:
         checks.append(Check("agreement", False, f"another row so named gives {others[0]:,.2f}"))
-    failed = next((c for c in checks if not c.passed), None)
-    if failed is None:
-        headline = figure_headline(first, checks, kind="row")
-        return Stated(f"{first.shown} — {first.cited}", [first], headline=headline)
-    aside = [candidate(f, failed.detail, checks) for f in named[:4]]
-    return Stated(not_sure("the figure asked", aside), candidates=aside)
+    return row_stated(first, checks, named, "the figure asked")
 
 
 def _same_digits(one: float, other: float) -> bool:

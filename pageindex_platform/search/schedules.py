@@ -23,7 +23,7 @@ from ..index.tables import cell_value
 from ..periods import written_dates
 from .checks import page_check
 from .figures import Figure
-from .headline import Stated, candidate, figure_headline, not_sure
+from .headline import Stated, row_stated
 from .results import Check
 from .terms import name_words, phrase_words
 
@@ -139,12 +139,7 @@ def scheduled(*, session: Session, question: str, document: DocumentInfo) -> Sta
             "the schedules that say as much give one amount",
         ),
     ]
-    failed = next((c for c in checks if not c.passed), None)
-    if failed is None:
-        headline = figure_headline(figure, checks, kind="row")
-        return Stated(f"{figure.shown} — {figure.cited}", [figure], headline=headline)
-    aside = [candidate(f, failed.detail, checks) for f, _ in top[:4]]
-    return Stated(not_sure("the amount asked", aside), candidates=aside)
+    return row_stated(figure, checks, [f for f, _ in top], "the amount asked")
 
 
 def _thing(question: str, company_words: set[str]) -> list[str]:
