@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import re
 
-from ..db import queries
-from ..db.sql import Session
 from .checks import CheckedBook
 from .figures import Figure, LineItem
 from .items_named import items_in
@@ -42,7 +40,6 @@ _COLUMN_WORDS = frozenset(
 
 def headed_by_part(
     *,
-    session: Session,
     book: CheckedBook,
     item: LineItem,
     names: list[str],
@@ -59,15 +56,14 @@ def headed_by_part(
     rows = book.rows(sorted([sub, *(f"{sub} {n}" for n in lines)] if sub else lines), year)
     if not rows:
         return None, [], ""
-    doc = book.document.name
-    pages = {p.page: p.text for p in queries.page_texts(session, [(doc, r.page) for r in rows])}
-    figures = [Figure.of(doc, row) for row in sorted(rows, key=lambda r: r.page)]
+    book.load_pages([r.page for r in rows])  # the book's own pages: read once per question
+    figures = [Figure.of(book.document.name, row) for row in sorted(rows, key=lambda r: r.page)]
     for figure in figures:
         if whole is not None and figure.value == whole.value:
             continue  # the whole company's line, whatever heads its page
         if adjusted != bool(ADJUSTED.search(figure.label)):
             continue  # "Adjusted operating income" asked: not the reported row, nor the reverse
-        text = pages.get(figure.page, "")
+        text = book.page_text(figure.page)
         if sub and not _of_the_line(figure, text, item):
             continue  # "Apparel" of a table of earnings, not of revenues
         heading = _part_heading(figure, page_lines(text), names)

@@ -106,7 +106,6 @@ def _part_figure(
     sub, place = part.within
     names = [place] if place else [name, *_short_names(name, book.document)]
     found, peers, heading = headed_by_part(
-        session=session,
         book=book,
         item=item,
         names=names,
