@@ -10,13 +10,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from ..patterns import deferred
+
 MONTH_NAMES = (
     "January|February|March|April|May|June|July|August|September|October|November|December"
 )
 # a month as a table's header prints it: "April", "Apr", "Apr.", "Sept." (an earnings
 # release's "Apr 1, 2023")
 MONTH_WORDS = rf"(?:{MONTH_NAMES}|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b\.?"
-_WRITTEN = re.compile(rf"\b({MONTH_NAMES})\s+(\d{{1,2}})\s*,?\s*(\d{{4}})\b", re.IGNORECASE)
+_WRITTEN = deferred(rf"\b({MONTH_NAMES})\s+(\d{{1,2}})\s*,?\s*(\d{{4}})\b", re.IGNORECASE)
 
 
 def month_number(word: str) -> int:
@@ -113,7 +115,7 @@ _MONTH = r"(?P<{}>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _DAY = r"(?P<{}>[0-3]?\d)(?:st|nd|rd|th)?"
 # A calendar date as written in questions: "July 1, 2022", "1st July 2022", "1 Jul. 2022",
 # "2022-07-01", "7/1/2022" (month first, as in SEC filings).
-_QUESTION_DATE = re.compile(
+_QUESTION_DATE = deferred(
     rf"\b{_MONTH.format('m1')}\s+{_DAY.format('d1')},?\s+(?P<y1>(?:19|20)\d\d)\b"
     rf"|\b{_DAY.format('d2')}\s+(?:of\s+)?{_MONTH.format('m2')},?\s+(?P<y2>(?:19|20)\d\d)\b"
     r"|\b(?P<y3>(?:19|20)\d\d)-(?P<m3>[01]?\d)-(?P<d3>[0-3]?\d)\b"

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import re
 
+from ..patterns import deferred
+
 # The kinds of filing a question names: "10-K", "annual report", "Form 10-Q".
 _FILING = r"(?:10-?K|10-?Q|20-F|annual\s+report|quarterly\s+report|filing)"
 # A year that names the filing a figure is read from, not the period asked of it: "its
 # fiscal 2023 10-K", "the 2016 annual report", "FY2019 Form 10-K".
-FILING_YEAR = re.compile(
+FILING_YEAR = deferred(
     r"(?:\bFY\s?'?|\bfiscal(?:\s+year)?\s+'?)?(?<!\d)(?P<y>(?:19|20)\d\d)\s+(?:form\s+)?"
     rf"(?:{_FILING}|report)\b"
     # "its 10-K for fiscal 2015"
@@ -19,37 +21,37 @@ FILING_YEAR = re.compile(
     re.IGNORECASE,
 )
 # An annual filing named by its fiscal year: "its 2021 Form 10-K", "the 2016 annual report".
-ANNUAL_FILING_YEAR = re.compile(
+ANNUAL_FILING_YEAR = deferred(
     r"(?:\bFY\s?'?|\bfiscal(?:\s+year)?\s+'?)?(?<!\d)((?:19|20)\d\d)\s+(?:form\s+)?"
     r"(?:10-?K|20-F|annual\s+report)\b|\b(?:10-?K|annual\s+report)\s+for\s+(?:the\s+)?"
     r"(?:fiscal(?:\s+year)?\s+|FY\s?)?((?:19|20)\d\d)\b",
     re.IGNORECASE,
 )
 # A filing named, with or without its year: "its 10-Q for the quarter ended June 30, 2023".
-FILING_NAMED = re.compile(rf"\b(?:form\s+)?{_FILING}\b", re.IGNORECASE)
+FILING_NAMED = deferred(rf"\b(?:form\s+)?{_FILING}\b", re.IGNORECASE)
 # The period before the one named: "the prior year", "the comparable prior-year quarter",
 # "the year before", "a year earlier", "the comparative column".
-PRIOR = re.compile(
+PRIOR = deferred(
     r"\b(?:prior|previous|preceding)[\s-]+(?:fiscal[\s-]+)?(?:year|quarter|period)\b|"
     r"\byear[\s-]+(?:ago|before|earlier)\b|\bcomparative\s+(?:column|year|period)\b",
     re.IGNORECASE,
 )
 # a quarter that names the filing read ("its Q4 2022 earnings release"), and a full year
 # asked beside it ("Acme's FY2022 net margin, per its Q4 2022 earnings release")
-FILING_AFTER = re.compile(
+FILING_AFTER = deferred(
     r"\s+(?:(?:19|20)\d\d\s+)?(?:earnings(?!\s+per\b)|financial\s+results|results"
     r"|(?:press\s+|news\s+)?release"
     r"|10-?Q|report|shareholder\s+letter|conference\s+call)\b",
     re.IGNORECASE,
 )
-FULL_YEAR = re.compile(
+FULL_YEAR = deferred(
     r"\bFY\s?'?\d{2,4}\b|\bfull[\s-]+year\b|\bfiscal\s+(?:year\s+)?\d{4}\b|\bannual\b",
     re.IGNORECASE,
 )
 # where the question says the answer is read, not what it asks: "According to Acme's 2016
 # annual report, ...", "Per the Form 8-K Acme filed on February 7, 2023, ...", "In the
 # stockholder letter of Acme's 2023 annual report, ..."
-_SOURCE = re.compile(
+_SOURCE = deferred(
     r"(?:^|,\s*)(?:according\s+to|per|in|from|based\s+on|as\s+(?:stated|reported|disclosed)\s+in)"
     r"\s+(?:the\s+|its\s+|their\s+)?[^,?]{0,80}?\b(?:8-?K|10-?K|10-?Q|annual\s+report|quarterly"
     r"\s+report|filing|release|letter|proxy(?:\s+statement)?)\b[^,?]{0,60}?(?=,|\?|$)",
@@ -59,7 +61,7 @@ _SOURCE = re.compile(
 
 # who the question says states the figure, which a sentence need not name: "how many
 # employees did CEO Jane Doe say would ...", "what did Acme's chief financial officer report"
-_SPEAKER = re.compile(
+_SPEAKER = deferred(
     r"\b(did|does|do)\s+(?:(?:the|its|their|[A-Z][\w&.-]*['’]s?)\s+)?"
     r"(?:(?:CEO|CFO|COO|chief\s+[a-z]+\s+officer|chair(?:man|woman|person)?|president)\s+)?"
     r"(?:(?-i:[A-Z][\w.-]*)\s+){0,3}"
@@ -76,7 +78,7 @@ def without_source(question: str) -> str:
 
 # how the question wants its answer given, not what it asks: "Answer in millions of shares.",
 # "Round to two decimal places.", "..., in USD millions?", "..., rounded to one decimal"
-_FORM = re.compile(
+_FORM = deferred(
     r"(?<=[.?!])\s+(?:please\s+)?(?:answer|round|express|give\s+(?:the|your)\s+answer|report\s+"
     r"(?:the|your)\s+answer)\b[^.?!]*[.?!]?"
     r"|,\s*(?:and\s+)?(?:round(?:ed)?|express(?:ed)?|answer(?:ed)?|in\s+(?:usd|us\$|\$|dollars|"

@@ -15,14 +15,15 @@ from dataclasses import dataclass, replace
 from datetime import date
 from enum import StrEnum
 
+from ..patterns import deferred
 from .dates import months_before, parse_question_dates
 from .filing_words import FILING_AFTER, FILING_NAMED, FILING_YEAR, FULL_YEAR, PRIOR
 
-_FY = re.compile(r"\bFY\s?'?(\d{4}|\d{2})\b", re.IGNORECASE)
-_FISCAL = re.compile(r"\bfiscal(?:\s+year)?\s+'?(\d{4}|\d{2}(?!\d))\b", re.IGNORECASE)
-_YEAR = re.compile(r"(?<![\d$.,])(19[89]\d|20[0-4]\d)(?![\d%])")
+_FY = deferred(r"\bFY\s?'?(\d{4}|\d{2})\b", re.IGNORECASE)
+_FISCAL = deferred(r"\bfiscal(?:\s+year)?\s+'?(\d{4}|\d{2}(?!\d))\b", re.IGNORECASE)
+_YEAR = deferred(r"(?<![\d$.,])(19[89]\d|20[0-4]\d)(?![\d%])")
 # a year that names when something falls due, not a period asked ("Senior Notes due 2033")
-MATURITY = re.compile(
+MATURITY = deferred(
     r"\b(?:due|matur\w*|expir\w*)(?:\s+in)?\s+(?:fiscal\s+)?(?:19|20)\d\d\b", re.IGNORECASE
 )
 _APOSTROPHE = "['\u2019]"
@@ -33,7 +34,7 @@ _ATTACHED_YEAR = (
 # A quarter as analysts write it, with the year written onto it: Q2, Q22023, Q2'23, Q2 FY23,
 # Q2 of FY2023, 2Q23, 2Q 2023, 3QFY23, 2021Q1, 2023-Q2, the second (fiscal) quarter (of
 # fiscal 2023).
-_QUARTER = re.compile(
+_QUARTER = deferred(
     rf"\bQ(?P<q1>[1-4])(?:(?P<y0>\d{{4}})\b|{_ATTACHED_YEAR.format('y1', 'y2')})\b"
     rf"|\b(?P<q2>[1-4])Q(?:\s*(?:FY\s?)?{_APOSTROPHE}?(?P<y3>\d{{4}}|\d{{2}})|\s+(?P<y4>\d{{4}}))?\b"
     r"|\b(?P<y5>(?:19|20)\d{2})\s*-?\s*Q(?P<q3>[1-4])\b"
@@ -43,11 +44,11 @@ _QUARTER = re.compile(
 )
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 # The year to date: reported with the second quarter (six months) or the third (nine).
-_FIRST_HALF = re.compile(
+_FIRST_HALF = deferred(
     r"\bH1\b|\bfirst[\s-]half\b|\bsix[\s-]months?\b|\b6[\s-]months\b|\btwenty-six weeks\b",
     re.IGNORECASE,
 )
-_NINE_MONTHS = re.compile(
+_NINE_MONTHS = deferred(
     r"\bnine[\s-]months?\b|\b9[\s-]?M\b|\b9[\s-]months\b|\bthirty-nine weeks\b", re.IGNORECASE
 )
 # What a written date closes: "the three months ended", "the year ended", "as of", "at".
@@ -56,7 +57,7 @@ _SPAN_WORDS = {
     "twenty-six": 6, "26": 6, "half": 6, "nine": 9, "9": 9, "thirty-nine": 9, "39": 9,
     "twelve": 12, "12": 12, "fifty-two": 12, "52": 12, "fifty-three": 12, "53": 12, "year": 12,
 }  # fmt: skip
-_BEFORE_DATE = re.compile(
+_BEFORE_DATE = deferred(
     r"\b(?:(?P<n>three|six|nine|twelve|\d{1,2})[\s-]+months?|(?P<w>thirteen|twenty-six|"
     r"thirty-nine|fifty-two|fifty-three|\d{2})[\s-]+weeks?|(?P<unit>quarter|half|(?:fiscal\s+|"
     r"financial\s+|calendar\s+)?year|period))\s+(?:that\s+)?(?:ended|ending|ends)\s+(?:on\s+)?$"
@@ -64,28 +65,28 @@ _BEFORE_DATE = re.compile(
     re.IGNORECASE,
 )
 # A balance at a fiscal year's or quarter's end: "as of FY2022", "at the end of fiscal 2022".
-_INSTANT = re.compile(
+_INSTANT = deferred(
     r"\b(?:as\s+of|at(?:\s+the)?\s+(?:end|close)\s+of|at)\s+(?:the\s+end\s+of\s+)?"
     r"(?:FY|fiscal|Q[1-4]|[1-4]Q|(?:19|20)\d\d\b)",
     re.IGNORECASE,
 )
-_RANGE = re.compile(
+_RANGE = deferred(
     r"\b(?:FY\s?(?P<a>\d{4}|\d{2})|(?P<b>(?:19|20)\d\d))\s*(?:-|–|—|to|through|thru|until)\s*"
     r"(?:FY\s?(?P<c>\d{4}|\d{2})|(?P<d>(?:19|20)\d\d))\b",
     re.IGNORECASE,
 )
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10}
-_LAST_YEARS = re.compile(
+_LAST_YEARS = deferred(
     r"\b(?:last|past|latest|most\s+recent|previous)\s+(?P<n>two|three|four|five|six|seven|ten|"
     r"\d{1,2})\s+(?:fiscal\s+|financial\s+)?years\b",
     re.IGNORECASE,
 )
-_LATEST_QUARTER = re.compile(
+_LATEST_QUARTER = deferred(
     r"\b(?:last|latest|most\s+recent(?:ly)?(?:\s+reported)?|recent|current)\s+(?:fiscal\s+)?"
     r"quarter\b",
     re.IGNORECASE,
 )
-_LATEST_YEAR = re.compile(
+_LATEST_YEAR = deferred(
     r"\b(?:last|latest|most\s+recent(?:ly)?(?:\s+(?:reported|completed))?)\s+"
     r"(?:(?:full|complete|completed)\s+)?(?:fiscal\s+|financial\s+|reported\s+)?year\b",
     re.IGNORECASE,
@@ -185,12 +186,12 @@ def _years_asked(question: str) -> list[int]:
 
 # A question asking the difference between years ("the difference between ... 2023 and
 # 2022", "between 2021 and 2022"): each year is asked.
-_DIFFERENCE = re.compile(
+_DIFFERENCE = deferred(
     r"\bdifference\b|\bbetween\s+(?:fy\s?|fiscal\s+(?:year\s+)?)?\d{4}\s+and\b", re.IGNORECASE
 )
 # A question comparing periods ("compared with the prior year", "how did it change"): its
 # years are each asked, none names the filing alone.
-_COMPARING = re.compile(
+_COMPARING = deferred(
     r"\bcompar(?:e|ed|es|ing|ison)\b|\bversus\b|\bvs\b\.?|"
     r"\b(?:from|than|over)\s+the\s+(?:prior|previous)\b|"
     r"\bchang\w*|\bgr[eo]w\w*|\bincreas\w*|\bdecreas\w*|\bdeclin\w*",

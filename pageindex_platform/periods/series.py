@@ -9,14 +9,15 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..patterns import deferred
 from .grammar import PeriodAsk, PeriodKind
 
-_BY_YEAR = re.compile(
+_BY_YEAR = deferred(
     r"\b(?:by|each|every|per)\s+(?:fiscal\s+)?year\b|\byear[\s-]by[\s-]year\b|"
     r"\bover\s+(?:the\s+)?(?:years|time)\b|\bacross\s+(?:the\s+)?years\b|\bhistory\b|\btrend\b",
     re.IGNORECASE,
 )
-_QUARTERLY = re.compile(
+_QUARTERLY = deferred(
     r"\bquarterly\b(?!\s+(?:report|filing|statement|dividend))|\b(?:by|each|every|per)\s+"
     r"quarter\b|\bquarter[\s-](?:by|over)[\s-]quarter\b",
     re.IGNORECASE,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..patterns import deferred
 from .sentence_checks import years_said
 from .sentence_numbers import RESPECTIVELY
 from .terms import phrase_words
@@ -80,7 +81,7 @@ def _years_after(
 
 # where one list's words end and the next one's begin: "..., respectively, and recognized
 # ...", "..., and interest income was ..."
-_NEXT_LIST = re.compile(r"\brespectively\b,?|,\s*(?:and|while|whereas)\s|;", re.IGNORECASE)
+_NEXT_LIST = deferred(r"\brespectively\b,?|,\s*(?:and|while|whereas)\s|;", re.IGNORECASE)
 
 
 def _spans(sentence: str, lists: list[list[re.Match[str]]]) -> list[str]:
@@ -97,7 +98,7 @@ def _spans(sentence: str, lists: list[list[re.Match[str]]]) -> list[str]:
 
 
 # what stands between two amounts of one list: "$283 million, $290 million and $278 million"
-JOINED = re.compile(r"\s*(?:,|and|,\s*and)\s*")
+JOINED = deferred(r"\s*(?:,|and|,\s*and)\s*")
 
 
 def runs(sentence: str, listed: Sequence[re.Match[str]]) -> list[list[re.Match[str]]]:

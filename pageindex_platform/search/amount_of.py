@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..patterns import deferred
 from .amount_lists import JOINED, of_year, says_word
 from .amounts import AMOUNT
 from .figures import PER_SHARE
@@ -73,7 +74,7 @@ def amount_of(
 
 
 # what an amount is of, said right after it: "$2.6 billion of total liquidity comprised of"
-_OF_AFTER = re.compile(
+_OF_AFTER = deferred(
     r"\s*of\s+(?P<what>[^,;:$()]{3,80}?)(?=\s*(?:[,;:$()]|\b(?:comprised|consisting|including|"
     r"compared|which|that|as\s+of|during|for|in|from|to)\b|$))",
     re.IGNORECASE,
@@ -114,7 +115,7 @@ def _changes(sentence: str, listed: Sequence[re.Match[str]]) -> list[bool]:
     return moved
 
 
-_LISTED_AFTER = re.compile(r"[^.;$]{0,30}?\band\s+", re.IGNORECASE)
+_LISTED_AFTER = deferred(r"[^.;$]{0,30}?\band\s+", re.IGNORECASE)
 
 
 def _explained(sentence: str, end: int, core: Sequence[str]) -> bool:

@@ -13,26 +13,25 @@ from collections.abc import Sequence
 from ..db import queries
 from ..db.queries import DocumentInfo
 from ..db.sql import Session
+from ..patterns import deferred
 from ..periods.fiscal import Span
 from .figures import LineItem
 from .headline import Stated
 from .results import Check, Headline
 from .sentence_numbers import RESPECTIVELY, SCALES, YEAR, sentence_label, sentences_of
 
-AMOUNT = re.compile(
+AMOUNT = deferred(
     r"\$\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*(million|billion|thousand)\b)?",
     re.IGNORECASE,
 )
 # what may stand before the line's name at a sentence's start: "In 2020, ", "Our total "
-_LEAD = re.compile(
-    r"^(?:\s*(?:in\s+(?:fiscal\s+)?\d{4},?|our|total|the|its)\s+)*\s*$", re.IGNORECASE
-)
+_LEAD = deferred(r"^(?:\s*(?:in\s+(?:fiscal\s+)?\d{4},?|our|total|the|its)\s+)*\s*$", re.IGNORECASE)
 # the year said right after an amount ("$763 million in 2020")
-_YEAR_AFTER = re.compile(
+_YEAR_AFTER = deferred(
     r"\s*(?:in|for|during)\s+(?:fiscal\s+(?:year\s+)?|fy\s?)?((?:19|20)\d\d)\b", re.IGNORECASE
 )
 # the verb between the line's name and its amount: "were", "totaled", "amounted to"
-_LINK = re.compile(
+_LINK = deferred(
     r"\s+(?:(?:for|in|during)\s+(?:fiscal\s+)?\d{4},?\s+)?(?:were|was|are|is|totaled|totalled|"
     r"amounted\s+to|came\s+to)\s+(?:approximately\s+|about\s+|nearly\s+)?",
     re.IGNORECASE,

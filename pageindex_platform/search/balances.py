@@ -12,6 +12,7 @@ from dataclasses import replace
 from datetime import date
 
 from ..db import queries
+from ..patterns import deferred
 from ..periods import MONTH_WORDS, month_number
 from .checks import CheckedBook, page_check
 from .figures import Figure
@@ -22,18 +23,18 @@ from .terms import name_words, phrase_words
 
 # the row that closes a roll-forward: "Balance at December 31,", "Balance at end of year",
 # "Ending balance", "Balance, end of period", "End of year balance"
-_CLOSING = re.compile(
+_CLOSING = deferred(
     rf"^(?:(?:ending\s+)?balances?\b(?:,?\s+(?:at|as\s+of))?(?:,?\s+(?:the\s+)?(?:end|close)\b"
     rf"|\s+(?:{MONTH_WORDS})\s+\d{{1,2}},?\s*$|\s*$)|end\s+of\s+(?:the\s+)?(?:year|period)\b)",
     re.IGNORECASE,
 )
 # a balance asked: its word, or a date the figure is at
-_ASKED = re.compile(
+_ASKED = deferred(
     rf"\bbalances?\b|\b(?:at|as\s+of)\s+(?:{MONTH_WORDS})\s+\d{{1,2}},?\s+\d{{4}}|"
     r"\bat\s+(?:the\s+)?(?:end\s+of|year[-\s]end)\b",
     re.IGNORECASE,
 )
-_WHAT = re.compile(r"\b(?:what|how\s+much)\b(?P<what>[^?]*)", re.IGNORECASE)
+_WHAT = deferred(r"\b(?:what|how\s+much)\b(?P<what>[^?]*)", re.IGNORECASE)
 # words of the question that say nothing of what the balance is of
 _NOT_OF = frozenset(
     "was were is are the a an of its their at as end ending year fiscal balance balances "

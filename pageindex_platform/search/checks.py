@@ -2,9 +2,8 @@
 `FigureBook` ranks them, are each put through the same checks, and the first that passes
 every one is the figure stated; the others are set aside, each with its reason:
 
-- kind: a flow (revenue, income, cash flow) has a duration, a balance a date — a flow given
-  "as of" a date, or a balance given for a period (a repayment row), is another line;
-- duration: a quarter is three months, a fiscal year twelve;
+- kind: a flow (revenue, income, cash flow) has a duration (a quarter three months, a fiscal
+  year twelve), a balance a date — a flow "as of" a date, or a balance for a period, is not it;
 - statement: a tagged fact without dimensions, or a row of a primary statement, is the
   company's consolidated line; a table about affiliates, equity-method investees, joint
   ventures or segments is not, unless the question asks for a segment;
@@ -23,6 +22,7 @@ from dataclasses import dataclass, field
 from ..db import queries
 from ..db.queries import DocumentInfo, FactInfo
 from ..db.sql import Session
+from ..patterns import deferred
 from ..periods import PeriodAsk
 from .figures import (
     Figure,
@@ -44,7 +44,7 @@ from .statements import Statement
 _MAX_CANDIDATES = 6
 
 # a table about something other than the company's consolidated lines
-_NOT_CONSOLIDATED = re.compile(
+_NOT_CONSOLIDATED = deferred(
     r"\b(equity[- ]method|equity affiliates?|affiliated compan\w+|(?:unconsolidated|equity) "
     r"(?:affiliates?|investees?|subsidiaries)|investees?|joint ventures?|guarantor|parent "
     r"company only|condensed consolidating|reportable segments?|segment information|by "
@@ -52,14 +52,14 @@ _NOT_CONSOLIDATED = re.compile(
     re.IGNORECASE,
 )
 # line items that are never negative (nor a dash) as a company reports them
-_NEVER_NEGATIVE = re.compile(
+_NEVER_NEGATIVE = deferred(
     r"^(?:revenue|total assets|total liabilities|total current (?:assets|liabilities)|long-term "
     r"debt|cash and cash equivalents|inventory|accounts (?:receivable|payable)|property plant "
     r"and equipment net|short-term investments|cost of sales|research and development|"
     r"capital expenditure|dividends paid|share repurchases|interest expense)$"
 )
 # "HSG's results of operations", "the joint venture's summarized balance sheet"
-_ENTITY_TABLE = re.compile(
+_ENTITY_TABLE = deferred(
     r"\b([A-Z][A-Za-z&.-]{1,30})[’']s\s+(?:results|balance sheets?|summarized|condensed|"
     r"combined|financial (?:statements|information|position)|statements? of)"
 )
@@ -74,13 +74,13 @@ _STATEMENT_NAMES = {
     "statement of income": Statement.INCOME,
     "balance sheet": Statement.BALANCE,
 }
-_FROM_STATEMENT = re.compile(
+_FROM_STATEMENT = deferred(
     r"([^.?;]{3,80}?)\s+(?:from|on|in) the\s+(?:consolidated\s+)?(cash flows? statement|"
     r"statement of cash flows|income statement|statement of operations|statement of income|"
     r"balance sheet)\b",
     re.IGNORECASE,
 )
-_END_BALANCE = re.compile(r"\b(?:end of|at end|ending)\b", re.IGNORECASE)
+_END_BALANCE = deferred(r"\b(?:end of|at end|ending)\b", re.IGNORECASE)
 
 
 @dataclass

@@ -23,15 +23,16 @@ from ..db.queries import CompanyNames, DocumentInfo
 from ..db.sql import Session
 from ..index.text import normalize
 from ..names import SYMBOL, letters, short_company
+from ..patterns import deferred
 from .entities import entity_groups, with_other_names
 from .name_match import NICKNAME, initialism_of, misspelt, same_entity
 from .unknown_names import unknown_names
 
 FUZZY_SIMILARITY = 0.75
 # symbols as written: a whole token ("PG&E" does not write P&G's "PG")
-_CAPITALS = re.compile(rf"(?<![\w.&'’]){SYMBOL.pattern}(?![\w&]|['’](?!s\b))")
-_SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+|\n)\W*$")
-_POSSESSIVE = re.compile(r"^['’]s?\b")
+_CAPITALS = deferred(rf"(?<![\w.&'’]){SYMBOL.pattern}(?![\w&]|['’](?!s\b))")
+_SENTENCE_START = deferred(r"(?:^|[.?!:;]\s+|\n)\W*$")
+_POSSESSIVE = deferred(r"^['’]s?\b")
 
 Common = Callable[[str], bool]
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ..db import queries
 from ..db.queries import CompanyNames
 from ..db.sql import Session
+from ..patterns import deferred
 from ..periods import PeriodAsk, PeriodKind
 from ..periods.dates import parse_dates
 from ..periods.filing_words import ANNUAL_FILING_YEAR
@@ -88,7 +89,7 @@ def parse_doc_types(question: str) -> list[str]:
 
 
 # What asks for the newest period stored: the company as it is now, or where a matter stands.
-_NEWEST = re.compile(
+_NEWEST = deferred(
     r"\b(?:latest|most\s+recent(?:ly)?|last|currently|now|today|to\s+date|as\s+of|still|"
     r"current(?!\s+(?:assets?|liabilit|portion|ratio|maturit|income\s+tax))|"
     r"status|pending|ongoing|outstanding\s+(?:case|lawsuit|litigation)s?)\b",
@@ -98,11 +99,11 @@ _NEWEST = re.compile(
 # "Apple vs. Microsoft" (a name: up to four capitalized words).
 # a name's words: not past a sentence's full stop ("between FY2014 and FY2015. Round ...")
 _NAME = r"[A-Z][\w&.'’-]*(?:(?<![a-z0-9]{2}\.)\s+[A-Z][\w&.'’-]*){0,3}"
-_COMPARED = re.compile(
+_COMPARED = deferred(
     rf"\b(?:[Cc]ompar(?:e|ing)|[Bb]etween)\s+(?P<a>{_NAME})\s+(?:and|with|to|vs\.?|versus)\s+"
     rf"(?P<b>{_NAME})|(?P<c>{_NAME})\s+(?:vs\.?|versus)\s+(?P<d>{_NAME})"
 )
-_ACROSS = re.compile(
+_ACROSS = deferred(
     r"\bwhich\s+(?:company|companies|firm|issuer)\b|\b(?:among|across|of)\s+(?:all\s+)?"
     r"(?:the\s+)?(?:stored\s+)?companies\b",
     re.IGNORECASE,
@@ -133,8 +134,8 @@ def _compared_unknown(
     ]
 
 
-_QUARTERLY = re.compile(r"\bquarter(?:ly)?\b", re.IGNORECASE)
-_ANNUAL = re.compile(r"\bFY\s?'?\d{2,4}\b|\bfiscal\b|\bannual\b|\bfull[\s-]year\b", re.I)
+_QUARTERLY = deferred(r"\bquarter(?:ly)?\b", re.IGNORECASE)
+_ANNUAL = deferred(r"\bFY\s?'?\d{2,4}\b|\bfiscal\b|\bannual\b|\bfull[\s-]year\b", re.I)
 
 
 def parse_constraints(

@@ -10,13 +10,14 @@ from dataclasses import dataclass
 from ..db.queries import PageInfo
 from ..index.row_cells import CELL
 from ..index.table_headers import column_periods
+from ..patterns import deferred
 from .results import EvidenceLine
 from .terms import keywords
 
 __all__ = ["column_periods", "extract_lines", "extractive_answer", "with_periods"]
 
-_NUMBER = re.compile(r"\d[\d,.]*")
-_DIGITS = re.compile(r"\d+")
+_NUMBER = deferred(r"\d[\d,.]*")
+_DIGITS = deferred(r"\d+")
 
 
 @dataclass(frozen=True)

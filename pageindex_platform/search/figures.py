@@ -16,6 +16,7 @@ from ..db import queries
 from ..db.queries import DocumentInfo, FactInfo
 from ..db.sql import Session
 from ..index.tables import label_key
+from ..patterns import deferred
 from ..periods import PeriodAsk, months_before, months_between
 from ..periods.fiscal import Span, span_for, span_words, year_named
 from .results import StatedFigure, WorkingInput
@@ -24,7 +25,7 @@ from .statements import Fact, Statement, statement_pages, statements_for
 SCALE_WORDS = {3: "thousand", 6: "million", 9: "billion", 12: "trillion"}  # by power of ten
 _STATEMENT_PAGES = 3  # a primary statement's first page and its continuations
 _FLOWS = (Statement.INCOME, Statement.CASH_FLOW)
-_MINORITY = re.compile(r"non-?controlling|minority", re.IGNORECASE)
+_MINORITY = deferred(r"non-?controlling|minority", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -184,12 +185,12 @@ def of_income(key: str) -> bool:
 
 
 # a cash flow statement's row of money paid out, printed in parentheses: an amount paid
-_PAID = re.compile(r"\b(?:paid|payments?|purchases?|repayments?|repurchases?|additions?)\b", re.I)
+_PAID = deferred(r"\b(?:paid|payments?|purchases?|repayments?|repurchases?|additions?)\b", re.I)
 # the bare labels of per-share rows under a heading that names the line ("Net income per
 # share:" over "Basic" and "Diluted")
 BARE_PER_SHARE = ("diluted", "basic")
 # words that say a figure is per share ("per common share", "per diluted share")
-PER_SHARE = re.compile(r"\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b", re.IGNORECASE)
+PER_SHARE = deferred(r"\bper\s+(?:common\s+|diluted\s+|basic\s+)?share\b", re.IGNORECASE)
 PER_SHARE_OF = ["net income", "net earning"]  # row keys of what a figure per share is of
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from ..patterns import deferred
+
 _WORDS_TO_OPS = (
     (r"\bdivided by\b|\bover\b", "/"),
     (r"\bmultiplied by\b|\btimes\b|(?<=[\w)])\s+[x×]\s+(?=[\w(])", "*"),
@@ -14,13 +16,13 @@ _WORDS_TO_OPS = (
     (r"\bminus\b|\bless\b", "-"),
 )
 # "... as a percentage of ...": all before it over all after it
-_SHARE_OF = re.compile(
+_SHARE_OF = deferred(
     r"\s+as\s+an?\s+(?:percentage|percent|share|proportion|fraction)\s+of\s+", re.IGNORECASE
 )
 # "average PP&E between FY2018 and FY2019", "the average of total assets at the end of 2019
 # and 2020"
 _YEAR_OF = r"(?:fy\s?|fiscal\s+(?:year\s+)?)?(\d{4})"
-_BETWEEN = re.compile(
+_BETWEEN = deferred(
     r"\b(?:the\s+)?(average|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(.+?)\s+(?:between|at\s+the\s+ends?"
     rf"\s+of|for|in)\s+(?:the\s+)?{_YEAR_OF}\s+and\s+{_YEAR_OF}"
     # "... between FY2019 and FY2020 year-ends": the balances at the two years' ends
@@ -31,7 +33,7 @@ _BETWEEN = re.compile(
 # of the year asked and of the year before, whatever calendar the company's years keep
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _DAY = rf"({'|'.join(_MONTHS)})[a-z]*\.?\s+\d{{1,2}},?\s+(\d{{4}})"
-_BETWEEN_DATES = re.compile(
+_BETWEEN_DATES = deferred(
     r"\b(?:the\s+)?(average|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(.+?),?\s+(?:between|at|as\s+of"
     rf"|on)\s+(?:the\s+)?{_DAY}\s+and\s+(?:at\s+|as\s+of\s+|on\s+)?{_DAY}",
     re.IGNORECASE,
@@ -50,20 +52,20 @@ def _year_ends(found: re.Match[str], year: int | None) -> bool:
 
 
 # a qualifier a name carries in parentheses ("interest expense (net of amounts capitalized)")
-_QUALIFIER = re.compile(
+_QUALIFIER = deferred(
     r"\(\s*((?:excluding|including|net\s+of|less|after|before|exclusive\s+of)\b[^()]*)\)",
     re.IGNORECASE,
 )
 # where a term is read, in parentheses: "dividends paid (from the cash flow statement)",
 # "D&A (cash flow statement)", "amortization (the latter two from the cash flow statement)"
 _STATEMENT = r"[^()]*?(?:statement|sheet)s?"
-_READ_FROM = re.compile(
+_READ_FROM = deferred(
     rf"\(\s*(?:[^()]*?\b((?:from|in|on|per)\s+the\s+{_STATEMENT})|(?:the\s+)?({_STATEMENT}))\s*\)",
     re.I,
 )
 # a name followed by its own formula in parentheses: "free cash flow (cash from operations
 # less capital expenditures)" is the formula
-_NAMED_FORMULA = re.compile(
+_NAMED_FORMULA = deferred(
     r"(?:^|(?<=[-+*/(]\s)|(?<=[-+*/(])|(?<=\bby\s)|(?<=\bplus\s)|(?<=\bminus\s)|(?<=\bless\s)"
     r"|(?<=\bover\s))(?!(?:average|change|previous)\s*\()"
     r"(?:(?!(?:divided|plus|minus|less|over|times|as)\b)[a-z][\w&'’.-]*\s+)*?"
@@ -72,46 +74,46 @@ _NAMED_FORMULA = re.compile(
     re.I,
 )
 # a comma before "divided by" closes the dividend: "A minus B minus C, divided by D"
-_DIVIDED_AFTER = re.compile(r",\s*(?:divided\s+by|over)\s+", re.IGNORECASE)
+_DIVIDED_AFTER = deferred(r",\s*(?:divided\s+by|over)\s+", re.IGNORECASE)
 # what a formula leaves out of a row it names: "'Additions to property, plant and equipment'
 # (ignore the separate held-for-sale line)": no term of it
-_OTHER_ROWS = re.compile(
+_OTHER_ROWS = deferred(
     r"\(\s*(?:ignor(?:e|ing)|disregard(?:ing)?|exclud(?:e|ing)|not\s+counting)\b[^()]*?"
     r"\b(?:lines?|rows?|adjustments?)\b[^()]*\)",
     re.I,
 )
 # the other side of a line's name, as filings print it: "net cash provided by (used for)
 # operating activities", "income (loss) before income taxes", "provision (benefit)"
-_OTHER_SIDE = re.compile(
+_OTHER_SIDE = deferred(
     r"\s*\(\s*(?:used\s+(?:for|in)|losse?s?|benefits?|expenses?|income|decrease|gains?|deficit)"
     r"\s*\)",
     re.IGNORECASE,
 )
 # quotation marks around a row's printed name: "'Additions to property, plant and equipment'"
-_QUOTES = re.compile(r"(?<!\w)['‘“\"]|['’”\"](?!\w)")
+_QUOTES = deferred(r"(?<!\w)['‘“\"]|['’”\"](?!\w)")
 # a printed line's name that says what it leaves out: "long-term debt, less current portion"
-_LESS_CURRENT = re.compile(r",\s*less\s+(current\s+(?:portion|maturities))\b(?!\s+of\b)", re.I)
+_LESS_CURRENT = deferred(r",\s*less\s+(current\s+(?:portion|maturities))\b(?!\s+of\b)", re.I)
 # both portions of one line: "notes payable and other borrowings, current plus non-current"
-_BOTH_PORTIONS = re.compile(
+_BOTH_PORTIONS = deferred(
     r"(^|[-+*/(]\s*|\b(?:plus|minus|less|by|over)\s+)([a-z][\w &'’-]*?),?\s+current\s+"
     r"(?:plus|and)\s+(non-?current)\b",
     re.I,
 )
 # words before a term that are no part of its name: "its 2019 EBIT", "the provision for taxes"
-_DETERMINER = re.compile(
+_DETERMINER = deferred(
     r"(^|[-+*/(]\s*)(?:(?:its|their|the|(?-i:[A-Z])[\w&.-]*['’]s?(?=\s))\s+)+", re.I
 )
 # a year written before a name, as the fiscal year's: "2020 net income"
-_YEAR_BEFORE = re.compile(r"(?<![\w.])((?:19|20)\d\d)\s+(?=[a-z])", re.IGNORECASE)
+_YEAR_BEFORE = deferred(r"(?<![\w.])((?:19|20)\d\d)\s+(?=[a-z])", re.IGNORECASE)
 # when a term is read, said inside a formula: "receivables at the fiscal year-end (December
 # 26, 2020)" (the year asked's end), "full-year 2020 net revenue" (the year 2020)
-_AT_YEAR_END = re.compile(
+_AT_YEAR_END = deferred(
     r"\s+(?:at|as\s+of)\s+(?:the\s+)?(?:fiscal\s+)?year[- ]end\b(?:\s*\([^()]*\d{4}\s*\))?",
     re.IGNORECASE,
 )
-_WHOLE_YEAR = re.compile(r"\b(?:full[- ]year|fiscal(?:\s+year)?)\s+(?=(?:19|20)\d\d\b)", re.I)
+_WHOLE_YEAR = deferred(r"\b(?:full[- ]year|fiscal(?:\s+year)?)\s+(?=(?:19|20)\d\d\b)", re.I)
 # "average PP&E" (the year's and the year before's) where no years are named
-_OF_YEARS = re.compile(
+_OF_YEARS = deferred(
     r"\b(average|change)\s+(?:in\s+|of\s+)?(?:the\s+)?(?!\()([^-+*/()]+?)(?=\s*[-+*/)]|\s*$)",
     re.IGNORECASE,
 )

@@ -4,12 +4,12 @@ term naming its year, read into a tree of `Node`s."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from ..errors import PageIndexError
+from ..patterns import deferred
 
-_TOKEN = re.compile(r"\s*(?:(fy\s?\d{4})|(\d+(?:\.\d+)?)|([-+*/()])|([a-z&][a-z0-9&'.%-]*))")
+_TOKEN = deferred(r"\s*(?:(fy\s?\d{4})|(\d+(?:\.\d+)?)|([-+*/()])|([a-z&][a-z0-9&'.%-]*))")
 _FUNCTIONS = ("average", "change", "previous")
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ..patterns import deferred
 from ..periods import MONTH_WORDS
 from .terms import phrase_words
 
@@ -25,16 +26,16 @@ _TAKEN_END = (
     r"|,\s+(?:then\s+)?divided\s+by\b"
     r"|,\s+and\s+(?:the\s+)?[a-z][\w&'/ -]{2,40}?\s+(?:as|to\s+be)\s|\.\s|\.?$)"
 )
-TAKING = re.compile(
+TAKING = deferred(
     r"\b(?:taking|treating|counting|defining|take|treat|count|define)\s+(?:the\s+)?"
     r"(?P<name>[a-z][\w&'/ -]{2,40}?)\s+(?:as|to\s+be)\s+"
     rf"(?P<expr>[^?;:]+?){_TAKEN_END}",
     re.IGNORECASE,
 )
 # where a question's sentences end
-SENTENCES = re.compile(r"(?<=[.?!])\s+(?=[A-Z(])")
+SENTENCES = deferred(r"(?<=[.?!])\s+(?=[A-Z(])")
 # the next term taken the same way: "Take total debt as A plus B, and equity as C"
-_AND_TAKING = re.compile(
+_AND_TAKING = deferred(
     r",\s+and\s+(?:the\s+)?(?P<name>[a-z][\w&'/ -]{2,40}?)\s+(?:as|to\s+be)\s+"
     rf"(?P<expr>[^?;:]+?){_TAKEN_END}",
     re.IGNORECASE,
@@ -43,7 +44,7 @@ _AND_TAKING = re.compile(
 
 # the period a definition may end with ("... divided by net revenues for the three months
 # ended June 30, 2023"): the question's period, not the formula's
-_TRAILING_PERIOD = re.compile(
+_TRAILING_PERIOD = deferred(
     r"\s+(?:for|in|during|as\s+of|at)\s+(?:the\s+)?(?:three|six|nine|twelve|fiscal|year|"
     r"quarter|first|second|third|fourth|full|\d{4}|fy).*$|"
     r"\s+(?:in|from)\s+(?:its|the)\s+[^,;]*?\b(?:10-?[KQ]|report|release|filing)\b.*$",
@@ -51,7 +52,7 @@ _TRAILING_PERIOD = re.compile(
 )
 # when every term of a definition is read: "..., all at December 31, 2016", "... each year,
 # then averaged" (the period asked, or each year of an average asked)
-TRAILING_ALL = re.compile(
+TRAILING_ALL = deferred(
     r",?\s+(?:all|both|each)\s+(?:for|in|during|as\s+of|at|from|per|on)\s+[^-+*/]*$"
     r"|,?\s+each\s+year\b[^-+*/]*$"
     # one period or date, no term after it: "... / total revenues, for the year ended May 31,
@@ -71,7 +72,7 @@ def trailing(expr: str) -> str:
 # X as ..." is X's definition: `metric_questions`): "Give operating income
 # divided by interest expense for the year ...", "Compute it as the income tax provision
 # divided by income before income taxes, in percent"
-IMPERATIVE = re.compile(
+IMPERATIVE = deferred(
     r"^(?:give|use|compute|calculate|take|report)\s+(?:it\s+as\s+|(?:the\s+)?ratio\s+of\s+)?"
     # not "calculate X's interest coverage as ...": a definition of a metric it names
     r"(?P<expr>(?:(?!\bas\s+(?!an?\s+(?:percentage|percent|share)\b))[^?;:])+?"
@@ -81,25 +82,25 @@ IMPERATIVE = re.compile(
 )
 # "Compute it as notes payable plus ... minus cash", "Divide capital expenditures by
 # depreciation": a formula the question tells, of any operation
-IT_AS = re.compile(
+IT_AS = deferred(
     r"^(?:compute|calculate|take|measure)\s+it\s+as\s+"
     r"(?P<expr>[^?;:]+?\b(?:plus|minus|less|divided\s+by|over|times)\b[^?;:]+?)"
     rf"(?={HOW_GIVEN}|\s+and\s+round|\.\s|\.?$)",
     re.IGNORECASE,
 )
-_DIVIDE = re.compile(
+_DIVIDE = deferred(
     r"(?:^|,?\s+and\s+)divide\s+(?P<a>[^?;:]+?)\s+by\s+(?P<b>[^?;:]+?)"
     rf"(?={HOW_GIVEN}|\s+and\s+round|\.\s|\.?$)",
     re.IGNORECASE,
 )
 # "Take Acme's operating cash flow for 2022 and subtract its capital expenditures": A - B
-TAKE_AND = re.compile(
+TAKE_AND = deferred(
     r"^(?:take|start\s+(?:with|from))\s+(?P<a>[^?;:]+?)\s+and\s+(?:then\s+)?"
     r"(?P<op>subtract|deduct|add|divide)\s+(?:it\s+by\s+|by\s+)?(?P<b>[^?;:]+?)"
     rf"(?:\s+(?:from|to)\s+it)?(?={HOW_GIVEN}|\.\s|\.?$)",
     re.IGNORECASE,
 )
-_OWNER = re.compile(r"^(?:[A-Z][\w&.-]*|[a-z]+[A-Z][\w&.-]*)(?:\s+[A-Z][\w&.-]*){0,3}['’]s?\s+")
+_OWNER = deferred(r"^(?:[A-Z][\w&.-]*|[a-z]+[A-Z][\w&.-]*)(?:\s+[A-Z][\w&.-]*){0,3}['’]s?\s+")
 _TAKE_OPS = {"subtract": "minus", "deduct": "minus", "add": "plus"}
 
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
+from ..patterns import deferred
 from .checks import Vetted
 from .figures import Figure
 from .results import Candidate, Check, ComparedFigure, Headline, Series
@@ -17,7 +18,7 @@ from .working import Working
 
 _SLACK = timedelta(days=7)
 # "in USD billions", "in $ millions", "in billions of dollars"
-_UNIT_ASKED = re.compile(
+_UNIT_ASKED = deferred(
     r"\bin\s+(?:(?:usd|us\$|\$|u\.s\. dollars|dollars)\s*)?(billion|million|thousand)s?\b",
     re.IGNORECASE,
 )

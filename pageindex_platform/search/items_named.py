@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import pairwise
 
+from ..patterns import deferred
 from .figures import LineItem
 from .terms import phrase_words
 
@@ -41,11 +42,11 @@ def _owned(names: Iterable[str]) -> Iterator[str]:
 
 
 # a name of an act done to something: "repurchases of common stock", "purchases of treasury"
-_ACT = re.compile(r" (?:re)?purchase of ")
+_ACT = deferred(r" (?:re)?purchase of ")
 
 
 # cash as what a figure was paid with: "How much cash did Acme pay for repurchases ..."
-_CASH_PAID = re.compile(
+_CASH_PAID = deferred(
     r"\bhow\s+much\s+cash\s+(?:did|does|do|was|were|has|have|will)\b[^?]*?\b(?:pay|paid|spen[dt]|"
     r"used?|return(?:ed)?|receiv(?:e|ed)|generat(?:e|ed)|invest(?:ed)?|distribut(?:e|ed))\b",
     re.IGNORECASE,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ..patterns import deferred
 from .figures import LineItem
 from .formulas_told import SENTENCES
 from .metric_questions import ASKED
@@ -31,14 +32,14 @@ _LINE_SHARE = (
     re.compile(rf"\bwhat\s+(?:was|is|were)\s+(?:the\s+)?{_SHARE_WORDS}", re.IGNORECASE),
 )
 # "the ratio of capital expenditures to depreciation and amortization": one line over another
-_RATIO_OF = re.compile(
+_RATIO_OF = deferred(
     r"\bratio\s+of\s+(?:its\s+|the\s+)?(?P<a>[a-z][^?,;]*?)\s+to\s+(?:its\s+|the\s+)?"
     r"(?P<b>[a-z][^?,;]*?)(?=\s+(?:in|for|during|at|over|as|using|from)\s|\?|,|;|\.\s|\.?$)",
     re.IGNORECASE,
 )
 # a period written onto a side of the share ("FY2019 net income", "Q4 revenue")
-_SIDE_PERIOD = re.compile(r"\b(?:(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{2,4}|q[1-4])\b", re.I)
-_NOT_A_LINE = re.compile(r"\b(?:margin|ratio|rate|percent\w*|return|yield|growth)\b", re.I)
+_SIDE_PERIOD = deferred(r"\b(?:(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{2,4}|q[1-4])\b", re.I)
+_NOT_A_LINE = deferred(r"\b(?:margin|ratio|rate|percent\w*|return|yield|growth)\b", re.I)
 
 
 def line_share(question: str, catalogue: Catalogue) -> dict[str, Metric]:
@@ -100,15 +101,15 @@ _GROWTH = (
     ),
 )
 # a change from another base than the same period a year before, or on a basis of its own
-_OVER_YEARS = re.compile(
+_OVER_YEARS = deferred(
     r"\b(?:since|sequential\w*|quarter[- ]over[- ]quarter|compound\w*|cagr|annuali[sz]ed|"
     r"cumulative\w*|(?:two|three|four|five|ten|\d+)[- ](?:years?|fiscal\s+years)|"
     r"over\s+the\s+(?:last|past)?\s*(?:two|three|four|five|ten|\d+)\s+(?:fiscal\s+)?years)\b",
     re.IGNORECASE,
 )
-_ON_BASIS = re.compile(r"\b(?:basis|currency|organic|local|comparable|same[- ]store)\b", re.I)
-_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
-_IN_PERCENT = re.compile(r"\bpercent(?:age)?\b|%", re.IGNORECASE)  # "Give the percentage"
+_ON_BASIS = deferred(r"\b(?:basis|currency|organic|local|comparable|same[- ]store)\b", re.I)
+_YEAR = deferred(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+_IN_PERCENT = deferred(r"\bpercent(?:age)?\b|%", re.IGNORECASE)  # "Give the percentage"
 
 
 def over_years(question: str) -> bool:
@@ -146,7 +147,7 @@ def line_growth(question: str, catalogue: Catalogue) -> dict[str, Metric]:
 
 # words before a line's name that are not part of it: the period ("FY2019", "fiscal 2023"),
 # "its", "the", "total" (a possessive before it names the owner or a part: never stripped)
-_NOT_THE_NAME = re.compile(
+_NOT_THE_NAME = deferred(
     r"^(?:(?:its|their|the|total|(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{2,4})\s+)*", re.IGNORECASE
 )
 
@@ -166,7 +167,7 @@ def _line_named(words: str, catalogue: Catalogue) -> LineItem | None:
 
 
 # words that make a side a part's: a segment, a region, a category, a unit
-_A_PART = re.compile(
+_A_PART = deferred(
     r"\b(?:segments?|divisions?|units?|regions?|categor(?:y|ies)|products?|brands?|sbus?|"
     r"geograph\w*|only)\b",
     re.IGNORECASE,

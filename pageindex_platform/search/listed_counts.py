@@ -9,6 +9,7 @@ import re
 from collections.abc import Collection, Sequence
 
 from ..db.queries import DocumentInfo
+from ..patterns import deferred
 from .headline import Stated
 from .narrowing import place_check
 from .results import Candidate, Check
@@ -18,7 +19,7 @@ from .terms import phrase_words
 from .text_ask import TextAsk
 
 # a figure's digits and the words between listed figures that qualify none
-_NO_QUALIFIER = re.compile(r"[\d,.]+|\b(?:and|or|approximately|about|roughly|nearly)\b")
+_NO_QUALIFIER = deferred(r"[\d,.]+|\b(?:and|or|approximately|about|roughly|nearly)\b")
 
 
 def listed_count(

@@ -4,9 +4,9 @@ not."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
+from ..patterns import deferred
 from .terms import phrase_words
 
 # words before a metric's name that do not narrow it to a part: the owner's "s", the period,
@@ -17,7 +17,7 @@ _NOT_A_PART = frozenset(
     "percentage percent what was is were are of for in and average mean median trailing "
     "rolling ttm twelve month months three five ten".split()
 )
-_PERIOD_WORD = re.compile(r"^(?:fy\d{2,4}|q[1-4]|\d{1,4}|[1-4]q\d{0,4}|h[12])$")
+_PERIOD_WORD = deferred(r"^(?:fy\d{2,4}|q[1-4]|\d{1,4}|[1-4]q\d{0,4}|h[12])$")
 
 
 def metric_part(question: str, names: Sequence[str], company: Sequence[str] = ()) -> str | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from ..patterns import deferred
 from ..periods.filing_words import PRIOR, without_source
 from ..periods.grammar import PeriodAsk, fiscal_years_written, parse_period
 from .formula_words import including, translate
@@ -29,23 +30,23 @@ from .metrics import Catalogue, Metric
 from .terms import phrase_words
 
 _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
-_DEFINED = re.compile(
+_DEFINED = deferred(
     r"^(?:(?:the\s+)?(?P<name>[\w&%/' -]+?)\s+(?:here\s+)?(?:is|are)\s+defined\s+as"
     rf"|define\s+(?P<name2>[\w&%/' -]+?)\s+as)\s*:?\s*(?P<expr>.+?)(?:{HOW_GIVEN}.*)?\.?$",
     re.IGNORECASE,
 )
-_SPAN_AVERAGE = re.compile(r"\b(\d|two|three|four|five)[\s-]years?\s+average\b", re.IGNORECASE)
+_SPAN_AVERAGE = deferred(r"\b(\d|two|three|four|five)[\s-]years?\s+average\b", re.IGNORECASE)
 # "round your answer to two decimal places", "as a percentage with two decimals", "give a
 # percentage to two decimal places"
-_PLACES = re.compile(r"\b(zero|one|two|three|four|\d)\s+decimal(?:s|\s+places?)?\b", re.IGNORECASE)
-_CHANGE = re.compile(r"\bchang\w*|\bcompare\w*|\bdifference\b|\bvs\.?\b", re.IGNORECASE)
-_PERCENT = re.compile(r"%|\bpercent|\bpercentage\b|\bas\s+a\s+share\b|\bshare\s+of\b", re.I)
-_PERCENT_NAME = re.compile(r"\b(?:margin|rate|growth)\b", re.IGNORECASE)
+_PLACES = deferred(r"\b(zero|one|two|three|four|\d)\s+decimal(?:s|\s+places?)?\b", re.IGNORECASE)
+_CHANGE = deferred(r"\bchang\w*|\bcompare\w*|\bdifference\b|\bvs\.?\b", re.IGNORECASE)
+_PERCENT = deferred(r"%|\bpercent|\bpercentage\b|\bas\s+a\s+share\b|\bshare\s+of\b", re.I)
+_PERCENT_NAME = deferred(r"\b(?:margin|rate|growth)\b", re.IGNORECASE)
 # a term defined as an equation: "where debt = long-term debt + notes payable, and equity =
 # total stockholders' equity" (each term, like "taking X as", an input of the metric asked)
 _TERM_NAME = r"(?:the\s+)?(?P<name>[a-z][\w&'’ -]{0,40}?)(?:\s*=|\s+(?:is|are)\s)"
-_EQUATION = re.compile(rf"\b(?:where|with)\s+{_TERM_NAME}", re.IGNORECASE)
-_EQUATION_TERM = re.compile(
+_EQUATION = deferred(rf"\b(?:where|with)\s+{_TERM_NAME}", re.IGNORECASE)
+_EQUATION_TERM = deferred(
     rf"(?:\b(?:where|with)|,?\s+and)\s+{_TERM_NAME}\s*(?P<expr>[^=?;]+?)"
     rf"(?=,?\s+and\s+(?:the\s+)?[a-z][\w&'’ -]{{0,40}}?(?:\s*=|\s+(?:is|are)\s)|\?|;|{HOW_GIVEN}"
     r"|\.\s|\.?$)",
@@ -54,7 +55,7 @@ _EQUATION_TERM = re.compile(
 # a definition written after the metric's name in the question's own sentence: "What was
 # eBay's debt-to-equity ratio at year-end 2019, defined as long-term debt divided by total
 # stockholders' equity?" (also "computed as", "calculated as", "i.e.", "that is,")
-_INLINE = re.compile(
+_INLINE = deferred(
     r"(?P<before>.+?),?\s+(?:(?:(?:is|are|was)\s+)?(?:defined|computed|calculated|measured)\s+as\s*:?"
     r"|i\.e\.,?|that\s+is,)\s+"
     rf"(?P<expr>[^?;]+?)(?=\?|;|{HOW_GIVEN}|\.\s|\.?$)",
@@ -62,7 +63,7 @@ _INLINE = re.compile(
 )
 # "Calculate Acme's interest coverage for fiscal 2023 as operating income divided by
 # interest expense": the metric named, defined after "as"
-_CALCULATE_AS = re.compile(
+_CALCULATE_AS = deferred(
     # (not "Compute Acme's ratio for 2023, taking debt as ...": a term taken, not the metric)
     r"(?:^|,\s*)(?P<before>(?:calculate|compute|determine)\s+(?!it\s)"
     r"(?:(?!,?\s+(?:taking|treating|counting|with|where)\b).)+?)\s+as\s+"
@@ -72,24 +73,24 @@ _CALCULATE_AS = re.compile(
 )
 # the metric's name at the end of the words before its definition: after the company's
 # possessive or the question's verb, before the period asked
-_INLINE_NAME = re.compile(
+_INLINE_NAME = deferred(
     r"(?:['’]s?|\b(?:was|is|were|are|the|compute|calculate))\s+(?:(?:fy|q[1-4]\s*)?\d{2,4}\s+)?"
     r"(?P<name>[a-z][\w&%/-]*"
     r"(?:\s+[a-z][\w&%/-]*){0,4}?)(?:\s+(?:for|in|at|of|as|during|from)\b.*)?$",
     re.IGNORECASE,
 )
 # words after a metric's name that say its form ("gross margin percentage")
-_MEASURE_WORD = re.compile(r"\s+(?:percentage|percent|ratio|rate)\s*$")
+_MEASURE_WORD = deferred(r"\s+(?:percentage|percent|ratio|rate)\s*$")
 # words before a metric's name that are not its name ("the FY2019 EBITDA margin")
-_NAME_START = re.compile(r"^(?:(?:the|its|their|(?:fy|q[1-4]\s*)?\d{2,4})\s+)+", re.IGNORECASE)
+_NAME_START = deferred(r"^(?:(?:the|its|their|(?:fy|q[1-4]\s*)?\d{2,4})\s+)+", re.IGNORECASE)
 # a word after a metric's name that makes it another measure: "free cash flow margin",
 # "working capital to sales", "EBITDA growth"
-_MEASURE_OF = re.compile(
+_MEASURE_OF = deferred(
     r"\s*(?:margin|ratio|yield|conversion|coverage|turnover|intensity|multiple|per|to|"
     r"growth)\b"
 )
 # a word before it that makes it a ratio's second term: "debt to EBITDA", "net debt per ..."
-_MEASURE_BEFORE = re.compile(r"\b(?:to|per|over|versus|vs)\s*$")
+_MEASURE_BEFORE = deferred(r"\b(?:to|per|over|versus|vs)\s*$")
 
 
 def measures_another(question: str, catalogue: Catalogue) -> bool:
@@ -110,13 +111,13 @@ def measures_another(question: str, catalogue: Catalogue) -> bool:
 
 ASKED = "the question's formula"  # a metric the question computes without naming it
 # a formula shown with its symbols after a colon or in parentheses
-_SHOWN = re.compile(
+_SHOWN = deferred(
     r"(?::\s*|\()(?P<expr>[a-z(][^:()?]*?(?:\s/\s|\s+divided\s+by\s+)[^:()?]*?)"
     r"(?=\)|\.\s|\.?$|\?|,\s*(?:and\s+)?round)",
     re.IGNORECASE,
 )
 # "How many times did Acme's fiscal 2023 operating income cover its interest expense?"
-_COVER = re.compile(
+_COVER = deferred(
     r"\bhow\s+many\s+times\s+(?:did|does|do|has|have|was|is|were|could|would)\s+"
     r"(?:(?:[\w&.-]+\s+){0,3}?[\w&.-]+['’]s?\s+)?(?:(?:fiscal\s+|fy\s?)?\d{4}\s+)?"
     r"(?P<a>[a-z][\w\s&'-]*?)\s+"
@@ -194,13 +195,13 @@ def _written(sentence: str) -> list[tuple[str, str]]:
     return [(name, expr)]
 
 
-_OPERATION = re.compile(
+_OPERATION = deferred(
     r"\b(?:divided\s+by|times|plus|minus|over|less|multiplied\s+by)\b|\s[-+*/]\s", re.I
 )
-_ASKING = re.compile(r"\b(?:what|which)\s+(?:was|is|were|are)\b", re.IGNORECASE)
+_ASKING = deferred(r"\b(?:what|which)\s+(?:was|is|were|are)\b", re.IGNORECASE)
 # a formula told in words anywhere: "compute full-year 2022 EBITDA as operating income plus
 # depreciation plus amortization of intangibles"
-_TELLS = re.compile(
+_TELLS = deferred(
     r"\b(?:compute|calculate|computed|calculated|defined|measured)\b[^?.;]*?\bas\b[^?.;]*?"
     r"\b(?:plus|minus|divided\s+by|over|times)\b",
     re.IGNORECASE,

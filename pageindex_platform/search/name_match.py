@@ -9,10 +9,11 @@ import re
 
 from ..index.text import normalize
 from ..names import short_company
+from ..patterns import deferred
 
 # A token written with two or more capitals: a symbol, an initialism or a nickname
 # ("JPM", "IBM", "AMEX", "JnJ", "P&G").
-NICKNAME = re.compile(r"(?<![\w&])[A-Za-z&]*[A-Z][A-Za-z&]*[A-Z][A-Za-z&]*(?![\w&])")
+NICKNAME = deferred(r"(?<![\w&])[A-Za-z&]*[A-Z][A-Za-z&]*[A-Z][A-Za-z&]*(?![\w&])")
 _INFLECTIONS = ("s", "es", "ed", "ing", "er", "ers")
 
 

@@ -16,6 +16,7 @@ from dataclasses import replace
 from ..db import queries
 from ..db.queries import DocumentInfo, FactInfo
 from ..db.sql import Session
+from ..patterns import deferred
 from ..periods.filing_words import without_source
 from .balances import closing_balance
 from .checks import CheckedBook, column_check, page_check, statement_asked
@@ -33,12 +34,12 @@ from .terms import STATEMENT_NAMED, name_words, phrase_words
 # words of a label that say nothing of what the row is
 _FILLER = frozenset("total net and of the in for to a an from by on at or".split())
 # a percentage asked: a table's rows print amounts and counts (their ratios are not read)
-_PERCENT = re.compile(r"%|\bpercent|\bpercentage\b|\bshare\s+of\b|\bmargin\b|\bratio\b", re.I)
+_PERCENT = deferred(r"%|\bpercent|\bpercentage\b|\bshare\s+of\b|\bmargin\b|\bratio\b", re.I)
 _LEAST = 2  # words of the question a row's name must say
 _MOST_PLACINGS = 1000  # the ways a row's words may be placed in a question, tried at most
 # what is asked: the words after "how many", "how much" or "what"
-_ASKED = re.compile(r"\b(?:how\s+many|how\s+much|what)\b(?P<what>[^?]*)", re.IGNORECASE)
-_NAME = re.compile(r"(?<![.?!]\s)(?<!^)\b[A-Z][a-z]+\b")  # a capitalised word inside a sentence
+_ASKED = deferred(r"\b(?:how\s+many|how\s+much|what)\b(?P<what>[^?]*)", re.IGNORECASE)
+_NAME = deferred(r"(?<![.?!]\s)(?<!^)\b[A-Z][a-z]+\b")  # a capitalised word inside a sentence
 _NOT_A_NAME = (
     frozenset(
         "what how in according per for as the during answer round give using based calculate "
@@ -46,28 +47,28 @@ _NOT_A_NAME = (
     )
     | MONTHS
 )
-_RULED_OUT = re.compile(
+_RULED_OUT = deferred(
     r"\b(?:excluding|not|other\s+than|except|less|net\s+of)\s+((?:the\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*)?)",
     re.IGNORECASE,
 )
 # a change the question asks of what it counts or sums: the row's balance is not it
-_ACT = re.compile(
+_ACT = deferred(
     r"\b(open(?:ed)?|clos(?:e|ed)|add(?:ed)?|hir(?:e|ed)|acquir(?:e|ed)|sold|repurchas(?:e|ed)|"
     r"issu(?:e|ed)|impair(?:ed)?)\b",
     re.IGNORECASE,
 )
 # what a measure is, said of the one the question names: "Parent Company Liquidity (a non-GAAP
 # measure)" — no adjustment of a reported line
-_DESCRIBED = re.compile(r"\(\s*an?\s+non-gaap\s+(?:financial\s+)?measure\s*\)", re.IGNORECASE)
+_DESCRIBED = deferred(r"\(\s*an?\s+non-gaap\s+(?:financial\s+)?measure\s*\)", re.IGNORECASE)
 # where the row is printed, not what it is: "as shown in its consolidated statement of income"
-_SHOWN_IN = re.compile(
+_SHOWN_IN = deferred(
     r"(?:,?\s*as\s+(?:shown|reported|presented|stated))?\s+(?:in|on|per)\s+(?:its|the|their)\s+"
     + STATEMENT_NAMED,
     re.IGNORECASE,
 )
 # a row whose name says it is per share ("Adjusted EPS"), whatever unit its cells were read in
-_PER_SHARE_ROW = re.compile(r"\beps\b|\bper\s+(?:diluted\s+|basic\s+)?share\b").search
-_COUNTED = re.compile(r"\bhow\s+many\s+([a-z]+)", re.IGNORECASE)  # the noun counted
+_PER_SHARE_ROW = deferred(r"\beps\b|\bper\s+(?:diluted\s+|basic\s+)?share\b").search
+_COUNTED = deferred(r"\bhow\s+many\s+([a-z]+)", re.IGNORECASE)  # the noun counted
 # words of a question that name no row: its verbs, its period, how to answer
 _NOT_SAID = (
     _FILLER
@@ -270,7 +271,7 @@ def _word(word: str) -> bool:
 
 
 # a row's name the question quotes: "'amortizable tax basis in intangibles'"
-_QUOTED = re.compile(r"(?<!\w)['‘“\"]([^'‘’“”\"?]{3,80}?)['’”\"](?!\w)")
+_QUOTED = deferred(r"(?<!\w)['‘“\"]([^'‘’“”\"?]{3,80}?)['’”\"](?!\w)")
 
 
 def unquoted(stated: Stated, question: str) -> None:

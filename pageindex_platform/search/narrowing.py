@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
+from ..patterns import deferred
 from ..periods import MONTH_WORDS
 from .figures import LineItem
 from .results import Check, Headline
@@ -17,7 +18,7 @@ from .sentence_numbers import numbers, position
 from .terms import phrase_words
 
 # places a question may narrow a figure to, by the side of the border they are on
-_ABROAD = re.compile(
+_ABROAD = deferred(
     r"\binternational(?:ly)?\b|\boutside\s+(?:of\s+)?(?:the\s+)?(?:u\.\s?s\.?|us|usa|united\s+"
     r"states|north\s+america)(?!\w)|\bnon-u\.?s\.?(?!\w)|\bforeign\b|\boverseas\b|\babroad\b|"
     r"\bother\s+countries\b|\brest[\s-]+of[\s-]+(?:the[\s-]+)?world\b|\bnon-?domestic\b|"
@@ -26,7 +27,7 @@ _ABROAD = re.compile(
     re.IGNORECASE,
 )
 HOME_SIDE = "in the home country"
-_HOME = re.compile(
+_HOME = deferred(
     r"\bdomestic(?:ally)?\b|\b(?:in|within|from|based\s+in)\s+the\s+(?:u\.\s?s\.?|us|united\s+states)"
     r"(?!\w)|\bu\.\s?s\.?-based\b",
     re.IGNORECASE,
@@ -39,7 +40,7 @@ _OTHER_AFTER = frozenset(
     "minus".split()
 )
 # what is left of an amount rather than the amount ("remained available", "still unused")
-_REMAINING = re.compile(
+_REMAINING = deferred(
     r"\bremain(?:s|ed|ing)?\s+(?:available|unused|authori[sz]ed|outstanding\s+under)\b|"
     r"\bstill\s+available\b|\bleft\s+(?:to|under)\b|\bremaining\s+(?:authori[sz]ation|capacity)\b",
     re.IGNORECASE,
@@ -53,12 +54,12 @@ def another_measure(words_after: str) -> bool:
 
 
 # a region, a market or an area of the company the question names: "its Asia Pacific region"
-REGION = re.compile(
+REGION = deferred(
     r"(?:\b(?:its|the|their)|['’]s?)\s+((?:[A-Z][\w&.-]*,?\s+|&\s+){0,4}[A-Z][\w&.-]*)\s+(?:region|geograph\w*|"
     r"geographic\s+(?:area|segment)|market)\b"
 )
 # a difference asked: "How much more operating income did A generate than B?"
-DIFFERENCE_ASKED = re.compile(
+DIFFERENCE_ASKED = deferred(
     r"\bhow\s+much\s+(?:more|less|higher|lower|greater|larger|smaller|bigger)\b[^?]*\bthan\b|"
     r"\bdifference\s+between\b|\bhow\s+much\b[^?]*\bexceed|\bexceed\w*\b[^?]*\bby\s+how\s+much\b",
     re.IGNORECASE,
@@ -67,12 +68,12 @@ DIFFERENCE_ASKED = re.compile(
 
 # a figure a question writes: "roughly 24,000 regular employees", "$11.0 billion" — not a
 # year ("2023"), nor a date's day ("May 31, 2016")
-_WRITTEN_FIGURE = re.compile(
+_WRITTEN_FIGURE = deferred(
     r"(?<![\w.,])(?P<dollar>\$)?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w-])"
     r"(?:\s*(?P<scale>thousand|million|billion|trillion)\b)?",
     re.IGNORECASE,
 )
-_DAY_BEFORE = re.compile(rf"{MONTH_WORDS}\s*$", re.IGNORECASE)
+_DAY_BEFORE = deferred(rf"{MONTH_WORDS}\s*$", re.IGNORECASE)
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 
 
@@ -138,14 +139,14 @@ def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> st
 
 # a part of the company the question names by its kind: "the revenue of Acme's Datacenter and
 # AI (DCAI) group", "its Consumer Health business"
-_PART_NAMED = re.compile(
+_PART_NAMED = deferred(
     r"(?:\b(?:its|their)|['’]s?)\s+(?P<part>(?:[\w&.()/-]+\s+){1,5}?)(?:group|segment|division|"
     r"unit|business|businesses|sbu|brand|subsidiary)\b",
     re.IGNORECASE,
 )
 # what a line came from: "revenue from cloud license and on-premise license" (not a place, a
 # period, a statement or a filing: those are read elsewhere)
-_FROM_SOURCE = re.compile(
+_FROM_SOURCE = deferred(
     r"\b(?:revenues?|sales)\s+(?:(?:[\w&'’.-]+\s+){0,3}?(?:generated?|derived?|earned|earn|that\s+came)"
     r"\s+)?from\s+"
     r"(?!(?:the\s+)?(?:u\.\s?s|us\b|united|consolidated|income|cash|balance|statements?|10-?[kq]|"
@@ -158,21 +159,21 @@ _FROM_SOURCE = re.compile(
 )
 # an amount of one transaction a question names: "the cash consideration for the sale of The
 # Cosmopolitan", "the price paid to acquire Summit"
-_TRANSACTION = re.compile(
+_TRANSACTION = deferred(
     r"\b(?:sale|sell(?:ing)?|acquisition|purchase|divestiture|disposition|merger|spin-?off)\s+of\s+"
     r"(?:the\s+|its\s+)?(?-i:[A-Z])|\bto\s+(?:acquire|buy|sell|divest)\s+(?:the\s+|its\s+)?(?-i:[A-Z])",
     re.IGNORECASE,
 )
 # what a line includes, asked: "how much unearned revenue was included in other long-term
 # liabilities"
-_INCLUDED_ASKED = re.compile(
+_INCLUDED_ASKED = deferred(
     r"\b(?:how\s+much|what(?:\s+amount\s+of)?)\s+(?P<part>[\w\s-]{3,60}?)\s+(?:was|were|is|are)\s+"
     r"(?:included|recorded|reported)\s+(?:with)?in\b",
     re.IGNORECASE,
 )
 _NOT_A_PART = frozenset("the its their our and of a an total net".split())
 # a name written in capitals ("DCAI", "AWS"): a segment, a product, a measure of its own
-_CAPITALS = re.compile(r"(?<![\w&.-])[A-Z]{2,6}(?![\w&-]|\.\w)")
+_CAPITALS = deferred(r"(?<![\w&.-])[A-Z]{2,6}(?![\w&-]|\.\w)")
 # capitals that name no part: units, periods, statements, accounting and filing words, and
 # the usual metrics
 _GENERIC_CAPITALS = frozenset(
@@ -196,20 +197,20 @@ def _unknown_name(question: str, label: str, names: Sequence[str]) -> str | None
 
 # a line asked with both its portions: "current plus non-current", "including the non-current
 # portion"
-_BOTH_ASKED = re.compile(
+_BOTH_ASKED = deferred(
     r"\bcurrent\s+(?:plus|and)\s+non-?current\b|\bnon-?current\s+(?:plus|and)\s+current\b|"
     r"\b(?:including|plus)\s+(?:the\s+|its\s+)?(?:non-?current|long-term)\s+portions?\b",
     re.IGNORECASE,
 )
 # a payment of an expense asked: "cash paid for income taxes", not the expense
-_CASH_PAID_FOR = re.compile(
+_CASH_PAID_FOR = deferred(
     r"\bcash\s+(?:paid|did\s+[^?]{1,40}?\s+pay)\s+(?:during\s+the\s+\w+\s+)?for\s+(?:its\s+)?"
     r"(?:income\s+tax|tax|interest)|\bcash\s+(?:interest|(?:income\s+)?tax(?:es)?)\s+payments?\b",
     re.IGNORECASE,
 )
 # a place named in capitals after "in" or "from": "revenue generated in Japan", "sales in Greater
 # China" (not a filing, a statement, a period or the company)
-_PLACE_NAMED = re.compile(
+_PLACE_NAMED = deferred(
     r"\b(?:in|from|within|across)\s+(?:the\s+)?"
     r"(?P<place>[A-Z][a-z]+(?:-[a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[a-z]+)?){0,3})"
     r"\b(?!['’])"
@@ -247,7 +248,7 @@ def places_named(question: str, names: Sequence[str]) -> Iterator[str]:
         yield found["place"]
 
 
-_MONTH = re.compile(
+_MONTH = deferred(
     r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 )
@@ -303,7 +304,7 @@ def _figure_place(question: str, sentence: str, shown: str, names: Sequence[str]
     return next((p for p in found if p not in question), "")
 
 
-_MOSTLY = re.compile(
+_MOSTLY = deferred(
     r"\b(?:primarily|mainly|mostly|principally|largely|predominantly|substantially)\b", re.I
 )
 
@@ -318,17 +319,17 @@ def counted_kind(question: str, shown: str) -> Check:
 
 
 # what parts the figures of a sentence: each then has its own words
-_PARTED = re.compile(r"[,;:(]|\bof\s+(?:which|whom)\b|\bincluding\b|\bwith\b", re.IGNORECASE)
+_PARTED = deferred(r"[,;:(]|\bof\s+(?:which|whom)\b|\bincluding\b|\bwith\b", re.IGNORECASE)
 # another place named with the one asked ("in the U.S. and Canada")
-_ALSO = re.compile(r"\s*(?:and|&|or|,)\s+(?:in\s+)?(?:the\s+)?[A-Z]")
+_ALSO = deferred(r"\s*(?:and|&|or|,)\s+(?:in\s+)?(?:the\s+)?[A-Z]")
 # words that make a place said of part of a figure, or of what it leaves out
-_HEDGED = re.compile(
+_HEDGED = deferred(
     r"\b(?:most|half|majority|some|portion|part\s+of|not\s+including|excluding|except|other\s+than"
     r"|none|few)\b",
     re.IGNORECASE,
 )
 # a part of a workforce counted apart
-_PART_OF_STAFF = re.compile(r"\b(?:part-time|part time|seasonal|temporary)\b", re.IGNORECASE)
+_PART_OF_STAFF = deferred(r"\b(?:part-time|part time|seasonal|temporary)\b", re.IGNORECASE)
 
 
 def without_place(question: str, own: set[str] | None = None) -> str:
@@ -358,18 +359,18 @@ def company_words(names: Sequence[str]) -> set[str]:
     return {w.lower() for name in names for w in re.findall(r"[A-Za-z]{2,}", name)}
 
 
-_SHARE_ASKED = re.compile(
+_SHARE_ASKED = deferred(
     r"\bwhat (?:percent|percentage|share|portion|proportion|fraction)\b|\bas an? "
     r"(?:percent|percentage|%|share|proportion)\b|\bpercent(?:age)? of\b|%\s+of\b|"
     r"\bin (?:percent|percentage)(?:\s+terms)?\b|\bin %|\bby what percent|"
     r"\b(?:give|express|state|report|provide)\b[^.?]{0,20}\bpercent(?:age)?\b",
     re.IGNORECASE,
 )
-_RATIO_ASKED = re.compile(
+_RATIO_ASKED = deferred(
     r"\b(?:ratio|multiplier|turnover|coverage)\b|\s/\s|\bdivided\s+by\b", re.IGNORECASE
 )
-_TIMES = re.compile(r"\bhow\s+many\s+times\b", re.IGNORECASE)
-_PER_SHARE = re.compile(r"\bper\s+(?:[\w-]+\s+){0,2}share\b|\beps\b", re.IGNORECASE)
+_TIMES = deferred(r"\bhow\s+many\s+times\b", re.IGNORECASE)
+_PER_SHARE = deferred(r"\bper\s+(?:[\w-]+\s+){0,2}share\b|\beps\b", re.IGNORECASE)
 
 
 def other_than_the_line(question: str, item: LineItem, uncomputed: str) -> tuple[str, str] | None:
@@ -393,7 +394,7 @@ def other_than_the_line(question: str, item: LineItem, uncomputed: str) -> tuple
 
 
 # an adjusted (non-GAAP) figure asked: the reported lines and rows are not it
-ADJUSTED = re.compile(
+ADJUSTED = deferred(
     r"\b(?:adjusted|non-gaap|organic|exclud\w*|pro forma|constant currency|underlying|core)\b",
     re.IGNORECASE,
 )

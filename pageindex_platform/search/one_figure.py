@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ..patterns import deferred
 from .headline import WHOLE_NOT_PART, Stated, unsure
 from .results import Headline
 from .sentence_numbers import TOTAL_ASKED
@@ -59,7 +60,7 @@ def _not_one_figure(question: str, headline: Headline) -> str:
 
 _LEVEL_NOT_CHANGE = "the line's own figure; the question asks its change over a period"
 # a sentence that says a change ("increased 4%", "was $1.2 billion higher than")
-_SAID_CHANGE = re.compile(
+_SAID_CHANGE = deferred(
     r"\b(?:increas|decreas|grow|grew|rise|rose|risen|fall|fell|declin|drop|chang|climb|jump|"
     r"up|down|higher|lower|more|less|fewer|reduc|gain|los[st]|eliminat)\w*\b|\b(?:cut|add|"
     r"added|adding|hire[sd]?|hiring|laid|lay|layoffs?|open(?:ed|ing)?|clos(?:e|ed|ing|ure))\b",
@@ -68,14 +69,14 @@ _SAID_CHANGE = re.compile(
 
 
 # "how much did X rise year over year", "by how much did X go up": a change asked by its verb
-_CHANGE_DID = re.compile(
+_CHANGE_DID = deferred(
     r"\bhow\s+(?:much|many)(?:\s+[\w'’-]+){0,3}?\s+did\b[^?]*?\b(?:increase|decrease|grow|grew|rise|rose|fall|fell|decline|"
     r"drop|change|climb|jump|go\s+(?:up|down))\w*\b|\bhow\s+many\b[^?]*?\bdid\b[^?]*?\b"
     r"(?:cut|reduce|add|lose|shed|eliminate|hire)\b",
     re.IGNORECASE,
 )
-_AVERAGE = re.compile(r"\b(?:average|mean)\b", re.IGNORECASE)
-_CHANGE_IN = re.compile(
+_AVERAGE = deferred(r"\b(?:average|mean)\b", re.IGNORECASE)
+_CHANGE_IN = deferred(
     r"\b(?:change|increase|decrease|growth|decline)s?\b(?:\s*\([^)]*\))?\s+(?:in|of)\b",
     re.IGNORECASE,
 )
@@ -118,4 +119,4 @@ def said_as_change(stated: Stated) -> bool:
 
 
 # the percentages listed after a first one ("68% and 69%", "71%, 70% and 68%")
-_LISTED = re.compile(r"^(?:\s*(?:,|and|,\s*and)\s*\(?-?\d+(?:\.\d+)?\)?\s?%)+")
+_LISTED = deferred(r"^(?:\s*(?:,|and|,\s*and)\s*\(?-?\d+(?:\.\d+)?\)?\s?%)+")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from ..patterns import deferred
 from .checks import CheckedBook
 from .figures import Figure, LineItem
 from .items_named import items_in
@@ -19,7 +20,7 @@ from .terms import phrase_words
 # lines above a table's header within which the heading that names its part is sought
 _ABOVE = 10
 # an amount on a line that is no year: a row of another table stands between
-_AMOUNT = re.compile(r"(?<![\w.,])(?!(?:19|20)\d\d\b)\d[\d,]*(?:\.\d+)?(?![\w])")
+_AMOUNT = deferred(r"(?<![\w.,])(?!(?:19|20)\d\d\b)\d[\d,]*(?:\.\d+)?(?![\w])")
 # words a section's heading or a table's introducing sentence says besides the part's name
 _HEADING_WORDS = frozenset(
     "segment segments reportable operating business unit units division group sbu region "

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 from ..db.queries import DocumentInfo
+from ..patterns import deferred
 from .figures import LineItem
 from .narrowing import HOME_SIDE, REGION, place_asked, places_named
 from .terms import phrase_words
@@ -19,25 +20,23 @@ PART_NOUN = (
     r"(?:(?:reportable|operating|business)\s+)?(?i:segment|division|(?:strategic\s+)?business\s+unit|operating\s+unit"
     r"|SBU|business)|Group"
 )
-_SEGMENT = re.compile(rf"((?:[A-Z0-9][\w&'’./-]*\s+(?:(?:and|&)\s+)?){{1,4}})(?:{PART_NOUN})\b")
+_SEGMENT = deferred(rf"((?:[A-Z0-9][\w&'’./-]*\s+(?:(?:and|&)\s+)?){{1,4}})(?:{PART_NOUN})\b")
 # a name's abbreviation after it: "Commercial Airplanes (BCA) segment"
-_ABBREVIATION = re.compile(r"\s+\([A-Z][A-Za-z&]{1,6}\)(?=\s)")
-_SEGMENT_WORD = re.compile(
+_ABBREVIATION = deferred(r"\s+\([A-Z][A-Za-z&]{1,6}\)(?=\s)")
+_SEGMENT_WORD = deferred(
     r"\b(?:segments?|divisions?|(?:strategic )?business units?|SBUs?)\b", re.IGNORECASE
 )
 # a part named in lower case after its owner: "Oracle's cloud and license business"
-_OWNED_PART = re.compile(
-    rf"[\w&.-]+['’]s?\s+((?:[a-z][\w&'’-]*\s+){{1,4}})(?:{PART_NOUN})\b(?!['’])"
-)
+_OWNED_PART = deferred(rf"[\w&.-]+['’]s?\s+((?:[a-z][\w&'’-]*\s+){{1,4}})(?:{PART_NOUN})\b(?!['’])")
 # a part as the subject that earns the line ("how much revenue did Acme's first-party
 # advertising products deliver"): the words between the owner and the verb
-_PART_SUBJECT = re.compile(
+_PART_SUBJECT = deferred(
     r"\bdid\s+(?:the\s+)?[\w&.-]+(?:\s+[A-Z][\w&.-]*)*['’]s?\s+((?:[\w&-]+\s+){1,5}?)"
     r"(?:deliver|generate|earn|contribute|bring|produce|account)\w*\b"
 )
 # a part named after the company as the subject that reports the line ("what operating income
 # did Amazon Web Services report"): the company's name and words of its own
-_NAMED_SUBJECT = re.compile(
+_NAMED_SUBJECT = deferred(
     r"\b(?:did|does|do)\s+(?:the\s+)?((?:(?:[A-Z][\w&.'’-]*,?|&)\s+){2,7})"
     r"(?:report|record|post|generate|earn|deliver|produce)\w*\b"
 )

@@ -7,11 +7,12 @@ from __future__ import annotations
 import re
 
 from ..index.table_headers import column_periods
+from ..patterns import deferred
 from ..periods import MONTH_WORDS
 from .figures import Figure
 
-_MONTH = re.compile(rf"\b{MONTH_WORDS}", re.IGNORECASE)
-_DATES = re.compile(rf"{_MONTH.pattern}\s+\d{{1,2}},?\s*\d{{4}}|(?<![\d,.$])(?:19|20)\d\d\b")
+_MONTH = deferred(rf"\b{MONTH_WORDS}", re.IGNORECASE)
+_DATES = deferred(rf"{_MONTH.pattern}\s+\d{{1,2}},?\s*\d{{4}}|(?<![\d,.$])(?:19|20)\d\d\b")
 _ROW_WINDOW = 25  # lines above a row within which its table's header is sought
 _HEADER_LINES = 4  # lines above a table's header that say what it is about
 
@@ -114,7 +115,7 @@ def row_headings(figure: Figure, text: str) -> list[str]:
 
 # a sentence that introduces a table ("The following table shows changes in revenue ... (in
 # millions):"): eight words or more, ending in a colon or a full stop
-_SENTENCE = re.compile(r"(?:\S+\s+){7,}\S*[:.]\)?$")
+_SENTENCE = deferred(r"(?:\S+\s+){7,}\S*[:.]\)?$")
 
 
 def row_at(figure: Figure, lines: list[str]) -> int:
@@ -135,8 +136,8 @@ def row_at(figure: Figure, lines: list[str]) -> int:
     return rows[0] if rows else len(lines) - 1
 
 
-_CONTINUING = re.compile(r"\bcontinuing\s+operations\b", re.IGNORECASE)
-_CONTINUING_SAID = re.compile(r"\bcontinuing\b", re.IGNORECASE)
+_CONTINUING = deferred(r"\bcontinuing\s+operations\b", re.IGNORECASE)
+_CONTINUING_SAID = deferred(r"\bcontinuing\b", re.IGNORECASE)
 
 
 def continuing_unsaid(question: str, figure: Figure, text: str) -> str | None:

@@ -4,10 +4,10 @@ are reported in, the metrics and line items figures are stated for)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from ..errors import QuestionError
+from ..patterns import deferred
 from .metrics import Catalogue
 from .statements import Statement, statements_for
 from .subjects import section_phrases
@@ -15,7 +15,7 @@ from .terms import keywords
 from .vocabulary import Vocabulary
 
 MAX_QUESTION_CHARS = 2000
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL = deferred(r"[\x00-\x1f\x7f]")
 
 
 def _clean(value: str, what: str) -> str:

@@ -9,21 +9,22 @@ import re
 
 from ..index.row_cells import CELLS_INSIDE
 from ..index.tables import label_key
+from ..patterns import deferred
 from ..periods import MONTH_WORDS
 from .figures import BARE_PER_SHARE, PER_SHARE, Figure, LineItem, of_income
 from .printed import row_headings
 from .results import Check
 
 # a label that ends in a month's name: the row's first cells are that date's day and year
-_INTO_A_DATE = re.compile(rf"\b(?:{MONTH_WORDS})\.?\s*$", re.IGNORECASE)
+_INTO_A_DATE = deferred(rf"\b(?:{MONTH_WORDS})\.?\s*$", re.IGNORECASE)
 # a qualifier a row's label holds in parentheses, which its key leaves out
-_QUALIFIER = re.compile(
+_QUALIFIER = deferred(
     r"\(\s*(after[\s-]tax|pre[\s-]?tax|before\s+tax\w*|net\s+of\b[^)]*|excluding\b[^)]*|"
     r"non-gaap|adjusted)\s*\)",
     re.IGNORECASE,
 )
 # a heading over figures the company does not report as its results
-_NOT_REPORTED = re.compile(
+_NOT_REPORTED = deferred(
     r"\b(?:adjusted|non-gaap|pro\s+forma|core|underlying|organic|excluding)\b", re.IGNORECASE
 )
 

@@ -20,6 +20,7 @@ from ..db import queries
 from ..db.queries import DocumentInfo
 from ..db.sql import Session
 from ..index.tables import cell_value
+from ..patterns import deferred
 from ..periods import written_dates
 from .checks import page_check
 from .figures import Figure
@@ -29,7 +30,7 @@ from .terms import name_words, phrase_words
 
 # an amount asked by the year it falls due: "scheduled to fall due in 2021", "due in fiscal
 # 2024", "to be paid in 2026", "maturing in 2025", "come due in fiscal 2025"
-_DUE_ASKED = re.compile(
+_DUE_ASKED = deferred(
     r"\b(?:due|payable|paid|mature|maturing|matures|maturities|repay|repaid|amortized|amortization"
     r"|payments?)\b[^?.;]{0,60}?\bin\s+(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?)?"
     r"(?P<year>(?:19|20)\d\d)\b",
@@ -46,21 +47,21 @@ _ANCHORS = (
     frozenset("interest".split()),
 )
 # a table of what the company will receive, not pay: "Leases where the Company is a lessor"
-_RECEIVED = re.compile(
+_RECEIVED = deferred(
     r"\b(?:is|as)\s+(?:a\s+)?lessor\b|\bto\s+be\s+received\b|\breceivable\b", re.IGNORECASE
 )
 _CONTEXT_LINES = 10  # the lines before a schedule that say whose payments it lists
-_MONEY = re.compile(r"\bhow\s+much\b|\bwhat\b", re.IGNORECASE)
-_NOT_MONEY = re.compile(r"%|\bpercent|\bratio\b|\bshare\s+of\b|\bhow\s+many\b", re.IGNORECASE)
+_MONEY = deferred(r"\bhow\s+much\b|\bwhat\b", re.IGNORECASE)
+_NOT_MONEY = deferred(r"%|\bpercent|\bratio\b|\bshare\s+of\b|\bhow\s+many\b", re.IGNORECASE)
 # a schedule's row: a year (of a fiscal year, or the rest of the current one) and its cells
-_ROW = re.compile(
+_ROW = deferred(
     r"^(?:(?:fiscal|fy)\s*(?:years?:?\s*)?|remaining\s+(?:fiscal\s+)?)?(?P<year>(?:19|20)\d\d)"
     r"\s+(?P<cells>(?:\$?\s?(?:\(?\d[\d,]*(?:\.\d+)?\)?|[—–-])\s*)+)$",
     re.IGNORECASE,
 )
-_CELL = re.compile(r"\(?\d[\d,]*(?:\.\d+)?\)?|[—–-]")
-_AFTER = re.compile(r"^(?:thereafter|total|later\s+years|\d{4}\s+and\s+thereafter)\b", re.I)
-_SCALE = re.compile(r"\bin\s+(millions|thousands|billions)\b", re.IGNORECASE)
+_CELL = deferred(r"\(?\d[\d,]*(?:\.\d+)?\)?|[—–-]")
+_AFTER = deferred(r"^(?:thereafter|total|later\s+years|\d{4}\s+and\s+thereafter)\b", re.I)
+_SCALE = deferred(r"\bin\s+(millions|thousands|billions)\b", re.IGNORECASE)
 _POWER = {"thousands": 3, "millions": 6, "billions": 9}
 # words of a question that say nothing of what is scheduled
 _NOT_THING = frozenset(

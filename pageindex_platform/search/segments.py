@@ -15,6 +15,7 @@ from ..db import queries
 from ..db.queries import DocumentInfo
 from ..db.sql import Session
 from ..index.tables import label_key
+from ..patterns import deferred
 from .checks import CheckedBook
 from .figures import Figure, LineItem
 from .headline import WHOLE_NOT_PART, Stated, candidate, figure_headline, not_sure
@@ -186,7 +187,7 @@ def _segment_figure(
 # the nouns a table may print after a part's name in its row label
 _PART_LABELS = ("segment", "group", "sbu", "division", "business", "business unit")
 # a part noun in a heading over a part's block of rows ("Hardware business:")
-PART_NOUNS = re.compile(rf"\b(?:{PART_NOUN})\b", re.IGNORECASE)
+PART_NOUNS = deferred(rf"\b(?:{PART_NOUN})\b", re.IGNORECASE)
 
 
 def _under_part(
@@ -238,7 +239,7 @@ def _part_key(words: str) -> str:
 
 
 # a heading over rows that give a change, not a figure
-_CHANGE = re.compile(r"\b(?:changes?|increases?|decreases?|variances?)\b", re.IGNORECASE)
+_CHANGE = deferred(r"\b(?:changes?|increases?|decreases?|variances?)\b", re.IGNORECASE)
 
 
 def _short_names(name: str, document: DocumentInfo) -> list[str]:

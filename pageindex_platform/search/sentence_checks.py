@@ -7,42 +7,43 @@ from __future__ import annotations
 import re
 
 from ..db.queries import DocumentInfo
+from ..patterns import deferred
 from ..periods.grammar import MATURITY
 from .headline import Stated
 from .results import Candidate, Check, Headline
 from .sentence_numbers import YEAR, position, sentence_label
 
-_SEGMENT = re.compile(r"\bsegments?\b", re.IGNORECASE)
+_SEGMENT = deferred(r"\bsegments?\b", re.IGNORECASE)
 # a sentence about one segment ("Our Outdoor segment sales increased 12.5%"), not one that
 # says the company's figure spans its segments ("throughout our Domestic and International
 # segments")
-_ONE_SEGMENT = re.compile(
+_ONE_SEGMENT = deferred(
     r"\b(segment)\b(?!s)|\b(SBU)\b|\bbusiness\s+(unit)\b(?!s)|\b(subsidiar)y\b|\b(division)\b(?!s)|"
     r"\b(utilit)(?:y|ies)\b|^\s*(?:\(\w+\)\s*)?(includes?)\b",
     re.IGNORECASE,
 )
 # the parent named with its part, the two together: "PG&E Corporation and the Utility had
 # access to ...", "Acme Inc. and its subsidiaries"
-_WITH_PARENT = re.compile(
+_WITH_PARENT = deferred(
     r"\b(?:Corporation|Company|Inc\.?|Group|Holdings|Parent)\s+and\s+(?:the|its)\s+(?:[\w-]+\s+)?"
     r"(?i:segments?|subsidiar\w+|utilit\w+|divisions?|business\s+units?|SBUs?)\b"
 )
-_SPANNING = re.compile(
+_SPANNING = deferred(
     r"\b(?:throughout|across|among|in|of|for)\s+(?:all\s+(?:of\s+)?)?(?:our|its|the|their)\s+"
     r"(?:[\w&'’-]+\s+){0,5}segments\b",
     re.IGNORECASE,
 )
 # a sentence whose subject is another entity: "OVEC has two plants ... with 2,109 MW"
-_SUBJECT = re.compile(
+_SUBJECT = deferred(
     r"^\s*((?:[A-Z][\w&.'’-]*\s+){1,4}?)(?:has|have|had|owns|owned|operates|operated)\b"
 )
 _WE = frozenset("we our the company its management".split())
 _NUMBERS = "one two three four five six seven eight nine ten eleven twelve".split()
-_NUMBER_WORD = re.compile(rf"\b({'|'.join(_NUMBERS[1:])})\b(?!\s+decimal)", re.IGNORECASE)
-_PREFERRED = re.compile(r"\bpreferred\s+(?:stock|shares?)\b", re.IGNORECASE)
-_ALLOWED = re.compile(r"\bauthori[sz]\w*|\bpermit\w*|\bup\s+to\b", re.IGNORECASE)
+_NUMBER_WORD = deferred(rf"\b({'|'.join(_NUMBERS[1:])})\b(?!\s+decimal)", re.IGNORECASE)
+_PREFERRED = deferred(r"\bpreferred\s+(?:stock|shares?)\b", re.IGNORECASE)
+_ALLOWED = deferred(r"\bauthori[sz]\w*|\bpermit\w*|\bup\s+to\b", re.IGNORECASE)
 # a sentence of plans or expectations states no figure reported
-_PLAN = re.compile(
+_PLAN = deferred(
     r"\b(?:expects?|expected|plans?|planned|will|would|anticipates?|intends?|targets?|goal|"
     r"on track|outlook|guidance|forecast\w*|project(?:s|ed|ions?)?|future|committed|"
     r"commitments?|agree(?:s|d)?\s+to|obligated|(?:is|are)\s+payable|(?:is|are|was|were)\s+to\s+be)\b",
@@ -111,7 +112,7 @@ def sentence_checks(
 
 # "Included in “Other long-term liabilities” ... was $2.0 billion of unearned revenue": the
 # part of the amount that one line holds, not the whole
-_INCLUDED_IN = re.compile(
+_INCLUDED_IN = deferred(
     r"^\W*(?:included|recorded|reported|presented|classified)\s+(?:with)?in\s+(?:the\s+)?[“\"']?"
     r"(?P<line>[^”\"',]{3,60})",
     re.IGNORECASE,
@@ -150,7 +151,7 @@ def _says_number(sentence: str, word: str) -> bool:
 
 # a year that is part of an event's name, not the period a figure is of: "the 2018 Camp
 # fire", "the 2017 Northern California wildfires"
-_EVENT_YEAR = re.compile(
+_EVENT_YEAR = deferred(
     r"\b(?:19|20)\d\d\s+(?:[A-Z][\w'’-]*\s+){1,3}(?:[Ff]ires?|[Ww]ildfires?|[Ss]torms?|"
     r"[Hh]urricanes?|[Ee]arthquakes?|[Ff]loods?|[Ee]xplosions?|[Ii]ncidents?)\b"
 )

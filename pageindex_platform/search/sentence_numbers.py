@@ -7,15 +7,16 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from ..patterns import deferred
 from ..periods import MONTH_NAMES
 from .results import Check
 from .terms import phrase_words
 
 MONTHS = frozenset(MONTH_NAMES.lower().split("|"))
-A_YEAR = re.compile(r"(?:19|20)\d\d")  # a number that is a year, not a count
-YEAR = re.compile(r"\b(?:fiscal\s+|fy\s?)?((?:19|20)\d\d)\b", re.IGNORECASE)
+A_YEAR = deferred(r"(?:19|20)\d\d")  # a number that is a year, not a count
+YEAR = deferred(r"\b(?:fiscal\s+|fy\s?)?((?:19|20)\d\d)\b", re.IGNORECASE)
 # a figure in a sentence: a number not part of a date ("May 31, 2023") nor a year
-_ANY_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?")
+_ANY_NUMBER = deferred(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?")
 
 
 def respective(sentence: str, shown: str, percent: bool, year: int | None) -> Check:
@@ -55,15 +56,15 @@ SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}  # a number's scale w
 # the words of a period a question writes ("in the nine months ended ..."), which the period
 # checks read, not words a sentence must share
 PERIOD_WORDS = frozenset("three six nine twelve month months ended ending period".split())
-RESPECTIVELY = re.compile(r",?\s*respectively\b", re.IGNORECASE)
+RESPECTIVELY = deferred(r",?\s*respectively\b", re.IGNORECASE)
 # where a page's text breaks into sentences (and list items, and lines that start anew)
-SENTENCE = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(])|\n{2,}|\n(?=[A-Z•\-])")
+SENTENCE = deferred(r"(?<=[.;!?])\s+(?=[A-Z(])|\n{2,}|\n(?=[A-Z•\-])")
 # a line of prose wrapped before a capitalised word ("... employees in the United" over
 # "States"): a long line ending in a comma, a word that never ends a sentence ("the", "of")
 # or a capitalised name's word goes on; a heading's line is shorter or in title case ("Net
 # Sales of $3.2 Billion Compared to ... Quarter"), and a list's item ends in a word of its
 # own ("... on an FX-Neutral basis" over "Gross Merchandise Volume ...")
-_WRAPPED = re.compile(
+_WRAPPED = deferred(
     r"^(.{60,}(?:(?:,|\b(?:the|of|and|in|to|for|by|with|a|an|at|on|from|as|or|our|its|their|"
     r"which|that|than|into|under))(?=\n[A-Z])|\b[A-Z][a-z]+(?=\n[A-Z][a-z])))\n",
     re.MULTILINE,
@@ -83,7 +84,7 @@ def sentences_of(text: str) -> list[str]:
     return SENTENCE.split(_WRAPPED.sub(_joined, text))
 
 
-_PARENTHESISED = re.compile(r"\([^()]*\)")
+_PARENTHESISED = deferred(r"\([^()]*\)")
 
 
 _MAX_LABEL = 220  # characters of a sentence shown as a figure's label
@@ -112,7 +113,7 @@ def position(sentence: str, shown: str) -> int:
 
 
 # a percentage a question asks of a sentence: a change, comparable sales, or a share
-PERCENT_ASKED = re.compile(
+PERCENT_ASKED = deferred(
     r"\bby (?:what|how much) (?:percent|percentage|%)|\bwhat (?:was |is )?(?:the )?"
     r"percent(?:age)?(?: point)? (?:increase|decrease|change|growth|decline|rise)|"
     r"\bpercent(?:age)? (?:increase|decrease|change|growth|decline) (?:in|of)\b|"
@@ -123,17 +124,17 @@ PERCENT_ASKED = re.compile(
 )
 # a share asked of a whole: "what share of Acme's revenues came from Europe", "approximately
 # what percentage of its payment volume was generated outside the U.S."
-SHARE_ASKED = re.compile(
+SHARE_ASKED = deferred(
     r"\b(?:what|which)\s+(?:share|percentage|percent|portion|proportion|fraction)\s+of\b",
     re.IGNORECASE,
 )
-_OF_A_WHOLE = re.compile(
+_OF_A_WHOLE = deferred(
     r"(?:\s*(?:,|and|,\s*and)\s+\(?-?\d+(?:\.\d+)?\)?\s?%)*\s+of\s+(?!(?:approximately|about|\$|\d))",
     re.IGNORECASE,
 )  # "37% and 36% of TPV, respectively"
 
 
-MOVED_BY = re.compile(
+MOVED_BY = deferred(
     r"\b(?:increas|decreas|grew|grow|declin|rose|rise|fell|fall|drop|up|down|by)\w*\s+"
     r"(?:of\s+|by\s+)?(?:approximately\s+|about\s+|nearly\s+)?$",
     re.IGNORECASE,
@@ -154,7 +155,7 @@ def of_a_whole(sentence: str, percent: re.Match[str], whole: tuple[str, ...] = (
 
 
 # where the words naming a whole end: a verb, a preposition of place or time, punctuation
-_WHOLE_END = re.compile(
+_WHOLE_END = deferred(
     r"\b(?:was|were|is|are|came|come|comes|generated|derived|from|in|for|during|by|"
     r"attributable|represented|respectively|did|does|do|account(?:ed)?)\b|[,.;:()?]",
     re.IGNORECASE,
@@ -172,7 +173,7 @@ def whole_words(text: str) -> tuple[str, ...]:
 
 # the words that open what caused a change a sentence reports: "primarily due to a $114
 # million loss", "driven by growth in TPV"
-CAUSE = re.compile(
+CAUSE = deferred(
     r"\b(?:driven|due\s+to|attributable\s+to|because|as\s+a\s+result\s+of|reflecting|"
     r"resulting\s+from|(?:partially\s+)?offset\s+by|primarily\s+(?:by|from))\b",
     re.IGNORECASE,
@@ -181,7 +182,7 @@ CAUSE = re.compile(
 
 # a total of listed figures asked: "the total aggregate principal amount", "how many permanent
 # employees in total (full-time plus part-time)", "combined", "altogether"
-TOTAL_ASKED = re.compile(
+TOTAL_ASKED = deferred(
     r"\b(?:total|combined)\s+(?:aggregate\s+)?(?:principal\s+)?amount\b|\bin\s+total\b|"
     r"\bcombined\b|\baltogether\b",
     re.IGNORECASE,
@@ -227,7 +228,7 @@ def said_of_part(
     return [m for m in kept if m in shares] or kept or shares
 
 
-_NAME = re.compile(r"\b[A-Z][a-z]")  # a capitalised word: a name another figure is said of
+_NAME = deferred(r"\b[A-Z][a-z]")  # a capitalised word: a name another figure is said of
 
 
 def _in_its_place(

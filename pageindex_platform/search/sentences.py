@@ -12,6 +12,7 @@ import re
 from ..db import queries
 from ..db.queries import DocumentInfo
 from ..db.sql import Session
+from ..patterns import deferred
 from .headline import Stated, not_sure
 from .listed_counts import total_stated
 from .listed_parts import after_noun, named_alone, owner
@@ -37,22 +38,22 @@ from .terms import initials, phrase_words
 from .text_ask import DOWN, UP, TextAsk
 
 _NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s*(million|billion|thousand)\b)?"
-_PERCENT = re.compile(r"\(?(-?\d+(?:\.\d+)?)\)?\s?(%|percent\b)", re.IGNORECASE)
+_PERCENT = deferred(r"\(?(-?\d+(?:\.\d+)?)\)?\s?(%|percent\b)", re.IGNORECASE)
 # the parts listed after a whole: "136,000 employees, including 38,000 in ...", "143,000
 # employees, of which 95,000 were employed internationally"
-_INCLUDING = re.compile(
+_INCLUDING = deferred(
     r"\b(?:including|of (?:which|whom))\b|,\s+with\b(?=\s+(?:approximately\s+|about\s+)?\d)"
 )
 # acts said in other words: "bought back" for "repurchased"
 _SAME_ACT = {s: "repurcha|buy|bought" for s in ("repurcha", "repurchas", "buy")}
 # a plural noun after the noun asked, which then only names a kind ("pharmacy stores")
-_MODIFIER = re.compile(
+_MODIFIER = deferred(
     r"\s+(?:[A-Z][a-z]+\s+)?(?!(?:across|was|has|is|as|its|this|plus|versus|less|us|thus)\b)"
     r"(?:[a-z]{2,}|[A-Z][a-z]+)s\b"
 )  # "15 different Employee Resource Groups": groups, not employees
 # an act done to what is counted, where the question asks what is had: "hired 23,000 new
 # employees", "completed construction of 2,079 MW"
-_DONE = re.compile(
+_DONE = deferred(
     r"\b(?:completed|acquired|added|hired|opened|closed|signed|sold|retired|built|launched|"
     r"divested|repurchased)\b[^.;]{0,150}$",
     re.IGNORECASE,
@@ -60,28 +61,28 @@ _DONE = re.compile(
 # the words a sentence about employing counts people by, beside "employees"
 _PEOPLE = r"people|persons|individuals|team\s+members|associates"
 # a bound, not a figure: "more than 10%", "less than 5%"
-_BOUND = re.compile(
+_BOUND = deferred(
     r"\b(?:more|less|greater|fewer)\s+than\s+$|\b(?:over|under|at\s+least|at\s+most|up\s+to|"
     r"exceed(?:ed|ing|s)?|below|above)\s+$",
     re.IGNORECASE,
 )
 # the verbs a sentence says how many there are with ("we had", "employed", "were outstanding")
-_HAVING = re.compile(
+_HAVING = deferred(
     r"\b(?:ha[sd]|have|employ(?:s|ed|ing)?|were|was|are|is|total\w*|operat\w*|own\w*|maintain\w*|"
     r"compris\w*|consist\w*)\b"
     # a group's size: "our global workforce of 110,600 people"
     r"|\b(?:workforce|headcount|staff|fleet|portfolio|network)\s+of\s+(?:approximately\s+|about\s+)?\d",
     re.IGNORECASE,
 )
-_SHARE_OF_ALL = re.compile(r"[\d.]*\d\s?%\s+of\s+(?:our|the|its|their|total)\b", re.IGNORECASE)
+_SHARE_OF_ALL = deferred(r"[\d.]*\d\s?%\s+of\s+(?:our|the|its|their|total)\b", re.IGNORECASE)
 # the company speaking of its own: "we", "our" ("In 2021, we signed ..., bringing our backlog")
-_FIRST_PERSON = re.compile(r"(?:^\W*the\s+company|\b(?:we|our))\b", re.IGNORECASE)
+_FIRST_PERSON = deferred(r"(?:^\W*the\s+company|\b(?:we|our))\b", re.IGNORECASE)
 # units a count is printed in by their symbol ("8,228 MW of renewable generation")
 _SYMBOLS = {"megawatt": "MW", "gigawatt": "GW", "kilowatt": "kW", "barrel": "bbl"}
-_RANGE = re.compile(r"(?:\d\s*(?:to|-|–|and)\s*)$")  # "20 to 30": a range, not a count
+_RANGE = deferred(r"(?:\d\s*(?:to|-|–|and)\s*)$")  # "20 to 30": a range, not a count
 
 
-_PERCENT_SHOWN = re.compile(r"%|\bpercent\b", re.IGNORECASE)  # "48 percent were located"
+_PERCENT_SHOWN = deferred(r"%|\bpercent\b", re.IGNORECASE)  # "48 percent were located"
 
 
 def text_stated(

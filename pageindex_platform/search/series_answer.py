@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from ..db import queries
 from ..db.queries import DocumentInfo
 from ..db.sql import Session
+from ..patterns import deferred
 from ..periods.series import SeriesAsk, SeriesPeriod, series_asked
 from .constraints import Constraints
 from .evidence import Evidence
@@ -28,8 +29,8 @@ from .series_derived import Builder, cagr, growth, metric_values
 from .series_text import series_pages, series_text
 from .two_figures import two_asked
 
-_RESTATED = re.compile(r"\b(?:as\s+(?:last\s+)?)?(?:restated|recast|revised)\b", re.IGNORECASE)
-_NOT_A_NUMBER = re.compile(r"^\W*(?:is|are|was|were|does|do|did|has|have|had|why|explain)\b", re.I)
+_RESTATED = deferred(r"\b(?:as\s+(?:last\s+)?)?(?:restated|recast|revised)\b", re.IGNORECASE)
+_NOT_A_NUMBER = deferred(r"^\W*(?:is|are|was|were|does|do|did|has|have|had|why|explain)\b", re.I)
 
 
 @dataclass(frozen=True)

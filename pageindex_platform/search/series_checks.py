@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from ..db.queries import DocumentInfo
+from ..patterns import deferred
 from ..periods.fiscal import fiscal_of
 from ..periods.series import SeriesPeriod
 from .figures import Figure, months_of
@@ -20,7 +21,7 @@ from .figures import Figure, months_of
 PRINTED = "printed"  # the value's digits are printed on the page it cites
 DURATION = "duration"  # the figure spans the months asked (or is a balance at the end asked)
 FISCAL_YEAR = "fiscal_year"  # its period is the fiscal year (and quarter) asked
-_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_NUMBER = deferred(r"\d[\d,]*(?:\.\d+)?")
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from dataclasses import replace
 from ..db import queries
 from ..db.queries import DocumentInfo, FactInfo
 from ..db.sql import Session
+from ..patterns import deferred
 from ..periods.fiscal import year_named
 from .figures import SCALE_WORDS, Figure, FigureBook
 from .headline import Stated, figure_headline
@@ -22,7 +23,7 @@ _REPURCHASE_ASKED = frozenset({"repurchase", "repurchased", "buy", "bought", "pu
 # a row that counts the shares repurchased in a period ("Number of shares repurchased",
 # "Shares of common stock repurchased", "Total number of shares purchased"), not those still
 # authorized, a weighted average or a price
-_REPURCHASED_ROW = re.compile(
+_REPURCHASED_ROW = deferred(
     r"^(?:total\s+)?(?:number\s+of\s+)?(?:common\s+)?shares?\s+(?:of\s+common\s+stock\s+)?"
     r"(?:re)?purchased$",
     re.IGNORECASE,

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..patterns import deferred
+
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 # a period a side is asked in: a (fiscal) year or a date
 _PERIOD = (
@@ -37,24 +39,24 @@ _PERIODS = (
 )
 # words after the periods ("..., according to its 2022 10-K?") and after the question mark
 _TAIL = r"(?P<aside>,[^?]*)?\s*\?\s*(?P<after>.*)$"
-_CHANGE_DID = re.compile(
+_CHANGE_DID = deferred(
     rf"^(?P<lead>.*?)\b{_HOW}\s+did\s+(?P<line>.+?)\s+{_VERB}[ds]?{_PERIODS}{_TAIL}",
     re.IGNORECASE | re.DOTALL,
 )
-_CHANGE_OF = re.compile(
+_CHANGE_OF = deferred(
     rf"^(?P<lead>.*?)\bwhat\s+(?:was|were|is)\s+the\s+(?:(?:year[-\s]over[-\s]year|dollar|absolute)\s+){{0,2}}"
     rf"(?:(?P<percent>percentage|percent)\s+)?{_NOUN}\s+in\s+(?P<line>.+?){_PERIODS}{_TAIL}",
     re.IGNORECASE | re.DOTALL,
 )
-_EXCEED = re.compile(
+_EXCEED = deferred(
     rf"^(?P<lead>.*?)\bby\s+how\s+much\s+did\s+(?P<line>.+?)\s+(?:in|for)\s+(?P<q2>{_PERIOD})\s+"
     rf"exceed\s+(?:(?:that|those)\s+(?:of|in|for)\s+|(?:in|for)\s+)?(?P<q1>{_PERIOD}){_TAIL}",
     re.IGNORECASE | re.DOTALL,
 )
-_IN_PERCENT = re.compile(r"\bpercent(?:age)?\b|%", re.IGNORECASE)
-_DOWN_WORD = re.compile(rf"^(?:{_DOWN})", re.IGNORECASE)
-_YEAR = re.compile(r"(?:19|20)\d\d")
-_DATE = re.compile(_MONTH, re.IGNORECASE)
+_IN_PERCENT = deferred(r"\bpercent(?:age)?\b|%", re.IGNORECASE)
+_DOWN_WORD = deferred(rf"^(?:{_DOWN})", re.IGNORECASE)
+_YEAR = deferred(r"(?:19|20)\d\d")
+_DATE = deferred(_MONTH, re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -108,9 +110,9 @@ def _year(period: str) -> int:
 
 
 # a capitalised name's words ("Europe, Middle East & Africa", "U.S. Cereal", "Las Vegas Strip")
-_NAME_WORD = re.compile(r"^(?:[A-Z0-9][\w.&'’-]*,?|&)$")
+_NAME_WORD = deferred(r"^(?:[A-Z0-9][\w.&'’-]*,?|&)$")
 _JOINS = frozenset(("&", "of", "and"))
-_OWNER = re.compile(r"(?:'s|’s|'|’)$")
+_OWNER = deferred(r"(?:'s|’s|'|’)$")
 # a kind of part the two names share, written in the plural after the second
 _PLURAL = {
     "regions": "region",
@@ -129,7 +131,7 @@ _PLURAL = {
     "sbus": "sbu",
     "SBUs": "SBU",
 }
-_COMBINED = re.compile(r"\bcombined\s+", re.IGNORECASE)
+_COMBINED = deferred(r"\bcombined\s+", re.IGNORECASE)
 _KINDS = frozenset(("sbu", "sbus", "segment", "segments"))  # said capitalised too ("SBUs")
 
 

@@ -4,13 +4,12 @@ question."""
 
 from __future__ import annotations
 
-import re
-
 from ..db import queries
 from ..db.sql import Session
+from ..patterns import deferred
 from .results import Answer, SearchHit, SearchResult
 
-_WORD = re.compile(r"[a-z0-9]{3,}")
+_WORD = deferred(r"[a-z0-9]{3,}")
 
 
 def search_result(*, session: Session, answer: Answer, limit: int) -> SearchResult:

@@ -13,6 +13,7 @@ from dataclasses import replace
 from ..db.queries import DocumentInfo
 from ..db.sql import Session
 from ..index.text import phrase_words
+from ..patterns import deferred
 from ..periods import PeriodAsk, PeriodKind
 from ..periods.fiscal import asked_years, year_ended_before
 from ..periods.grammar import figure_period, figure_years
@@ -62,19 +63,19 @@ from .working import MissingInput, Working, compute, terms_defined
 logger = logging.getLogger(__name__)
 
 # a question answered by yes or no, a name or a reason, not by a number
-_NOT_A_NUMBER = re.compile(
+_NOT_A_NUMBER = deferred(
     r"^\W*(?:is|are|was|were|does|do|did|has|have|had|can|could|should|will|would|which|why|"
     r"who|among|explain|describe|list|discuss|what (?:drove|drives|caused|causes|led|"
     r"explains|contributed|are the (?:main|major|key|primary)))\b",
     re.IGNORECASE,
 )
 # words that make a line's name a measure no statement reports ("comparable sales")
-_GROWTH_FORMULA = re.compile(r"/\s*\(?\s*previous\(|\s-\s*1\s*$")  # "X / previous(X) - 1"
-_SUM_ASKED = re.compile(r"\b(?:plus|minus)\b", re.IGNORECASE)
+_GROWTH_FORMULA = deferred(r"/\s*\(?\s*previous\(|\s-\s*1\s*$")  # "X / previous(X) - 1"
+_SUM_ASKED = deferred(r"\b(?:plus|minus)\b", re.IGNORECASE)
 _OTHER_MEASURE = frozenset({"comparable", "comp", "same", "like", "deferred"})
-_VALUED = re.compile(r"\b(?:fair|market)\s+value\b", re.IGNORECASE)  # not the carrying amount
+_VALUED = deferred(r"\b(?:fair|market)\s+value\b", re.IGNORECASE)  # not the carrying amount
 # a percentage or share of a line item, which its amount is not
-_DEDUCTED = re.compile(r" (?:net of|excluding|exclusive of|less|after|before) $")
+_DEDUCTED = deferred(r" (?:net of|excluding|exclusive of|less|after|before) $")
 
 
 def state(

@@ -14,6 +14,7 @@ from enum import StrEnum
 
 from ..db import queries
 from ..db.sql import Session
+from ..patterns import deferred
 from .terms import phrase_words
 
 
@@ -37,8 +38,8 @@ _HEADINGS = {
 _PREFILTER = "balancesheet|cashflow|statements?of|financialposition|incomestatement"
 _HEAD_LINES = 8
 _CLUSTER_SPAN = 12  # pages within which a filing's primary statements follow each other
-_QUALIFIER = re.compile(r"consolidated|condensed|combined")
-_ROW_END = re.compile(r"(?:\d[\d,]*(?:\.\d+)?\)?%?|[—–-])$")  # a table row's last cell
+_QUALIFIER = deferred(r"consolidated|condensed|combined")
+_ROW_END = deferred(r"(?:\d[\d,]*(?:\.\d+)?\)?%?|[—–-])$")  # a table row's last cell
 
 
 @dataclass(frozen=True)

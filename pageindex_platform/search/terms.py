@@ -12,6 +12,7 @@ from typing import Any
 
 from ..db.sql import Session, text
 from ..index.text import phrase_words
+from ..patterns import deferred
 
 __all__ = [
     "keywords",
@@ -24,7 +25,7 @@ __all__ = [
     "tsquery",
 ]
 
-_WORD = re.compile(r"[a-z0-9]+(?:[.-][a-z0-9]+)*")
+_WORD = deferred(r"[a-z0-9]+(?:[.-][a-z0-9]+)*")
 _STOP = frozenset(
     (
         "a an and are as at be by can did do does for from had has have how in is it its of on "
@@ -93,7 +94,7 @@ def name_words(name: str | None) -> set[str]:
 
 
 # a name spelled out before its abbreviation: "gross merchandise volume (GMV)"
-_ABBREVIATION = re.compile(r"\(([A-Z][A-Za-z&]{1,7})\)")
+_ABBREVIATION = deferred(r"\(([A-Z][A-Za-z&]{1,7})\)")
 _SMALL_WORDS = frozenset("and of the for to in & a".split())
 
 

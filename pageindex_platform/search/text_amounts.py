@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from ..db import queries
 from ..db.queries import DocumentInfo
 from ..db.sql import Session
+from ..patterns import deferred
 from ..periods.filing_words import without_form, without_source
 from .amount_lists import says_word
 from .amount_of import amount_of, listed_total
@@ -36,29 +37,29 @@ from .terms import abbreviations, name_words, phrase_words
 
 # an amount asked: "how much ...", "what (total) amount / value / cost / fee ...", "in USD
 # millions" (a percentage or a count is asked in other words: sentences.py)
-_MONEY_ASKED = re.compile(
+_MONEY_ASKED = deferred(
     r"\bhow\s+much\b|\bwhat\s+(?:was\s+|were\s+|is\s+|are\s+)?(?:the\s+)?"
     r"(?:(?:total|aggregate|combined)\s+){0,2}"
     r"(?:amount|value|cost|price|fee|payment|principal)\b|\bin\s+(?:usd|us\$|\$|dollars)\b|"
     r"\bin\s+(?:usd\s+)?(?:millions|billions|thousands)\s+of\s+dollars\b|\bper\s+share\b",
     re.IGNORECASE,
 )
-_COMPUTED = re.compile(
+_COMPUTED = deferred(
     r"\b(?:compute|calculate|defined?|computed|calculated|divided\s+by|minus|plus|average)\b|=",
     re.IGNORECASE,
 )
-_NOT_MONEY = re.compile(
+_NOT_MONEY = deferred(
     r"\b(?:what|which)\s+(?:percent|percentage|share|portion|proportion)\b|\bin\s+percent|"
     r"\bas\s+an?\s+(?:percent|percentage|share)\b|\bhow\s+many\b|\bratio\b|"
     r"\bmargin\b|\brate\b|\btimes\b",
     re.IGNORECASE,
 )
 # where the words of what is asked start: after "how much" or "what"
-_ASKED = re.compile(r"\b(?:how\s+much|what)\b(?P<asked>[^?]*)", re.IGNORECASE)
+_ASKED = deferred(r"\b(?:how\s+much|what)\b(?P<asked>[^?]*)", re.IGNORECASE)
 # what an amount takes in beside the thing named: "$8.5 billion of gross unrecognized income
 # tax benefits, including related interest and penalties" (not "including $1.2 billion of
 # ...", a part of it with its own amount)
-_TAKES_IN = re.compile(
+_TAKES_IN = deferred(
     r"^[^.;$]{0,80}?,?\s+(?:including|inclusive\s+of|together\s+with)\s+(?!\$|\d|approximately|"
     r"about)(?P<what>[a-z][\w\s&-]{2,50}?)(?=[,.;)]|$)",
     re.IGNORECASE,
@@ -77,9 +78,9 @@ def _included_check(after: str, question: str, core: Sequence[str], score: int) 
     return Check("kind", True, f"the sentence says {' '.join(core)} ({score} words asked)")
 
 
-_QUARTERLY = re.compile(r"\b(?:each|every|per|a)\s+quarter\b|\bquarterly\b", re.IGNORECASE)
+_QUARTERLY = deferred(r"\b(?:each|every|per|a)\s+quarter\b|\bquarterly\b", re.IGNORECASE)
 # the year said right after an amount ("$15.0 billion of senior notes in fiscal 2021")
-_YEAR_AFTER = re.compile(
+_YEAR_AFTER = deferred(
     r"(?:\s+of\s+[\w%.-]+(?:\s+[\w%.-]+){0,3})?\s+(?:in|for|during)\s+(?:fiscal\s+(?:year\s+)?)?"
     r"((?:19|20)\d\d)\b(?!,?\s+(?:and\s+)?(?:19|20)\d\d)",  # not "in 2023 and 2022", a list's
     re.IGNORECASE,
@@ -87,12 +88,12 @@ _YEAR_AFTER = re.compile(
 # a page's sentences as prose runs on over its lines ("... issued $1,500,000,000 of 4.875%
 # Senior Notes due 2026 (the “2026\nNotes”), $1,750,000,000 ..."); a table's row or a
 # heading is a line of its own
-_SENTENCE_END = re.compile(r"(?<=[.;!?])\s+(?=[A-Z(“\"])")
-_ROW_END = re.compile(r"(?:\s+\(?\$?\s?[\d,.]+\s?\)?%?){2,}\s*$|^.{0,60}[\d)%]\s*$")
+_SENTENCE_END = deferred(r"(?<=[.;!?])\s+(?=[A-Z(“\"])")
+_ROW_END = deferred(r"(?:\s+\(?\$?\s?[\d,.]+\s?\)?%?){2,}\s*$|^.{0,60}[\d)%]\s*$")
 _HEADING = 30  # characters: a shorter line is a heading or a label, not prose
 # the question's own figures that name what is asked ("5.200% Senior Notes"): not a year, not
 # a day of a date
-_OWN_FIGURE = re.compile(r"(?<![\w.,])\d+(?:\.\d+)?(?=\s*%)|(?<![\w.,$])\d+\.\d+(?![\d,])")
+_OWN_FIGURE = deferred(r"(?<![\w.,])\d+(?:\.\d+)?(?=\s*%)|(?<![\w.,$])\d+\.\d+(?![\d,])")
 _NOT_ASKED = frozenset(
     "a an the of in on at for to by and or did does do was were is are has have had what how "
     "much many its their it as from with during end fiscal year quarter total as of usd us "
@@ -195,7 +196,7 @@ def _amount_checks(
 
 # the verb after the thing asked ("what termination fee did Acme agree to pay ..."): the words
 # before it name the amount; those after say what was done with it
-_VERB_AFTER = re.compile(
+_VERB_AFTER = deferred(
     r"\s(?:did|does|do|was|were|is|are|has|have|had|will|would|could|can)\s", re.IGNORECASE
 )
 
@@ -217,7 +218,7 @@ def _core(asked: str, company_words: set[str]) -> tuple[list[str], list[str], st
 
 # a name told after the verb ("the 2022 Mosquito fire", "Summit Semiconductor"): a sentence
 # that says none of its words speaks of something else
-_NAMED = re.compile(r"\b[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*")
+_NAMED = deferred(r"\b[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*")
 
 
 def _names_said(told: str, sentence: str, company_words: set[str]) -> bool:
@@ -317,4 +318,4 @@ def _prose(text: str) -> list[str]:
     return [b for p in paragraphs if p for s in _SENTENCE_END.split(p) for b in _BULLET.split(s)]
 
 
-_BULLET = re.compile(r"\s*[•▪●◦]\s*")
+_BULLET = deferred(r"\s*[•▪●◦]\s*")

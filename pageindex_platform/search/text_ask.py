@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..patterns import deferred
 from ..periods.filing_words import without_form, without_source
 from .metrics import Metric
 from .narrowing import place_asked, without_place
 from .sentence_numbers import PERCENT_ASKED, PERIOD_WORDS, SHARE_ASKED, whole_words
 from .terms import phrase_words, spelled_out
 
-_COUNT = re.compile(
+_COUNT = deferred(
     r"\bhow many\s+(?!times\b)"
     r"(?:of\s+(?:the\s+)?(?:(?-i:[A-Z][\w&.-]*\s+){0,3}[\w&.-]+['’]s?\s+)?)?"
     r"(?P<a>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})"
@@ -42,8 +43,8 @@ _STOP = (
     | PERIOD_WORDS
 )
 _STOP = _STOP | frozenset(phrase_words(w).strip() for w in _STOP)  # as words are compared
-UP = re.compile(r"\b(?:increas\w*|grew|grow\w*|rose|ris\w*|up|higher|improv\w*)\b", re.I)
-DOWN = re.compile(r"\b(?:decreas\w*|declin\w*|fell|fall\w*|down|lower|drop\w*)\b", re.I)
+UP = deferred(r"\b(?:increas\w*|grew|grow\w*|rose|ris\w*|up|higher|improv\w*)\b", re.I)
+DOWN = deferred(r"\b(?:decreas\w*|declin\w*|fell|fall\w*|down|lower|drop\w*)\b", re.I)
 # the verbs a count is said with that name no act of its own ("did Costco have|operate",
 # "does the company say it has established")
 _BEING = frozenset(
@@ -51,22 +52,22 @@ _BEING = frozenset(
     "state disclose mention indicate".split()
 )
 # a name or an adverb ("how many employees globally were ..."): the counted phrase ends
-_ENDS_PHRASE = re.compile(r"[A-Z].*|\w+(?:ally|ately)|worldwide|overall").fullmatch
-_AFTER_SUBJECT = re.compile(
+_ENDS_PHRASE = deferred(r"[A-Z].*|\w+(?:ally|ately)|worldwide|overall").fullmatch
+_AFTER_SUBJECT = deferred(
     r"\b(?:did|does|do|will|has|have|had)\s+(?:(?:(?:[A-Z&]|[a-z]+[A-Z])[\w&.'’-]*(?<!['’]s)(?<!['’])\s+){1,5}"
     r"|(?:the\s+company|it|they)\s+)(?P<verb>[a-z]+)"
     r"|\b(?:were|was|are|is|(?:have|has|had)\s+been)\s+(?P<done>[a-z]+ed)\b"  # "were repurchased"
 )
 # a participle after a form of "be": "would be told", "were being eliminated" (not "signed
 # contracts")
-_PASSIVE = re.compile(r"\b(?:be|been|being|were|was|are|is)\s+(?:to\s+be\s+)?([a-z]{4,}ed)\b", re.I)
+_PASSIVE = deferred(r"\b(?:be|been|being|were|was|are|is)\s+(?:to\s+be\s+)?([a-z]{4,}ed)\b", re.I)
 # a whole the question names before asking how many of it: "Of Acme's roughly 136,000 full-time
 # employees as of May 31, 2016, approximately how many were ..."
-_OF_WHOLE = re.compile(
+_OF_WHOLE = deferred(
     r"\W*of\s+(?:[^,?]|,(?=\d))*?\b(?P<noun>[a-z]+s)\b(?:\s+as\s+of\s+\w+\s+\d+,\s+\d{4})?,", re.I
 )
-_TAKEN_IN = re.compile(r"\(\s*including\s+(?:its\s+|their\s+|the\s+)?([^()]*)\)", re.IGNORECASE)
-_NEGATED = re.compile(r"\b(?:not|excluding|other\s+than|except)\s+([a-z][\w-]+)", re.IGNORECASE)
+_TAKEN_IN = deferred(r"\(\s*including\s+(?:its\s+|their\s+|the\s+)?([^()]*)\)", re.IGNORECASE)
+_NEGATED = deferred(r"\b(?:not|excluding|other\s+than|except)\s+([a-z][\w-]+)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ class TextAsk:
 # the thing whose change a percentage asks: "by what percentage did Acme's total payment
 # volume (TPV) increase", "what was the percentage increase in net transaction revenues"; up
 # to a place or a period said of it ("REVPAR at Acme's resorts", "... in 2023")
-_MOVE_OF = re.compile(
+_MOVE_OF = deferred(
     r"\bby\s+(?:what|how\s+much)\s+(?:percent(?:age)?|%)\s+(?:points?\s+)?(?:did|does|do|has|"
     r"have|had|was|were|is|are)\s+(?P<a>.+?)\s+(?:increas|decreas|grow|grew|ris|rose|declin|fall|"
     r"fell|drop|chang|improv)\w*\b"
@@ -109,7 +110,7 @@ _MOVE_OF = re.compile(
     r"(?P<b>[^?,]+)",
     re.IGNORECASE,
 )
-_SAID_OF = re.compile(
+_SAID_OF = deferred(
     r"\s+(?:at|in|of|for|across|within|from|during|between|compared|over|versus|vs|year|"
     r"relative|as|on)\b.*$",
     re.IGNORECASE,
@@ -138,7 +139,7 @@ _WHOLE = frozenset("enterprise consolidated overall global worldwide companywide
 
 # a size asked in a unit counted by its symbol: "how large (in MW) was the generation
 # portfolio", "what capacity, in megawatts, ..."
-_IN_UNIT = re.compile(
+_IN_UNIT = deferred(
     r"\bin\s+(?:(?P<mw>MW|megawatts?)|(?P<gw>GW|gigawatts?))\b(?=[^?]*\?|\)|,)", re.IGNORECASE
 )
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..db.queries import TreeInfo
+from ..patterns import deferred
 from .semantic import ChunkHit
 from .terms import keywords
 
@@ -19,7 +20,7 @@ TITLE_WEIGHT = 0.05  # a title naming every keyword weighs like a few top-ranked
 # (Exhibits 31 and 32), the signatures page, auditors' consents, powers of attorney — yet
 # whose wording ("fairly presents, in all material respects", "the registrant has duly
 # caused this report to be signed") matches questions about what was reported.
-_BOILERPLATE = re.compile(
+_BOILERPLATE = deferred(
     r"certification\s+pursuant\s+to|sarbanes-oxley\s+act\s+of\s+2002|rule\s+13a-14|"
     r"\bI,\s+[A-Z][\w.' -]{2,60},\s+certify\s+that|has\s+duly\s+caused\s+this\s+report|"
     r"consent\s+of\s+independent\s+registered|power\s+of\s+attorney",

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..patterns import deferred
 from .headline import Stated, input_check
 from .results import Check, Headline
 from .sentence_numbers import SCALES
@@ -83,19 +84,19 @@ _SPENT = _question(
     r"(?P<x>.+?)\s+than\s+(?:on|in|for)\s+(?P<y>.+?)"
 )
 # a period said at the end of the first side only ("AES's total revenue in 2021 exceed ...")
-_SIDE_TAIL = re.compile(
+_SIDE_TAIL = deferred(
     r"^(?P<a>.+?)(?P<tail>,?\s+(?:in|for|during)\s+(?:(?:the\s+)?fiscal\s+(?:year\s+)?|fy\s?)?"
     r"(?:19|20)\d\d)$",
     re.IGNORECASE,
 )
-_PLACE_FIRST = re.compile(r"^(?:in|from|at|within|outside|across)\b", re.IGNORECASE)
+_PLACE_FIRST = deferred(r"^(?:in|from|at|within|outside|across)\b", re.IGNORECASE)
 # a side that names its own period ("net income in fiscal 2022 than ... in the nine months
 # ended ..."): a difference across periods, which is not this shape
-_OWN_PERIOD = re.compile(
+_OWN_PERIOD = deferred(
     r"(?:19|20)\d\d|\b(?:q[1-4]|fy\d*|fiscal|quarter|months|year)\b", re.IGNORECASE
 )
 # the other side named as a part of the same owner: "its Data Center Group", "Acme's EMEA"
-_NAMED_SIDE = re.compile(r"^(?:its|their|the)\s|^[A-Z]")
+_NAMED_SIDE = deferred(r"^(?:its|their|the)\s|^[A-Z]")
 _LESS = frozenset(("less", "lower", "smaller", "fewer"))
 
 
@@ -207,9 +208,9 @@ def _shaped(question: str) -> TwoAsked | None:
     return TwoAsked(_whole(found, first), _whole(found, second), less)
 
 
-_PREPOSITION = re.compile(r"^(?:in|for|during)\s+", re.IGNORECASE)
+_PREPOSITION = deferred(r"^(?:in|for|during)\s+", re.IGNORECASE)
 # a side that is only another period of the first side's line: "2021", "in fiscal 2018"
-_ONLY_PERIOD = re.compile(
+_ONLY_PERIOD = deferred(
     r"^(?:(?:in|for|during)\s+)?(?:(?:the\s+)?fiscal\s+(?:year\s+)?|fy\s?)?(?P<year>(?:19|20)\d\d)$",
     re.IGNORECASE,
 )

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 
 from ..names import short_company
+from ..patterns import deferred
 
 _WORD = r"(?:[A-Z][\w&.'’-]*[\w&]|[A-Z]|\d+[A-Z][\w&-]*)"
 _ASKED = r"(?:for|of|at|by|from|about|did|does|do|is|was|were|has|had|have)"
@@ -26,8 +27,8 @@ _NAMES = (
     # case: "What was Neflix revenue", "for Neflix net income"
     re.compile(rf"\b{_ASKED}[ \t]+(?P<name>{_PROPER}(?:[ \t]+{_PROPER}){{0,3}})(?=[ \t]+[a-z])"),
 )
-_SYMBOL_POSSESSIVE = re.compile(r"(?<![\w&.])(?P<name>[A-Z]{2,5})['’]s?(?![\w])")
-_PERIOD_WORD = re.compile(rf"^{_PERIOD}|^[QH][1-4]$|^\d", re.IGNORECASE)
+_SYMBOL_POSSESSIVE = deferred(r"(?<![\w&.])(?P<name>[A-Z]{2,5})['’]s?(?![\w])")
+_PERIOD_WORD = deferred(rf"^{_PERIOD}|^[QH][1-4]$|^\d", re.IGNORECASE)
 
 
 def unknown_names(

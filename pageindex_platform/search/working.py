@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..errors import PageIndexError
+from ..patterns import deferred
 from .figures import Figure, LineItem
 from .formulas import FormulaError, Node, parse_formula
 from .metric_questions import Asked, input_names
@@ -242,12 +243,12 @@ class Evaluator:
         return figure.value
 
 
-_EXPENSE = re.compile(r"\s+expenses?\s*$", re.IGNORECASE)
+_EXPENSE = deferred(r"\s+expenses?\s*$", re.IGNORECASE)
 # the side of a line a filing prints as "income (loss)" or "provision (benefit)" that a term
 # names: "loss before income taxes", "net loss", "income tax benefit" — the same line, signed
 # as printed where it is added or subtracted, its amount where it is divided (a loss of 7 is 7)
-_LOSS_OF = re.compile(r"\b(net|operating)\s+loss\b|\bloss(?=\s+before\s+(?:income\s+)?tax)", re.I)
-_BENEFIT = re.compile(r"\b((?:income\s+)?tax(?:es)?)\s+benefit\b", re.IGNORECASE)
+_LOSS_OF = deferred(r"\b(net|operating)\s+loss\b|\bloss(?=\s+before\s+(?:income\s+)?tax)", re.I)
+_BENEFIT = deferred(r"\b((?:income\s+)?tax(?:es)?)\s+benefit\b", re.IGNORECASE)
 
 
 def _signed_side(name: str) -> str:
@@ -262,11 +263,11 @@ _UNSPELLED = frozenset({"and", "of", "the", "to", "for", "in", "on"})
 
 # what a formula's term may say beside a line's name and still be the line: where it is
 # read ("from the cash flow statement"), its period, "the", "total", "reported" ...
-_WHERE_READ = re.compile(
+_WHERE_READ = deferred(
     r"\b(?:from|in|on|per|as\s+reported\s+in|reported\s+in)\s+(?:the\s+)?" + STATEMENT_NAMED,
     re.IGNORECASE,
 )
-_SAID_OF_THE_LINE = re.compile(
+_SAID_OF_THE_LINE = deferred(
     r"\b(?:the|its|their|total|net|fiscal|year|fy\s?\d{4}|\d{4}|consolidated|reported|"
     r"unadjusted|gaap|company|s|annual|full|as|a|an|of)\b"
 )
