@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pageindex_platform.search.home_abroad import HOME_SIDE, place_asked
 from pageindex_platform.search.text_ask import text_ask
 
 from .conftest import ingest_once
@@ -372,3 +373,93 @@ Total revenues $ 4,000 $ 3,700 $ 3,400
 """
     ingest_files(tmp_path / "gizmo", {"gizmo-10k-2023.md": annual_filing(2023, channels)})
     assert run_json("ask", "How many stores did Gizmo Works operate in 2023?")["headline"] is None
+
+
+# a segment's operating units in a table of their own, and a release's sentence that gives the
+# whole company's figure before a place's
+UNITS_WITHIN = (
+    """# Item 1. Business
+
+Global comparable sales increased 11.7% in 2023, reflecting strong sales across all segments:
+U.S. increased 10.3% and International Operated Markets increased 12.1%.
+
+Total advertising costs for the years ended December 31, 2023 , 2022 , and 2021 were $101.9
+million , $81.9 million , and $58.3 million , respectively.
+
+# Item 7. Management's Discussion and Analysis
+
+Net sales by segment
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+North America Retail $ 3,000.0 $ 2,800.0 $ 2,600.0
+International 1,000.0 900.0 800.0
+Total net sales $ 4,000.0 $ 3,700.0 $ 3,400.0
+
+Net sales for our North America Retail operating units
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+U.S. Meals & Baking $ 1,850.5 $ 1,700.0 $ 1,600.0
+U.S. Cereal 1,149.5 1,100.0 1,000.0
+Total $ 3,000.0 $ 2,800.0 $ 2,600.0
+
+# Item 8. Financial Statements
+
+"""
+    + INCOME
+)
+
+
+@pytest.fixture
+def units(tmp_path: Path) -> None:
+    files = {"summit-10k-2023.md": annual_filing(2023, UNITS_WITHIN, name="SUMMIT INC.")}
+    ingest_once("units", tmp_path / "units", files)
+
+
+def test_a_part_named_within_another_is_the_part_asked(units: None) -> None:
+    # the segment only says where the unit is: its own figure is never the unit's
+    within = "Within Summit's North America Retail segment, what were the"
+    for asked, value, shown in (
+        ("2023 net sales of the U.S. Meals & Baking operating unit", 1_850.5e6, "1,850.5"),
+        (
+            "combined 2023 net sales of the U.S. Meals & Baking and U.S. Cereal operating units",
+            3_000e6,
+            "3,000.0",
+        ),
+    ):
+        out = run_json("ask", f"{within} {asked}?")
+        assert out["headline"] is not None, out["answer"]
+        assert out["headline"]["value"] == pytest.approx(value)
+        assert f"${shown} million" in out["answer"].split("\n")[0]  # the places the table prints
+        assert "U.S. Meals & Baking" in out["answer"].split("\n")[0]
+
+
+def test_a_place_said_before_the_line_is_asked_of_that_place(units: None) -> None:
+    # "U.S. comparable sales": the global figure the sentence gives first is not the U.S.'s
+    out = run_json(
+        "ask", "In Summit's 2023 results, by what percentage did U.S. comparable sales increase?"
+    )
+    headline = out["headline"]
+    assert headline is None or headline["value"] == pytest.approx(10.3), out["answer"]
+
+
+@pytest.mark.parametrize(
+    ("question", "home"),
+    [
+        ("By what percentage did U.S. comparable sales increase in 2023?", True),
+        ("What was Summit's U.S. revenue in 2023?", True),
+        ("What was Summit's revenue in 2023, in U.S. dollars?", False),
+        ("What was Summit's U.S. GAAP net income in 2023?", False),
+    ],
+)
+def test_a_place_said_as_the_line_s_adjective_is_asked(question: str, home: bool) -> None:
+    asked = place_asked(question, ["SUMMIT INC."])
+    assert (asked is not None and asked[1] == HOME_SIDE) is home
+
+
+def test_amounts_listed_after_their_years_are_each_year_s(units: None) -> None:
+    # "for the years ended December 31, 2023, 2022, and 2021 were $X, $Y, and $Z, respectively"
+    out = run_json("ask", "What were Summit's total advertising costs in 2022?")
+    assert out["headline"] is not None, out["answer"]
+    assert out["headline"]["value"] == pytest.approx(81.9e6)

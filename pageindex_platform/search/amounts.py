@@ -31,8 +31,10 @@ _YEAR_AFTER = deferred(
     r"\s*(?:in|for|during)\s+(?:fiscal\s+(?:year\s+)?|fy\s?)?((?:19|20)\d\d)\b", re.IGNORECASE
 )
 # the verb between the line's name and its amount: "were", "totaled", "amounted to"
+# (or the years listed before it: "for the years ended December 31, 2018, 2017, and 2016 were")
 _LINK = deferred(
-    r"\s+(?:(?:for|in|during)\s+(?:fiscal\s+)?\d{4},?\s+)?(?:were|was|are|is|totaled|totalled|"
+    r"\s+(?:(?:for|in|during)\s+(?:fiscal\s+)?\d{4},?\s+|for\s+(?:the\s+)?(?:fiscal\s+)?years\s+"
+    r"ended\s+[A-Za-z]+\s+\d{1,2}\s*,?\s+(?:(?:19|20)\d\d\s*,?\s+(?:and\s+)?){2,4})?(?:were|was|are|is|totaled|totalled|"
     r"amounted\s+to|came\s+to)\s+(?:approximately\s+|about\s+|nearly\s+)?",
     re.IGNORECASE,
 )
@@ -101,6 +103,8 @@ def _of_year(sentence: str, names: Sequence[str], year: int) -> re.Match[str] | 
     if RESPECTIVELY.search(sentence):
         after = sentence[amounts[-1].end() :]
         years = [int(y) for y in YEAR.findall(after)]
+        if not years:  # the years listed before the amounts, in the same order
+            years = [int(y) for y in YEAR.findall(sentence, named.end(), amounts[0].start())]
         if len(years) == len(amounts) and year in years:
             return amounts[years.index(year)]
         return None

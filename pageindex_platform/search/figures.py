@@ -100,9 +100,14 @@ class Figure:
     @property
     def exponent(self) -> int:
         """The power of ten the filing writes the figure in (3: thousands, 6: millions)."""
-        if self.decimals is not None:
-            return -self.decimals if self.decimals < 0 else 0
         value = abs(self.value)
+        if self.decimals is not None:
+            exponent = -self.decimals if self.decimals < 0 else 0
+            # a cell printed with places in a table "in millions" ("4,408.5"): its places too
+            fewest = max(0, exponent - 2)
+            while exponent > fewest and not _whole(value / 10.0**exponent):
+                exponent -= 1
+            return exponent
         if value >= 10**6 and value.is_integer():
             # the precision is unknown: the scale the number is a whole multiple of
             return next((e for e in (6, 3) if value % 10**e == 0), 0)
@@ -368,3 +373,8 @@ def months_of(fact: FactInfo | Figure) -> int:
     return months_between(
         date.fromisoformat(fact.period_start), date.fromisoformat(fact.period_end)
     )
+
+
+def _whole(number: float) -> bool:
+    """Whether `number` is a whole number but for floating point's error."""
+    return abs(number - round(number)) < 1e-6

@@ -13,25 +13,12 @@ from collections.abc import Iterator, Sequence
 from ..patterns import deferred
 from ..periods import MONTH_WORDS
 from .figures import LineItem
+from .home_abroad import company_words, other_side, place_asked
 from .results import Check, Headline
 from .sentence_numbers import numbers, position
 from .terms import phrase_words
+from .within import inner_parts
 
-# places a question may narrow a figure to, by the side of the border they are on
-_ABROAD = deferred(
-    r"\binternational(?:ly)?\b|\boutside\s+(?:of\s+)?(?:the\s+)?(?:u\.\s?s\.?|us|usa|united\s+"
-    r"states|north\s+america)(?!\w)|\bnon-u\.?s\.?(?!\w)|\bforeign\b|\boverseas\b|\babroad\b|"
-    r"\bother\s+countries\b|\brest[\s-]+of[\s-]+(?:the[\s-]+)?world\b|\bnon-?domestic\b|"
-    r"\b(?:other\s+than|excluding|except)\s+(?:in\s+)?(?:the\s+)?(?:u\.\s?s\.?|us|usa|united\s+states)"
-    r"(?!\w)|\bex-u\.?s\.?(?!\w)",
-    re.IGNORECASE,
-)
-HOME_SIDE = "in the home country"
-_HOME = deferred(
-    r"\bdomestic(?:ally)?\b|\b(?:in|within|from|based\s+in)\s+the\s+(?:u\.\s?s\.?|us|united\s+states)"
-    r"(?!\w)|\bu\.\s?s\.?-based\b",
-    re.IGNORECASE,
-)
 # words right after a line item's name that make it another measure
 _OTHER_AFTER = frozenset(
     phrase_words(word).strip()  # as the question's words are compared ("plus": "plu")
@@ -118,7 +105,10 @@ def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> st
     named = _unknown_name(question, said, names) if headline.kind == "line item" else None
     if named:  # "DCAI revenue": a name the whole line's label does not carry
         return f"{named} is asked; {said!r} does not name it"
-    for part in (_PART_NAMED.search(question), _FROM_SOURCE.search(question)):
+    for part in (
+        *inner_parts(_PART_NAMED.finditer(question), question, only=True)[:1],
+        _FROM_SOURCE.search(question),
+    ):
         if part and not _names_part(part["part"], said, names):
             return f"{part[0].strip()!r} is asked; {said!r} does not name it"
     named = None if headline.kind == "text" else _place_named(question, said, names)
@@ -274,7 +264,7 @@ def place_check(question: str, sentence: str, shown: str, names: Sequence[str] =
             return Check("place", False, f"the sentence says {shown} of {where}; none is asked")
         return Check("place", True, "no place asked")
     place, side = asked
-    other = _HOME if place is _ABROAD else _ABROAD
+    other = other_side(place)
     at = position(sentence, shown)
     starts = [m.start() for m in numbers(sentence)]
     if at >= 0 and starts:
@@ -330,33 +320,6 @@ _HEDGED = deferred(
 )
 # a part of a workforce counted apart
 _PART_OF_STAFF = deferred(r"\b(?:part-time|part time|seasonal|temporary)\b", re.IGNORECASE)
-
-
-def without_place(question: str, own: set[str] | None = None) -> str:
-    """The question with the place it narrows its figure to left out (none where the only
-    place words are the company's own: `own`, its names' words in lower case)."""
-    if place_asked(question, own_words=own or set()) is None:
-        return question
-    return _HOME.sub(" ", _ABROAD.sub(" ", question))
-
-
-def place_asked(
-    question: str, names: Sequence[str] = (), *, own_words: set[str] | None = None
-) -> tuple[re.Pattern[str], str] | None:
-    """The place the question narrows its figure to, with the side of the border it is on;
-    None when it names none. The capitalised words of two letters or more of the company's
-    names (`names`, or their words `own_words`) are no place ("Harbor International")."""
-    own = own_words if own_words is not None else company_words(names)
-    question = re.sub(
-        r"\b[A-Z][A-Za-z]+\b", lambda m: " " if m[0].lower() in own else m[0], question
-    )
-    sides = ((_ABROAD, "outside the home country"), (_HOME, HOME_SIDE))
-    return next(((place, side) for place, side in sides if place.search(question)), None)
-
-
-def company_words(names: Sequence[str]) -> set[str]:
-    """The words of the company's names, in lower case."""
-    return {w.lower() for name in names for w in re.findall(r"[A-Za-z]{2,}", name)}
 
 
 _SHARE_ASKED = deferred(

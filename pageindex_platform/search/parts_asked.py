@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from ..db.queries import DocumentInfo
 from ..patterns import deferred
 from .figures import LineItem
-from .narrowing import HOME_SIDE, REGION, place_asked, places_named
+from .home_abroad import HOME_SIDE, place_asked
+from .narrowing import REGION, places_named
 from .terms import phrase_words
+from .within import inner_parts
 
 # the nouns a filing names a part of the company by: "the Domestic segment", "the Data Center
 # Group", "the South America SBU" (strategic business unit), "our hardware business"
@@ -80,8 +82,10 @@ class Part:
 
 def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | None:
     """The segment or sub-row a question asks `item` of, if any."""
-    segments = _SEGMENT.finditer(_ABBREVIATION.sub("", question))  # not "2020 segment net sales"
-    named = next((n for s in segments if (n := _part_name(s.group(1), document))), "")
+    text = _ABBREVIATION.sub("", question)  # not "2020 segment net sales"
+    segments = [s for s in _SEGMENT.finditer(text) if _part_name(s.group(1), document)]
+    segments = inner_parts(segments, text)  # "Within Acme's Retail segment, ... the X unit"
+    named = _part_name(segments[0].group(1), document) if segments else ""
     owned = _OWNED_PART.search(question)
     if not named and owned:
         named = _owned_name(owned.group(1), item)
@@ -134,7 +138,7 @@ def besides_place(question: str, item: LineItem, place: str, names: list[str]) -
     besides the place asked ("hardware" of "Oracle's hardware revenue in the Americas", "Express"
     of "FedEx Express international revenue"); "" where none do."""
     own = {w.lower() for n in names for w in re.findall(r"[\w&]+", n)}
-    skip = own | _WHOLE | _NOT_A_PART | set(place.lower().split())
+    skip = own | _WHOLE | _NOT_A_PART | {w.strip(".,()") for w in place.lower().split()}
     found = _before_line(question, item, r"[\w&'’./()-]+")
     if found is None:
         return ""

@@ -24,7 +24,8 @@ from .amount_lists import says_word
 from .amount_of import amount_of, listed_total
 from .figures import PER_SHARE
 from .headline import Stated, not_sure
-from .narrowing import DIFFERENCE_ASKED, place_check, without_place
+from .home_abroad import without_place
+from .narrowing import DIFFERENCE_ASKED, place_check
 from .results import Candidate, Check
 from .sentence_checks import sentence_checks, sentence_figure, stated_from
 from .sentence_numbers import (

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from ..patterns import deferred
 from ..periods.filing_words import without_form, without_source
+from .home_abroad import place_asked, without_place
 from .metrics import Metric
-from .narrowing import place_asked, without_place
 from .sentence_numbers import PERCENT_ASKED, PERIOD_WORDS, SHARE_ASKED, whole_words
 from .terms import phrase_words, spelled_out
 
