@@ -463,3 +463,19 @@ def test_amounts_listed_after_their_years_are_each_year_s(units: None) -> None:
     out = run_json("ask", "What were Summit's total advertising costs in 2022?")
     assert out["headline"] is not None, out["answer"]
     assert out["headline"]["value"] == pytest.approx(81.9e6)
+    # a change of a line said only in prose: each year's amount from the sentence, cited
+    out = run_json(
+        "ask", "How much did Summit's total advertising costs rise in 2023 relative to 2022?"
+    )
+    assert out["headline"] is not None, out["answer"]
+    assert out["headline"]["value"] == pytest.approx(20.0e6)
+    assert "$81.9 million" in out["answer"].split("Read ")[0]  # each input cited
+    # a metric whose input the filing says only in prose: the sentence's amount, cited
+    out = run_json(
+        "ask",
+        "What is Summit's FY2023 advertising expense as a percentage of total revenues? Define it "
+        "as: FY2023 advertising expense / FY2023 total revenues.",
+    )
+    assert out["headline"] is not None, out["answer"]
+    assert out["headline"]["value"] == pytest.approx(101.9 / 4000 * 100, abs=0.05)
+    assert "sentence" in out["answer"].split("Read ")[0]

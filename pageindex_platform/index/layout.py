@@ -36,51 +36,61 @@ _CONTROL = dict.fromkeys(c for c in range(32) if c not in (9, 10))  # NUL etc.: 
 
 
 def rows_from_dict(page_dict: Mapping[str, Any]) -> list[Row]:
-    """Group the spans of `page.get_text("dict")` into rows by baseline."""
-    spans: list[tuple[float, float, float, str, float, bool]] = []
-    for block in page_dict.get("blocks", []):
-        for line in block.get("lines", []):
-            if line.get("dir", (1, 0))[1] != 0:  # skip rotated text
+    """Group the spans of `page.get_text("dict")` into rows by baseline (run on every page of
+    every PDF: written for speed)."""
+    spans: list[_Span] = []
+    add = spans.append
+    for block in page_dict.get("blocks", ()):
+        for line in block.get("lines", ()):
+            if line["dir"][1] != 0:  # skip rotated text
                 continue
-            for span in line.get("spans", []):
-                text = span.get("text", "").translate(_CONTROL)
-                if not text.strip():
+            for span in line["spans"]:
+                text = span["text"]
+                if not text.isprintable():
+                    text = text.translate(_CONTROL)
+                if not text or text.isspace():
                     continue
                 x0, _, x1, y1 = span["bbox"]
-                bold = bool(span.get("flags", 0) & 16) or "bold" in span.get("font", "").lower()
-                spans.append((y1, x0, x1, text, float(span.get("size", 0.0)), bold))
+                bold = bool(span["flags"] & 16) or "bold" in span["font"].lower()
+                add((y1, x0, x1, text, float(span["size"]), bold))
     spans.sort(key=lambda s: (s[0], s[1]))
-    rows: list[list[tuple[float, float, float, str, float, bool]]] = []
+    rows: list[list[_Span]] = []
     for span in spans:
         if rows and abs(rows[-1][0][0] - span[0]) <= 2.5:
             rows[-1].append(span)
         else:
             rows.append([span])
-    out: list[Row] = []
-    for row in rows:
-        row.sort(key=lambda s: s[1])
-        parts: list[str] = []
-        prev_x1: float | None = None
-        for _, x0, x1, text, _, _ in row:
-            if prev_x1 is not None and x0 - prev_x1 > 1.0 and not parts[-1].endswith(" "):
-                parts.append(" ")
-            parts.append(text)
-            prev_x1 = x1
-        text = " ".join("".join(parts).split())
-        if not text:
-            continue
-        chars = sum(len(s[3]) for s in row)
-        bold_chars = sum(len(s[3]) for s in row if s[5])
-        size = max(s[4] for s in row)
-        out.append(
-            Row(
-                text=text,
-                x0=row[0][1],
-                y0=row[0][0] - size,
-                size=round(size, 1),
-                bold=bold_chars * 2 > chars,
-                last_x0=row[-1][1],
-                last_text=row[-1][3].strip(),
-            )
-        )
-    return out
+    return [r for r in map(_row, rows) if r is not None]
+
+
+_Span = tuple[float, float, float, str, float, bool]  # baseline, x0, x1, text, size, bold
+
+
+def _row(spans: list[_Span]) -> Row | None:
+    """One row from its spans: their text left to right, a space where a gap parts them."""
+    spans.sort(key=lambda s: s[1])
+    parts: list[str] = []
+    prev_x1: float | None = None
+    for _, x0, x1, text, _, _ in spans:
+        if prev_x1 is not None and x0 - prev_x1 > 1.0 and not parts[-1].endswith(" "):
+            parts.append(" ")
+        parts.append(text)
+        prev_x1 = x1
+    text = " ".join("".join(parts).split())
+    if not text:
+        return None
+    chars = bold_chars = 0
+    size = 0.0
+    for _, _, _, said, said_size, bold in spans:
+        chars += len(said)
+        bold_chars += len(said) if bold else 0
+        size = max(size, said_size)
+    return Row(
+        text=text,
+        x0=spans[0][1],
+        y0=spans[0][0] - size,
+        size=round(size, 1),
+        bold=bold_chars * 2 > chars,
+        last_x0=spans[-1][1],
+        last_text=spans[-1][3].strip(),
+    )

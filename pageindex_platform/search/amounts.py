@@ -8,14 +8,17 @@ the sentence does not say."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import timedelta
 
 from ..db import queries
 from ..db.queries import DocumentInfo
 from ..db.sql import Session
 from ..patterns import deferred
+from ..periods.dates import months_after
 from ..periods.fiscal import Span
-from .figures import LineItem
+from .checks import CheckedBook, Vetted
+from .figures import Figure, LineItem
 from .headline import Stated
 from .results import Check, Headline
 from .sentence_numbers import RESPECTIVELY, SCALES, YEAR, sentence_label, sentences_of
@@ -113,3 +116,48 @@ def _of_year(sentence: str, names: Sequence[str], year: int) -> re.Match[str] | 
         if said and int(said[1]) == year:
             return amount
     return None
+
+
+def with_sentences(
+    book: CheckedBook, session: Session, document: DocumentInfo
+) -> Callable[[LineItem, int | None], Figure | None]:
+    """`book.get`, and where the book holds no candidate at all for a line item's year, the
+    amount a sentence states of that year — an input of a metric the filing says only in
+    prose ("How much did advertising costs rise in 2018?"). A year whose candidates were
+    all set aside gets no sentence's amount in their place."""
+
+    def get(item: LineItem, year: int | None) -> Figure | None:
+        figure = book.get(item, year)
+        if figure is not None or year is None or book.vetted[item.name, year].set_aside:
+            return figure
+        span = book.span(year)
+        said = amount_stated(session=session, document=document, item=item, year=year, span=span)
+        if said.headline is None or span is None:
+            return None
+        figure = sentence_figure(said.headline, span)
+        book.vetted[item.name, year] = Vetted(item, year, figure, said.headline.checks)
+        return figure
+
+    return get
+
+
+def sentence_figure(said: Headline, span: Span) -> Figure:
+    """A sentence's amount as a figure of `span` ("$101.9 million": its places kept)."""
+    written = AMOUNT.search(said.shown)
+    places = len(written[1].partition(".")[2]) if written else 0
+    power = {"thousand": 3, "million": 6, "billion": 9}.get(
+        ((written and written[2]) or "").lower()
+    )
+    start = months_after(span.end, -span.months) + timedelta(days=1)
+    return Figure(
+        document=said.document,
+        label=said.label,
+        value=said.value,
+        unit="iso4217:USD",
+        decimals=places - power if power else None,
+        period_start=start.isoformat(),
+        period_end=span.end.isoformat(),
+        page=said.page,
+        source="text",
+        concept=None,
+    )

@@ -23,6 +23,7 @@ from .results import StatedFigure, WorkingInput
 from .statements import Fact, Statement, statement_pages, statements_for
 
 SCALE_WORDS = {3: "thousand", 6: "million", 9: "billion", 12: "trillion"}  # by power of ten
+_SOURCES = {"text": "sentence"}  # how a figure not tagged was read, by its source
 _STATEMENT_PAGES = 3  # a primary statement's first page and its continuations
 _FLOWS = (Statement.INCOME, Statement.CASH_FLOW)
 _MINORITY = deferred(r"non-?controlling|minority", re.IGNORECASE)
@@ -133,7 +134,7 @@ class Figure:
 
     @property
     def cited(self) -> str:
-        how = f"tagged {self.concept}" if self.concept else "table row"
+        how = f"tagged {self.concept}" if self.concept else _SOURCES.get(self.source, "table row")
         return f"{self.label}, {self.period} ({how}) [{self.document}, p. {self.page}]"
 
     @classmethod

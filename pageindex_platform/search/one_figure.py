@@ -25,6 +25,8 @@ def one_asked(stated: Stated, question: str) -> Stated:
         why = ""  # a change in percent, said or computed as such ("an increase of 11%")
     elif two is not None and two.periods and headline.unit == "%" and said_as_change(stated):
         why = ""  # "by how much did comparable sales increase": "increased 11.7%" says it
+    elif two is not None and two.periods and _change_computed(stated):
+        why = ""  # "how much did X rise in 2018 relative to 2017": X - previous(X), computed
     elif two is not None and not two.added:
         why = "one figure; the question asks how much one is more or less than another"
     elif two is not None and headline.kind in ("line item", "segment", "row"):
@@ -34,6 +36,12 @@ def one_asked(stated: Stated, question: str) -> Stated:
     if why:  # "how much higher", "in 2019 and 2018 combined", "the average of", "change in"
         unsure(stated, why)
     return stated
+
+
+def _change_computed(stated: Stated) -> bool:
+    """Whether the headline is a metric computed as a line's change from the year before."""
+    working = stated.working
+    return working is not None and "previous(" in working.formula
 
 
 def _not_one_figure(question: str, headline: Headline) -> str:

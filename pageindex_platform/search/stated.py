@@ -17,7 +17,7 @@ from ..patterns import deferred
 from ..periods import PeriodAsk, PeriodKind
 from ..periods.fiscal import asked_years, year_ended_before
 from ..periods.grammar import figure_period, figure_years
-from .amounts import amount_stated
+from .amounts import amount_stated, with_sentences
 from .checks import CheckedBook, Vetted, required_statements
 from .companies import names_of
 from .figures import Figure, LineItem
@@ -248,7 +248,7 @@ def _computed(
             metric=metric,
             catalogue=catalogue,
             defined=defined,
-            lookup=catalogue.lookup(book.get),
+            lookup=catalogue.lookup(with_sentences(book, book.session, document)),
             ask=ask,
             own_year=document.fiscal_year,
             rows=book.formula_row,
