@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
@@ -116,26 +117,52 @@ _BACKENDS = text(
 )
 
 
-def _backends() -> int:
-    """The database's client connections other than the one counting them."""
-    with psycopg.connect(os.environ["PI_DATABASE_URL"]) as conn:
-        row = conn.execute(_BACKENDS.driver_text).fetchone()
+class _Counter:
+    """Counts the database's client connections through one connection of its own, kept
+    open: a counting connection opened per count would linger a moment after closing and be
+    counted by the next."""
+
+    def __init__(self) -> None:
+        self._conn = psycopg.connect(os.environ["PI_DATABASE_URL"], autocommit=True)
+
+    def __call__(self) -> int:
+        row = self._conn.execute(_BACKENDS.driver_text).fetchone()
         return int(row[0]) if row else 0
 
+    def settles_at(self, count: int, before: int) -> bool:
+        """Whether the connections beyond `before` come to `count` (a closed one's server
+        process takes a moment to end)."""
+        deadline = time.monotonic() + 5
+        while self() - before != count:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
+        return True
 
-def _settles_at(count: int, before: int) -> bool:
-    """Whether the connections beyond `before` come to `count` (a closed one's server process
-    takes a moment to end)."""
-    deadline = time.monotonic() + 5
-    while _backends() - before != count:
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
+    def settled(self) -> int:
+        """The count once it holds for a tenth of a second (an earlier test's connection may
+        still be ending)."""
+        count = self()
+        for _ in range(50):
+            time.sleep(0.1)
+            count, last = self(), count
+            if count == last:
+                break
+        return count
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+@pytest.fixture
+def backends() -> Iterator[_Counter]:
+    counter = _Counter()
+    yield counter
+    counter.close()
 
 
 def test_many_threads_reading_at_once_share_a_bounded_pool(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, backends: _Counter
 ) -> None:
     """The web page and the MCP server read from many threads: at most MOST_CONNECTIONS are
     open at once (the others wait), KEPT_CONNECTIONS stay open after, none after closing."""
@@ -143,7 +170,7 @@ def test_many_threads_reading_at_once_share_a_bounded_pool(
     monkeypatch.setattr(sql, "KEPT_CONNECTIONS", 2)
     db = env_db()
     db.dispose()
-    before = _backends()
+    before = backends.settled()
     errors: list[BaseException] = []
 
     def read() -> None:
@@ -158,24 +185,26 @@ def test_many_threads_reading_at_once_share_a_bounded_pool(
         thread.start()
     seen = []
     while any(thread.is_alive() for thread in threads):
-        seen.append(_backends() - before)
+        seen.append(backends() - before)
     for thread in threads:
         thread.join()
     assert not errors
     assert max(seen) == 4  # twelve readers, four connections
-    assert _settles_at(2, before)
+    assert backends.settles_at(2, before)
     db.dispose()
-    assert _settles_at(0, before)
+    assert backends.settles_at(0, before)
 
 
-def test_a_connection_in_use_when_the_pool_closes_is_closed_when_it_comes_back() -> None:
+def test_a_connection_in_use_when_the_pool_closes_is_closed_when_it_comes_back(
+    backends: _Counter,
+) -> None:
     db = env_db()
     db.dispose()
-    before = _backends()
+    before = backends.settled()
     with db.reader() as session:
         session.execute(text("SELECT 1"))
         db.dispose()
-    assert _settles_at(0, before)
+    assert backends.settles_at(0, before)
     with db.reader() as session:  # the database is read again, on a new connection
         assert session.execute(text("SELECT 2")).scalar() == 2
 

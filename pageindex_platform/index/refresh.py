@@ -18,11 +18,12 @@ from ..errors import DocumentNotFoundError
 from ..records import PageText
 from .bulk import copy_rows
 from .store import FACT_COLUMNS, fact_row
-from .tables import read_tables
+from .tables import PERCENT_ROW, read_tables
 
 logger = logging.getLogger(__name__)
 
-_TABLE = "table"  # the source of a figure read from a table row (index/tables.py)
+# the sources of the figures read from table rows (index/tables.py): amounts, percentages
+_TABLE = ("table", PERCENT_ROW)
 
 
 def refresh_table_figures(*, session: Session, names: Sequence[str] | None = None) -> int:
@@ -36,8 +37,8 @@ def refresh_table_figures(*, session: Session, names: Sequence[str] | None = Non
         if not _lock(session, document):
             continue  # removed since it was listed
         session.execute(
-            text("DELETE FROM facts WHERE document_id = :d AND source = :s"),
-            {"d": document.id, "s": _TABLE},
+            text("DELETE FROM facts WHERE document_id = :d AND source = ANY(:s)"),
+            {"d": document.id, "s": list(_TABLE)},
         )
         rows = session.execute(
             text("SELECT page, text FROM pages WHERE document_id = :d ORDER BY page"),

@@ -36,6 +36,7 @@ _SCALE = re.compile(
     re.IGNORECASE,
 )
 _POWERS = {"thousand": 3, "million": 6, "billion": 9}
+PERCENT_ROW = "table_percent"  # the source of a row of percentages
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _NET_OF_AMOUNTS = re.compile(r",\s*(?:net\s+of|less)\b[^,]*\$\s?\d.*$", re.IGNORECASE)
 _LEADERS = re.compile(r"(?:\s*\.){3,}")
@@ -228,7 +229,9 @@ def _row_figures(
     line: str, previous: str, heading: str, header: Header, page: int, power: int | None
 ) -> list[TaggedFact]:
     cells = row_cells(line)
-    if any("%" in c.group(0) for c in cells):  # "$ 3,226,773 100.0% $ 2,729,388 100.0%"
+    # a row of percentages ("Effective tax rate 21.0 % 19.5 %"): stored apart (`PERCENT_ROW`)
+    percent = bool(cells) and all("%" in c.group(0) for c in cells)
+    if not percent and any("%" in c.group(0) for c in cells):  # "$ 3,226,773 100.0% $ ..."
         cells = [c for c in cells if "%" not in c.group(0)]  # a ratio column beside each
     cells = _period_cells(_unmarked(cells, header, line), header)
     if not cells:
@@ -249,6 +252,8 @@ def _row_figures(
         return []  # "Net income 6,177 n/m": a period's figure before a change's word
     label = re.sub(r"(?<=[A-Za-z)])\s*\(\d{1,2}\)$", "", label)  # a footnote's marker: "cost (1)"
     texts = [c.group(0) for c in cells]
+    if percent:
+        return _percent_row(label, texts, header, page)
     small = all("." in t and abs(cell_value(t)) < 1000 for t in texts)  # "3.56", not "2,729"
     lower = f"{heading} {label}".lower() if small else label.lower()
     if "per share" in lower or "per common share" in lower or "per diluted" in lower:
@@ -274,6 +279,29 @@ def _row_figures(
             page=page,
             label=label,
             source="table",
+        )
+        for text, column in zip(texts, header.columns, strict=True)
+    ]
+
+
+def _percent_row(label: str, texts: list[str], header: Header, page: int) -> list[TaggedFact]:
+    """A row of percentages, one per period, as printed (21.0 for "21.0 %"): their places
+    kept as decimals, their source `PERCENT_ROW` so that no line item's lookup reads them."""
+    key = label_key(label)
+    if not key:
+        return []
+    return [
+        TaggedFact(
+            concept=f"table:{key}",
+            value=cell_value(text.replace("%", "")),
+            unit="%",
+            decimals=len(text.replace("%", "").strip(" )").partition(".")[2]),
+            period_start=column.start,
+            period_end=column.end,
+            dimensions=(),
+            page=page,
+            label=label,
+            source=PERCENT_ROW,
         )
         for text, column in zip(texts, header.columns, strict=True)
     ]

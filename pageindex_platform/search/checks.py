@@ -346,12 +346,12 @@ def column_check(figure: Figure, peers: Sequence[Figure], text: str) -> Check:
     """Whether the figure's column is sure: no other column of its row line is of the same
     period with another value — side-by-side tables ("Net Sales | Operating Income", each
     headed 2019 2018 2017)."""
-    if figure.source != "table":  # a tagged fact's context says its period
+    if not figure.source.startswith("table"):  # a tagged fact's context says its period
         return Check("column", True, "tagged with its own period")
     row = row_line(figure, text)
     for other in peers:
         if (
-            other.source == "table"
+            other.source == figure.source
             and other.page == figure.page
             and other.label == figure.label
             and (other.period_start, other.period_end) == (figure.period_start, figure.period_end)

@@ -122,6 +122,8 @@ class Figure:
         sign, value = ("-" if self.value < 0 else ""), abs(self.value)
         if "/" in self.unit:  # per share
             return f"{sign}{'$' if money else ''}{value:,.2f}"
+        if self.unit == "%":  # a row of percentages: as printed
+            return f"{sign}{value:,.{self.decimals or 0}f}%"
         exponent = self.exponent
         if exponent:
             power = min(12, -(-exponent // 3) * 3)  # the filing's scale: thousands, millions...

@@ -33,8 +33,11 @@ from .terms import STATEMENT_NAMED, name_words, phrase_words
 
 # words of a label that say nothing of what the row is
 _FILLER = frozenset("total net and of the in for to a an from by on at or".split())
-# a percentage asked: a table's rows print amounts and counts (their ratios are not read)
-_PERCENT = deferred(r"%|\bpercent|\bpercentage\b|\bshare\s+of\b|\bmargin\b|\bratio\b", re.I)
+# a percentage asked: read from a row of percentages ("MBR ... 85.0 %"), never an amount's
+_PERCENT = deferred(
+    r"%|\bpercent|\bpercentage\b|\bshare\s+of\b|\bmargin\b|\bratio\b|(?<!run[\s-])\brate\b", re.I
+)
+_AS_PERCENT = frozenset(phrase_words("percent percentage share proportion").split())
 _LEAST = 2  # words of the question a row's name must say
 _MOST_PLACINGS = 1000  # the ways a row's words may be placed in a question, tried at most
 # what is asked: the words after "how many", "how much" or "what"
@@ -93,14 +96,15 @@ def named_row(
 ) -> Stated:
     """The figure of the row the question names, for the period asked, checked; the rows so
     named set aside (with why) when none passes, or when two give different figures."""
-    if _PERCENT.search(question):
-        return Stated()
+    percent = _PERCENT.search(question) is not None  # then only a row of percentages
+    percentages = queries.percent_rows(session, document.id) if percent else []
     own = name_words(document.company)
     plain = _DESCRIBED.sub(" ", _SHOWN_IN.sub(" ", without_source(question)))
     asked = set(phrase_words(plain).split()) - own
     what = _ASKED.search(plain)
     # the words of what is asked ("how many shares of its common stock did ... repurchase")
     core = {w for w in phrase_words(what["what"] if what else plain).split() if _word(w)} - own
+    core -= _AS_PERCENT if percent else set()  # "what percentage of net sales": "net sales"
     # a name the question gives ("Greater China", "Mobileye") is in the row's name
     names = {phrase_words(w).strip() for w in _NAME.findall(plain)} - own - _NOT_A_NAME
     names = {w for w in names if _word(w)}  # as a row's words are read ("Company")
@@ -114,7 +118,8 @@ def named_row(
     adjusted = ADJUSTED.search(plain) is not None
     keys = {}
     sequence = [w for w in phrase_words(plain).split() if _word(w) and w not in own]
-    for key in queries.table_keys(session, document.id):
+    stored = {f.concept.split(":", 1)[1] for f in percentages} if percent else None
+    for key in stored if stored is not None else queries.table_keys(session, document.id):
         said = [w for w in key.split() if _word(w) and w not in _FILLER]
         if key in lines or not said or (noun and noun not in said) or re.search(r"\d", key):
             continue  # a label holding figures is a row misread
@@ -132,6 +137,8 @@ def named_row(
         for f in queries.stated_figures(session, document.id, names=list(keys), prefixes=[])
         if f.source == "table" and ("/" in f.unit or bool(_PER_SHARE_ROW(f.concept))) == per_share
     ]
+    if percent:
+        facts = [f for f in percentages if f.concept.split(":", 1)[1] in keys]
     facts = book.of_period(facts, year)
     book.load_pages([f.page for f in facts])
     wanted = {id(i) for i, _, _ in items_in(plain, items)}  # the line the question names
@@ -144,6 +151,8 @@ def named_row(
             continue  # "Coast Group" under "Operating income (loss):" for its net revenue
         if len(name) < _LEAST:  # "International": named only with its heading
             name |= _heading_words(headings, asked)
+        if len(name) < _LEAST and percent:  # "Skincare 20%" of "percentage of net sales by
+            name |= _context_words(figure, book.page_text(figure.page), asked)  # category"
         if wanted and not _of_line(figure, headings, book, (plain, wanted), items):
             continue  # "U.S." of income before taxes, for "U.S. net sales"
         # the row's name says half of what is asked at least (not "Operating leases" for
@@ -207,7 +216,11 @@ def _checked(
         book.statement_check(first, text),  # not a table about affiliates or segments
         page_check(first, text),
         column_check(first, named, text),
-        Check("sign", first.value >= 0, "not printed negative (a deduction or an outflow)"),
+        Check(
+            "sign",
+            first.value >= 0 or first.unit == "%",  # a percentage may fall
+            "not printed negative (a deduction or an outflow)",
+        ),
     ]
     if statement is not None and book.statement_pages.get(first.page) != statement:
         checks.append(
@@ -250,6 +263,14 @@ def _heading_words(headings: list[str], asked: set[str]) -> set[str]:
         if _word(w) and w not in _FILLER
     }
     return said if len(said) >= _LEAST and said <= asked else set()
+
+
+def _context_words(figure: Figure, text: str, asked: set[str]) -> set[str]:
+    """The words asked that the lines over a row's table say (its title, the sentence that
+    introduces it, its header), two at least; else none."""
+    above = table_context(figure, text).rsplit("\n", 1)[0]
+    said = {w for w in phrase_words(above).split() if _word(w)} & asked
+    return said if len(said) >= _LEAST else set()
 
 
 def _interrupted(said: list[str], sequence: list[str]) -> bool:

@@ -21,6 +21,8 @@ def printed_forms(figure: Figure) -> list[str]:
     """The ways a filing may print the figure: in its own scale and the usual others, with
     and without thousands separators."""
     value = abs(figure.value)
+    if figure.unit == "%":  # a row of percentages ("21.0 %"): its places as printed
+        return [f"{value:,.{figure.decimals or 0}f}"]
     if "/" in figure.unit or value < 1:  # per share, or a row's figure below one ("0.50")
         return [f"{value:.2f}", f"{value:.2f}".rstrip("0").rstrip(".")]
     forms: list[str] = []

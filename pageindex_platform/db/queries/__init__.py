@@ -23,7 +23,7 @@ from .companies import (
     symbol_holders,
 )
 from .copies import copies_of, link_copy, rivals, unlink_copy
-from .facts import FactInfo, page_table_values, stated_figures, table_keys
+from .facts import FactInfo, page_table_values, percent_rows, stated_figures, table_keys
 from .metadata import (
     DocumentInfo,
     descriptions,
@@ -68,6 +68,7 @@ __all__ = [
     "page_texts",
     "pages_mentioning",
     "pages_opening_with",
+    "percent_rows",
     "rivals",
     "section_title",
     "stated_figures",

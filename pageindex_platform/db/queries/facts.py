@@ -21,7 +21,7 @@ class FactInfo:
     period_end: str
     page: int
     label: str | None
-    source: str  # "tagged" or "table"
+    source: str  # "tagged", "table", or "table_percent" (a row of percentages)
 
 
 def stated_figures(
@@ -33,6 +33,7 @@ def stated_figures(
         text(
             "SELECT concept, value, unit, decimals, period_start, period_end, page, label, "
             "source FROM facts WHERE document_id = :d AND page IS NOT NULL "
+            "AND source <> 'table_percent' "
             "AND dimensions = '[]'::jsonb AND (split_part(concept, ':', 2) = ANY(:n) "
             "OR split_part(concept, ':', 2) LIKE ANY(:p))"
         ),
@@ -62,5 +63,19 @@ def page_table_values(session: Session, document_id: int, page: int) -> list[Fac
             "AND dimensions = '[]'::jsonb"
         ),
         {"d": document_id, "p": page},
+    )
+    return [FactInfo(*row) for row in rows]
+
+
+def percent_rows(session: Session, document_id: int) -> list[FactInfo]:
+    """The document's rows of percentages ("Effective tax rate 21.0 %"), kept apart from its
+    amounts: no line item's lookup reads them."""
+    rows = session.execute(
+        text(
+            "SELECT concept, value, unit, decimals, period_start, period_end, page, label, "
+            "source FROM facts WHERE document_id = :d AND source = 'table_percent' "
+            "AND page IS NOT NULL AND dimensions = '[]'::jsonb"
+        ),
+        {"d": document_id},
     )
     return [FactInfo(*row) for row in rows]
