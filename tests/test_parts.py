@@ -479,3 +479,4 @@ def test_amounts_listed_after_their_years_are_each_year_s(units: None) -> None:
     assert out["headline"] is not None, out["answer"]
     assert out["headline"]["value"] == pytest.approx(101.9 / 4000 * 100, abs=0.05)
     assert "sentence" in out["answer"].split("Read ")[0]
+    assert {f["source"] for f in out["figures"]} == {"text", "table"}  # where each was read

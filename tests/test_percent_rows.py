@@ -81,3 +81,61 @@ def test_a_percentage_is_never_an_amount(percentages: None) -> None:
     # the income statement's amounts are read as before, beside the percentages
     sales = run_json("ask", "What were Summit's net sales in 2023?")
     assert sales["headline"]["value"] == pytest.approx(5_000e6)
+
+
+TAXES = """# Item 7. Management's Discussion and Analysis
+
+Income taxes
+Years Ended December 31,
+2023 2022
+Effective tax rate 15.4 % 26.9 %
+
+# Item 8. Financial Statements
+
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(In millions)
+Years Ended December 31,
+2023 2022
+Net sales $ 5,000 $ 4,600
+Income before income taxes 1,000 900
+Provision for income taxes 379 242
+Net income 621 658
+
+CONSOLIDATED BALANCE SHEETS
+(In millions)
+December 31, 2023 December 31, 2022
+Accounts receivable, net 928 870
+Total assets 9,000 8,500
+"""
+
+
+@pytest.fixture
+def taxes(tmp_path: Path) -> None:
+    files = {"summit-10k-2023.md": annual_filing(2023, TAXES, name="SUMMIT INC.")}
+    ingest_once("taxes", tmp_path / "taxes", files)
+
+
+def test_a_rate_the_filing_prints_is_the_one_stated(taxes: None) -> None:
+    # computed from its lines the 2023 rate is 37.9%; the filing prints 15.4%: the filing's
+    out = run_json("ask", "What was Summit's effective tax rate in 2023?")
+    headline = out["headline"]
+    assert headline is not None, out["answer"]
+    assert headline["value"] == pytest.approx(15.4)
+    assert "37.9%" in out["answer"]  # the computed figure is said beside it
+    # where the two agree (2022: 242 / 900 = 26.9%) the computed metric says so
+    agreed = run_json("ask", "What was Summit's effective tax rate in 2022?")
+    assert agreed["headline"]["value"] == pytest.approx(26.9)
+    assert any(c["name"] == "agreement" and c["passed"] for c in agreed["headline"]["checks"])
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "At what rate did Summit's accounts receivable, net grow in 2023?",
+        "What was the interest rate on Summit's accounts receivable, net in 2023?",
+    ],
+)
+def test_an_amount_is_no_rate(taxes: None, question: str) -> None:
+    out = run_json("ask", question)
+    headline = out["headline"]
+    assert headline is None or headline["value"] != pytest.approx(928e6), out["answer"]

@@ -282,3 +282,24 @@ def test_a_change_from_another_base_is_not_the_years(summit: None) -> None:
     ):
         out = _asked(question)
         assert out["headline"] is None, (question, out["answer"])
+
+
+def test_a_part_s_row_keeps_the_company_s_word_in_its_own_name(tmp_path: Path) -> None:
+    # "Summit Resorts' Coastal Resorts segment": the second "Resorts" is the part's name
+    body = """# Item 7. Management's Discussion and Analysis
+
+Adjusted Property EBITDAR by segment
+(In millions)
+Years Ended December 31,
+2023 2022
+Coastal Resorts Adjusted Property EBITDAR $ 1,234 $ 1,100
+Mountain Operations Adjusted Property EBITDAR 640 610
+"""
+    files = {"resorts-10k-2023.md": annual_filing(2023, body, name="SUMMIT RESORTS INC.")}
+    ingest_files(tmp_path / "resorts", files)
+    out = run_json(
+        "ask",
+        "What was the 2023 Adjusted Property EBITDAR of Summit Resorts' Coastal Resorts segment?",
+    )
+    assert out["headline"] is not None, out["answer"]
+    assert out["headline"]["value"] == pytest.approx(1_234e6)

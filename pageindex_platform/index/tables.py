@@ -252,56 +252,42 @@ def _row_figures(
         return []  # "Net income 6,177 n/m": a period's figure before a change's word
     label = re.sub(r"(?<=[A-Za-z)])\s*\(\d{1,2}\)$", "", label)  # a footnote's marker: "cost (1)"
     texts = [c.group(0) for c in cells]
-    if percent:
-        return _percent_row(label, texts, header, page)
+    key = label_key(label)
+    if not key:
+        return []
+    values: list[tuple[float, int | None]]  # each cell's value and decimals
+    if percent:  # as printed (21.0 for "21.0 %"), its places kept; apart from the amounts
+        unit, source = "%", PERCENT_ROW
+        values = [(cell_value(t), len(t.strip(" %)").partition(".")[2])) for t in texts]
+    else:
+        unit, scale = _unit(heading, label, texts, header, power)
+        source = "table"
+        values = [(cell_value(t) * 10.0 ** (scale or 0), -scale if scale else None) for t in texts]
+    return [
+        TaggedFact(
+            concept=f"table:{key}",
+            value=value,
+            unit=unit,
+            decimals=decimals,
+            period_start=column.start,
+            period_end=column.end,
+            dimensions=(),
+            page=page,
+            label=label,
+            source=source,
+        )
+        for (value, decimals), column in zip(values, header.columns, strict=True)
+    ]
+
+
+def _unit(
+    heading: str, label: str, texts: list[str], header: Header, power: int | None
+) -> tuple[str, int | None]:
+    """A row's unit and the power of ten its cells are in: per share (as printed), shares or
+    dollars (in the table's scale)."""
     small = all("." in t and abs(cell_value(t)) < 1000 for t in texts)  # "3.56", not "2,729"
     lower = f"{heading} {label}".lower() if small else label.lower()
     if "per share" in lower or "per common share" in lower or "per diluted" in lower:
-        unit, scale = "iso4217:USD/xbrli:shares", None
-    elif re.search(r"\bshares\b", lower):
-        unit, scale = "xbrli:shares", power
-    else:
-        unit, scale = "iso4217:USD", power
-    if scale is None:
-        scale = header.power if unit != "iso4217:USD/xbrli:shares" else None
-    key = label_key(label)
-    if not key:
-        return []
-    return [
-        TaggedFact(
-            concept=f"table:{key}",
-            value=cell_value(text) * 10.0 ** (scale or 0),
-            unit=unit,
-            decimals=-scale if scale else None,
-            period_start=column.start,
-            period_end=column.end,
-            dimensions=(),
-            page=page,
-            label=label,
-            source="table",
-        )
-        for text, column in zip(texts, header.columns, strict=True)
-    ]
-
-
-def _percent_row(label: str, texts: list[str], header: Header, page: int) -> list[TaggedFact]:
-    """A row of percentages, one per period, as printed (21.0 for "21.0 %"): their places
-    kept as decimals, their source `PERCENT_ROW` so that no line item's lookup reads them."""
-    key = label_key(label)
-    if not key:
-        return []
-    return [
-        TaggedFact(
-            concept=f"table:{key}",
-            value=cell_value(text.replace("%", "")),
-            unit="%",
-            decimals=len(text.replace("%", "").strip(" )").partition(".")[2]),
-            period_start=column.start,
-            period_end=column.end,
-            dimensions=(),
-            page=page,
-            label=label,
-            source=PERCENT_ROW,
-        )
-        for text, column in zip(texts, header.columns, strict=True)
-    ]
+        return "iso4217:USD/xbrli:shares", None
+    unit = "xbrli:shares" if re.search(r"\bshares\b", lower) else "iso4217:USD"
+    return unit, power if power is not None else header.power

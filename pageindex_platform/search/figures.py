@@ -90,7 +90,7 @@ class Figure:
     period_start: str | None
     period_end: str
     page: int
-    source: str  # "tagged" or "table"
+    source: str  # "tagged", "table", "table_percent" (a row of percentages) or "text"
     concept: str | None = None  # a tagged figure's concept
 
     @property
@@ -177,7 +177,9 @@ class Figure:
             "period_end": self.period_end,
             "document": self.document,
             "page": self.page,
-            "source": self.source,
+            # where it was read: a tagged fact, a table's row (of amounts or percentages), or
+            # a sentence ("text")
+            "source": "table" if self.source.startswith("table") else self.source,
             "concept": self.concept,
         }
 

@@ -42,6 +42,8 @@ _LEAST = 2  # words of the question a row's name must say
 _MOST_PLACINGS = 1000  # the ways a row's words may be placed in a question, tried at most
 # what is asked: the words after "how many", "how much" or "what"
 _ASKED = deferred(r"\b(?:how\s+many|how\s+much|what)\b(?P<what>[^?]*)", re.IGNORECASE)
+_PART_ASKED = deferred(r"\bsegments?\b|\bdivisions?\b|\bSBUs?\b|\bbusiness\s+units?\b", re.I)
+_CAPITALISED_RUN = deferred(r"\b[A-Z][\w&.-]*['’]?s?(?:\s+[A-Z][\w&.-]*['’]?s?)*")
 _NAME = deferred(r"(?<![.?!]\s)(?<!^)\b[A-Z][a-z]+\b")  # a capitalised word inside a sentence
 _NOT_A_NAME = (
     frozenset(
@@ -100,7 +102,9 @@ def named_row(
     percentages = queries.percent_rows(session, document.id) if percent else []
     own = name_words(document.company)
     plain = _DESCRIBED.sub(" ", _SHOWN_IN.sub(" ", without_source(question)))
-    asked = set(phrase_words(plain).split()) - own
+    # the company's words where they name it ("MGM Resorts'"), not inside a part's name
+    # ("Las Vegas Strip Resorts")
+    asked = set(phrase_words(_without_company(plain, own)).split())
     what = _ASKED.search(plain)
     # the words of what is asked ("how many shares of its common stock did ... repurchase")
     core = {w for w in phrase_words(what["what"] if what else plain).split() if _word(w)} - own
@@ -125,7 +129,7 @@ def named_row(
             continue  # a label holding figures is a row misread
         if acts and not all(any(w.startswith(a) for w in said) for a in acts):
             continue  # "stores did Acme open": a row of stores is the balance, not those opened
-        if adjusted and not ADJUSTED.search(key):
+        if adjusted and not (ADJUSTED.search(key) or "adjust" in said):
             continue  # "Adjusted EPS": not the reported "Diluted EPS"
         if all(w in asked for w in said) and not _interrupted(said, sequence):
             keys[key] = said
@@ -159,7 +163,10 @@ def named_row(
         # "operating lease payments scheduled to fall due in 2021")
         if len(name) >= _LEAST and 2 * len(name & core) >= len(core) and names <= name:
             scored.append((len(name), figure))
-    return _checked(scored, book, year, statement_asked(question)) if scored else Stated()
+    if not scored:
+        return Stated()
+    part = _PART_ASKED.search(question) is not None  # a segment's table may then hold it
+    return _checked(scored, book, year, statement_asked(question), part=part)
 
 
 def _of_line(
@@ -199,6 +206,8 @@ def _checked(
     book: CheckedBook,
     year: int | None,
     statement: Statement | None,
+    *,
+    part: bool = False,
 ) -> Stated:
     """The figure of the rows the question names most fully, checked; set aside (with the
     others so named) where a check fails or another row so named gives another figure."""
@@ -213,7 +222,7 @@ def _checked(
     checks = [
         Check("label", True, f"the row {first.label!r} is named by the question's words"),
         book.duration_check(first, year),
-        book.statement_check(first, text),  # not a table about affiliates or segments
+        book.statement_check(first, text, part=part),  # not about affiliates (or segments)
         page_check(first, text),
         column_check(first, named, text),
         Check(
@@ -263,6 +272,17 @@ def _heading_words(headings: list[str], asked: set[str]) -> set[str]:
         if _word(w) and w not in _FILLER
     }
     return said if len(said) >= _LEAST and said <= asked else set()
+
+
+def _without_company(question: str, own: set[str]) -> str:
+    """The question less each run of capitalised words that are all the company's ("MGM
+    Resorts'", "Best Buy's", "Acme")."""
+
+    def named(run: re.Match[str]) -> str:
+        words = phrase_words(run[0]).split()
+        return " " if words and all(w in own for w in words) else run[0]
+
+    return _CAPITALISED_RUN.sub(named, question)
 
 
 def _context_words(figure: Figure, text: str, asked: set[str]) -> set[str]:

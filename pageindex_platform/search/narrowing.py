@@ -333,6 +333,7 @@ _RATIO_ASKED = deferred(
     r"\b(?:ratio|multiplier|turnover|coverage)\b|\s/\s|\bdivided\s+by\b", re.IGNORECASE
 )
 _TIMES = deferred(r"\bhow\s+many\s+times\b", re.IGNORECASE)
+_RATE_ASKED = deferred(r"(?<!run[\s-])(?<!exchange\s)\brates?\b", re.IGNORECASE)  # not "run rate"
 _PER_SHARE = deferred(r"\bper\s+(?:[\w-]+\s+){0,2}share\b|\beps\b", re.IGNORECASE)
 
 
@@ -345,6 +346,8 @@ def other_than_the_line(question: str, item: LineItem, uncomputed: str) -> tuple
     if _SHARE_ASKED.search(question):
         why = "an amount; the question asks for a percentage or a share of it"
         return f"{item.name} as a percentage", why
+    if _RATE_ASKED.search(question) and not any(_RATE_ASKED.search(n) for n in item.names):
+        return "the rate asked", "an amount; the question asks a rate"  # "tax rate", "growth rate"
     if _TIMES.search(question):  # "how many times did operating income cover interest?"
         return "the ratio asked", "an amount; the question asks how many times one covers another"
     if _RATIO_ASKED.search(question):  # "the cash ratio ... Use (A + B) divided by C"

@@ -53,6 +53,7 @@ from .narrowing import ADJUSTED, another_measure, narrowed, other_than_the_line
 from .one_figure import one_asked
 from .parts_asked import part_asked
 from .printed import continuing_unsaid
+from .printed_rates import against_printed
 from .said_first import in_text
 from .schedules import due_later, scheduled
 from .segments import segment_stated
@@ -301,7 +302,7 @@ def _computed(
         for name, year, figure in working.inputs
     )
     stated = Stated("\n".join(lines), [f for _, _, f in working.inputs], working)
-    return _checked_metric(stated, working, book)
+    return against_printed(_checked_metric(stated, working, book), working, book)
 
 
 def _from_nothing(metric: Metric, working: Working) -> Stated | None:
