@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from pageindex_platform.patterns import deferred
+
+pytestmark = pytest.mark.no_database
 
 
 def test_a_deferred_pattern_matches_as_compiled() -> None:
@@ -27,3 +31,17 @@ def test_a_deferred_pattern_splices_into_others_before_it_is_compiled() -> None:
     found = fiscal.search("in fiscal 2023, sales")
     assert found is not None and found.group() == "fiscal 2023"
     assert year.fullmatch("1999") and not year.fullmatch("2999")
+
+
+def test_every_pattern_of_the_package_compiles() -> None:
+    # a pattern compiled on first use must not hide a mistake until a question reaches it
+    import importlib
+    import pkgutil
+
+    from pageindex_platform import periods, search
+    from pageindex_platform.patterns import compile_all
+
+    for package in (search, periods):  # the packages whose patterns are made so
+        for module in pkgutil.iter_modules(package.__path__, f"{package.__name__}."):
+            importlib.import_module(module.name)
+    assert compile_all() > 250

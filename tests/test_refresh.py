@@ -22,21 +22,22 @@ from .helpers import close_env_dbs, env_db, session_scope
 _FACTS = (
     "SELECT d.name, f.concept, f.value, f.unit, f.decimals, f.period_start, f.period_end, "
     "f.dimensions::text, f.page, f.label FROM facts f JOIN documents d ON d.id = f.document_id "
-    "WHERE f.source = :source ORDER BY f.id"
+    "WHERE f.source = ANY(:sources) ORDER BY f.id"
 )
 
 
-def _facts(session: Session, source: str) -> dict[str, list[tuple[Any, ...]]]:
-    """Each document's facts of one source (`tagged`, `table`), in stored order."""
+def _facts(session: Session, *sources: str) -> dict[str, list[tuple[Any, ...]]]:
+    """Each document's facts of some sources (`tagged`; `table`, `table_percent`: read from a
+    table's rows of amounts and of percentages), in stored order."""
     out: dict[str, list[tuple[Any, ...]]] = {}
-    for row in session.execute(text(_FACTS), {"source": source}):
+    for row in session.execute(text(_FACTS), {"sources": list(sources)}):
         out.setdefault(row[0], []).append(tuple(row[1:]))
     return out
 
 
 def _stored() -> tuple[dict[str, list[tuple[Any, ...]]], dict[str, list[tuple[Any, ...]]]]:
     with session_scope() as session:
-        return _facts(session, "table"), _facts(session, "tagged")
+        return _facts(session, "table", "table_percent"), _facts(session, "tagged")
 
 
 def test_a_documents_lost_table_figures_come_back_as_ingest_read_them(corpus: Path) -> None:
@@ -48,7 +49,7 @@ def test_a_documents_lost_table_figures_come_back_as_ingest_read_them(corpus: Pa
         session.execute(
             text(
                 "DELETE FROM facts f USING documents d WHERE d.id = f.document_id "
-                "AND d.name = :n AND f.source = 'table'"
+                "AND d.name = :n AND f.source LIKE 'table%'"
             ),
             {"n": name},
         )
@@ -78,7 +79,7 @@ def test_an_unknown_name_is_refused_and_nothing_changes(corpus: Path) -> None:
     before = _stored()
     refused = pytest.raises(DocumentNotFoundError, match="no document named 'NOT_STORED'")
     with refused, session_scope() as session:
-        session.execute(text("DELETE FROM facts WHERE source = 'table'"))
+        session.execute(text("DELETE FROM facts WHERE source LIKE 'table%'"))
         refresh_table_figures(session=session, names=["NOT_STORED"])
     assert _stored() == before
 

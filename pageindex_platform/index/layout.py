@@ -35,6 +35,9 @@ class PageLayout:
 _CONTROL = dict.fromkeys(c for c in range(32) if c not in (9, 10))  # NUL etc.: not text
 
 
+_Span = tuple[float, float, float, str, float, bool]  # baseline, x0, x1, text, size, bold
+
+
 def rows_from_dict(page_dict: Mapping[str, Any]) -> list[Row]:
     """Group the spans of `page.get_text("dict")` into rows by baseline (run on every page of
     every PDF: written for speed)."""
@@ -61,9 +64,6 @@ def rows_from_dict(page_dict: Mapping[str, Any]) -> list[Row]:
         else:
             rows.append([span])
     return [r for r in map(_row, rows) if r is not None]
-
-
-_Span = tuple[float, float, float, str, float, bool]  # baseline, x0, x1, text, size, bold
 
 
 def _row(spans: list[_Span]) -> Row | None:

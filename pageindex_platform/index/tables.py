@@ -229,11 +229,18 @@ def _row_figures(
     line: str, previous: str, heading: str, header: Header, page: int, power: int | None
 ) -> list[TaggedFact]:
     cells = row_cells(line)
-    # a row of percentages ("Effective tax rate 21.0 % 19.5 %"): stored apart (`PERCENT_ROW`)
-    percent = bool(cells) and all("%" in c.group(0) for c in cells)
-    if not percent and any("%" in c.group(0) for c in cells):  # "$ 3,226,773 100.0% $ ..."
-        cells = [c for c in cells if "%" not in c.group(0)]  # a ratio column beside each
-    cells = _period_cells(_unmarked(cells, header, line), header)
+    shares = [c for c in cells if "%" in c.group(0)]
+    # a row of percentages ("Effective tax rate (1) 21.0 % 19.5 %"), stored apart
+    # (`PERCENT_ROW`): only with one cell per period, or a header that names its change
+    # columns (a change's "1.5 %" is no year's rate)
+    percent = bool(shares) and all("%" in c.group(0) for c in _unmarked(cells, header, line))
+    if percent:
+        cells = _unmarked(cells, header, line)
+        if len(cells) != len(header.columns) and not header.layout:
+            return []
+    else:  # "$ 3,226,773 100.0% $ 2,729,388 100.0%": a ratio column beside each amount
+        cells = _unmarked([c for c in cells if "%" not in c.group(0)], header, line)
+    cells = _period_cells(cells, header)
     if not cells:
         return []
     label = _LEADERS.sub(" ", line[: cells[0].start()]).strip(" $:")

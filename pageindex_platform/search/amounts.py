@@ -7,6 +7,7 @@ the sentence does not say."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from datetime import timedelta
@@ -118,9 +119,7 @@ def _of_year(sentence: str, names: Sequence[str], year: int) -> re.Match[str] | 
     return None
 
 
-def with_sentences(
-    book: CheckedBook, session: Session, document: DocumentInfo
-) -> Callable[[LineItem, int | None], Figure | None]:
+def with_sentences(book: CheckedBook) -> Callable[[LineItem, int | None], Figure | None]:
     """`book.get`, and where the book holds no candidate at all for a line item's year, the
     amount a sentence states of that year — an input of a metric the filing says only in
     prose ("How much did advertising costs rise in 2018?"). A year whose candidates were
@@ -130,8 +129,12 @@ def with_sentences(
         figure = book.get(item, year)
         if figure is not None or year is None or book.vetted[item.name, year].set_aside:
             return figure
+        if item.per_share:
+            return None  # a sentence's amount is the company's dollars, not a share's
         span = book.span(year)
-        said = amount_stated(session=session, document=document, item=item, year=year, span=span)
+        said = amount_stated(
+            session=book.session, document=book.document, item=item, year=year, span=span
+        )
         if said.headline is None or span is None:
             return None
         figure = sentence_figure(said.headline, span)
@@ -145,9 +148,8 @@ def sentence_figure(said: Headline, span: Span) -> Figure:
     """A sentence's amount as a figure of `span` ("$101.9 million": its places kept)."""
     written = AMOUNT.search(said.shown)
     places = len(written[1].partition(".")[2]) if written else 0
-    power = {"thousand": 3, "million": 6, "billion": 9}.get(
-        ((written and written[2]) or "").lower()
-    )
+    scale = (written[2] or "").lower() if written else ""
+    power = round(math.log10(SCALES[scale])) if scale else None
     start = months_after(span.end, -span.months) + timedelta(days=1)
     return Figure(
         document=said.document,

@@ -103,16 +103,24 @@ class Figure:
         """The power of ten the filing writes the figure in (3: thousands, 6: millions)."""
         value = abs(self.value)
         if self.decimals is not None:
-            exponent = -self.decimals if self.decimals < 0 else 0
-            # a cell printed with places in a table "in millions" ("4,408.5"): its places too
-            fewest = max(0, exponent - 2)
-            while exponent > fewest and not _whole(value / 10.0**exponent):
-                exponent -= 1
-            return exponent
+            return -self.decimals if self.decimals < 0 else 0
         if value >= 10**6 and value.is_integer():
             # the precision is unknown: the scale the number is a whole multiple of
             return next((e for e in (6, 3) if value % 10**e == 0), 0)
         return 0
+
+    @property
+    def _last_digit(self) -> int:
+        """The power of ten the printed digits end at: a table's cell "4,408.5" in a table in
+        millions ends at 5 (two places below its scale at most); a tagged fact's at its
+        decimals."""
+        exponent = self.exponent
+        if self.source == "tagged":
+            return exponent
+        fewest = max(0, exponent - 2)
+        while exponent > fewest and not _whole(abs(self.value) / 10.0**exponent):
+            exponent -= 1
+        return exponent
 
     @property
     def shown(self) -> str:
@@ -124,10 +132,10 @@ class Figure:
             return f"{sign}{'$' if money else ''}{value:,.2f}"
         if self.unit == "%":  # a row of percentages: as printed
             return f"{sign}{value:,.{self.decimals or 0}f}%"
-        exponent = self.exponent
+        exponent, last = self.exponent, self._last_digit
         if exponent:
             power = min(12, -(-exponent // 3) * 3)  # the filing's scale: thousands, millions...
-            places = max(0, power - exponent)
+            places = max(0, power - last)
             amount = f"{value / 10.0**power:,.{places}f} {SCALE_WORDS[power]}"
         else:
             amount = f"{value:,.2f}".removesuffix(".00")

@@ -22,8 +22,10 @@ HOME_SIDE = "in the home country"
 _HOME = deferred(
     r"\bdomestic(?:ally)?\b|\b(?:in|within|from|based\s+in)\s+the\s+(?:u\.\s?s\.?|us|united\s+states)"
     r"(?!\w)|\bu\.\s?s\.?-based\b"
-    # "U.S. comparable sales" (not "U.S. dollars"); a row of the place alone ("United States")
-    r"|\bu\.\s?s\.(?=\s+(?-i:[a-z]))(?!\s+(?:in|and|or|of|for|to|from|at|on|by|as|versus|vs|dollars?|federal|treasury)\b)|^(?:u\.\s?s\.|united\s+states)$",
+    # "U.S. comparable sales" (not "U.S. dollars", nor "non-U.S."); a row of the place alone
+    r"|(?<![-\w.])u\.\s?s\.(?=\s+(?-i:[a-z]))"
+    r"(?!\s+(?:in|of|for|to|from|at|on|by|as|versus|vs|dollars?|federal|treasury)\b)"
+    r"|^(?:u\.\s?s\.|united\s+states)$",
     re.IGNORECASE,
 )
 
@@ -49,8 +51,22 @@ def place_asked(
     sides = ((_ABROAD, "outside the home country"), (_HOME, HOME_SIDE))
     abroad = [m.span() for m in _ABROAD.finditer(question)]
     home = [m for m in _HOME.finditer(question) if not any(a <= m.start() < b for a, b in abroad)]
-    found = [side for side, said in zip(sides, (abroad, home), strict=True) if said]
-    return found[0] if len(found) == 1 else None  # both: "Domestic and International", the whole
+    if abroad and home and _joined(question, abroad, [m.span() for m in home]):
+        return None  # "across its Domestic and International segments": the whole
+    return next((side for side, said in zip(sides, (abroad, home), strict=True) if said), None)
+
+
+def _joined(question: str, *sides: list[tuple[int, int]]) -> bool:
+    """Whether the question names the two sides together ("Domestic and International", "U.S.
+    plus non-U.S."): one side's words, then "and", "&" or "plus", then the other's."""
+    return any(
+        _AND.fullmatch(question, min(a[1], b[1]), max(a[0], b[0]))
+        for a in sides[0]
+        for b in sides[1]
+    )
+
+
+_AND = deferred(r"\s*(?:,\s*)?(?:and|&|plus|or)\s+(?:the\s+)?", re.IGNORECASE)
 
 
 def company_words(names: Sequence[str]) -> set[str]:

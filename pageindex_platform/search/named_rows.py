@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from ..db import queries
@@ -23,7 +23,7 @@ from .checks import CheckedBook, column_check, page_check, statement_asked
 from .figures import PER_SHARE, Figure, LineItem
 from .headline import Stated, row_stated, unsure
 from .items_named import items_in
-from .narrowing import ADJUSTED
+from .narrowing import ADJUSTED, RATE_ASKED
 from .parts_asked import besides_place
 from .printed import row_headings, table_context
 from .results import Check
@@ -34,9 +34,8 @@ from .terms import STATEMENT_NAMED, name_words, phrase_words
 # words of a label that say nothing of what the row is
 _FILLER = frozenset("total net and of the in for to a an from by on at or".split())
 # a percentage asked: read from a row of percentages ("MBR ... 85.0 %"), never an amount's
-_PERCENT = deferred(
-    r"%|\bpercent|\bpercentage\b|\bshare\s+of\b|\bmargin\b|\bratio\b|(?<!run[\s-])\brate\b", re.I
-)
+_PERCENT = deferred(r"%|\bpercent|\bpercentage\b|\bshare\s+of\b|\bmargin\b|\bratio\b", re.I)
+_SHARE_OF = deferred(r"\b(?:percent(?:age)?|share|portion|proportion)\s+of\b|%\s+of\b", re.I)
 _AS_PERCENT = frozenset(phrase_words("percent percentage share proportion").split())
 _LEAST = 2  # words of the question a row's name must say
 _MOST_PLACINGS = 1000  # the ways a row's words may be placed in a question, tried at most
@@ -98,7 +97,8 @@ def named_row(
 ) -> Stated:
     """The figure of the row the question names, for the period asked, checked; the rows so
     named set aside (with why) when none passes, or when two give different figures."""
-    percent = _PERCENT.search(question) is not None  # then only a row of percentages
+    # a percentage or a rate asked: then only a row of percentages
+    percent = _PERCENT.search(question) is not None or RATE_ASKED.search(question) is not None
     percentages = queries.percent_rows(session, document.id) if percent else []
     own = name_words(document.company)
     plain = _DESCRIBED.sub(" ", _SHOWN_IN.sub(" ", without_source(question)))
@@ -109,40 +109,21 @@ def named_row(
     # the words of what is asked ("how many shares of its common stock did ... repurchase")
     core = {w for w in phrase_words(what["what"] if what else plain).split() if _word(w)} - own
     core -= _AS_PERCENT if percent else set()  # "what percentage of net sales": "net sales"
+    share_of = percent and _SHARE_OF.search(plain) is not None  # a row of a table of shares
     # a name the question gives ("Greater China", "Mobileye") is in the row's name
     names = {phrase_words(w).strip() for w in _NAME.findall(plain)} - own - _NOT_A_NAME
     names = {w for w in names if _word(w)}  # as a row's words are read ("Company")
-    counted = _COUNTED.search(question)
-    noun = phrase_words(counted[1]).strip() if counted else ""
     # "(excluding the current portion)": a row that says it is not the one asked
     asked -= set(phrase_words(" ".join(_RULED_OUT.findall(plain))).split())
-    lines = {k for item in items for k in item.keys}  # the catalogue's rows: its lines'
-    acts = [m[1].lower()[:4] for m in _ACT.finditer(plain)]
-    # an adjusted measure asked ("Adjusted EPS"): only a row that says it is adjusted
-    adjusted = ADJUSTED.search(plain) is not None
-    keys = {}
-    sequence = [w for w in phrase_words(plain).split() if _word(w) and w not in own]
     stored = {f.concept.split(":", 1)[1] for f in percentages} if percent else None
-    for key in stored if stored is not None else queries.table_keys(session, document.id):
-        said = [w for w in key.split() if _word(w) and w not in _FILLER]
-        if key in lines or not said or (noun and noun not in said) or re.search(r"\d", key):
-            continue  # a label holding figures is a row misread
-        if acts and not all(any(w.startswith(a) for w in said) for a in acts):
-            continue  # "stores did Acme open": a row of stores is the balance, not those opened
-        if adjusted and not (ADJUSTED.search(key) or "adjust" in said):
-            continue  # "Adjusted EPS": not the reported "Diluted EPS"
-        if all(w in asked for w in said) and not _interrupted(said, sequence):
-            keys[key] = said
+    found = stored if stored is not None else queries.table_keys(session, document.id)
+    keys = _named_keys(found, question, plain, asked, own, items)
     if not keys:
         return Stated()
-    per_share = bool(PER_SHARE.search(question) or _PER_SHARE_ROW(plain.lower()))
-    facts = [
-        _per_share_unscaled(f)
-        for f in queries.stated_figures(session, document.id, names=list(keys), prefixes=[])
-        if f.source == "table" and ("/" in f.unit or bool(_PER_SHARE_ROW(f.concept))) == per_share
-    ]
-    if percent:
-        facts = [f for f in percentages if f.concept.split(":", 1)[1] in keys]
+    if percent:  # not the whole the others are shares of ("Net sales 100.0 %")
+        facts = [f for f in percentages if f.concept.split(":", 1)[1] in keys and f.value != 100]
+    else:
+        facts = _amount_rows(session, document, keys, question, plain)
     facts = book.of_period(facts, year)
     book.load_pages([f.page for f in facts])
     wanted = {id(i) for i, _, _ in items_in(plain, items)}  # the line the question names
@@ -155,7 +136,7 @@ def named_row(
             continue  # "Coast Group" under "Operating income (loss):" for its net revenue
         if len(name) < _LEAST:  # "International": named only with its heading
             name |= _heading_words(headings, asked)
-        if len(name) < _LEAST and percent:  # "Skincare 20%" of "percentage of net sales by
+        if len(name) < _LEAST and share_of:  # "Skincare 20%" of "percentage of net sales by
             name |= _context_words(figure, book.page_text(figure.page), asked)  # category"
         if wanted and not _of_line(figure, headings, book, (plain, wanted), items):
             continue  # "U.S." of income before taxes, for "U.S. net sales"
@@ -167,6 +148,50 @@ def named_row(
         return Stated()
     part = _PART_ASKED.search(question) is not None  # a segment's table may then hold it
     return _checked(scored, book, year, statement_asked(question), part=part)
+
+
+def _named_keys(
+    keys: Iterable[str],
+    question: str,
+    plain: str,
+    asked: set[str],
+    own: set[str],
+    items: Sequence[LineItem],
+) -> dict[str, list[str]]:
+    """The rows' keys (label keys) whose every word the question says, in its order, with
+    those words: not a catalogue line's, not a row of another count or act, not the reported
+    row where an adjusted measure is asked."""
+    counted = _COUNTED.search(question)
+    noun = phrase_words(counted[1]).strip() if counted else ""
+    lines = {k for item in items for k in item.keys}  # the catalogue's rows: its lines'
+    acts = [m[1].lower()[:4] for m in _ACT.finditer(plain)]
+    # an adjusted measure asked ("Adjusted EPS"): only a row that says it is adjusted
+    adjusted = ADJUSTED.search(plain) is not None
+    sequence = [w for w in phrase_words(plain).split() if _word(w) and w not in own]
+    named = {}
+    for key in keys:
+        said = [w for w in key.split() if _word(w) and w not in _FILLER]
+        if key in lines or not said or (noun and noun not in said) or re.search(r"\d", key):
+            continue  # a label holding figures is a row misread
+        if acts and not all(any(w.startswith(a) for w in said) for a in acts):
+            continue  # "stores did Acme open": a row of stores is the balance, not those opened
+        if adjusted and not (ADJUSTED.search(key) or "adjust" in said):
+            continue  # "Adjusted EPS": not the reported "Diluted EPS"
+        if all(w in asked for w in said) and not _interrupted(said, sequence):
+            named[key] = said
+    return named
+
+
+def _amount_rows(
+    session: Session, document: DocumentInfo, keys: dict[str, list[str]], question: str, plain: str
+) -> list[FactInfo]:
+    """The table rows of amounts (or figures per share, where asked) so keyed."""
+    per_share = bool(PER_SHARE.search(question) or _PER_SHARE_ROW(plain.lower()))
+    return [
+        _per_share_unscaled(f)
+        for f in queries.stated_figures(session, document.id, names=list(keys), prefixes=[])
+        if f.source == "table" and ("/" in f.unit or bool(_PER_SHARE_ROW(f.concept))) == per_share
+    ]
 
 
 def _of_line(

@@ -106,7 +106,7 @@ def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> st
     if named:  # "DCAI revenue": a name the whole line's label does not carry
         return f"{named} is asked; {said!r} does not name it"
     for part in (
-        *inner_parts(_PART_NAMED.finditer(question), question, only=True)[:1],
+        *inner_parts(_PART_NAMED.finditer(question), question)[:1],
         _FROM_SOURCE.search(question),
     ):
         if part and not _names_part(part["part"], said, names):
@@ -333,7 +333,13 @@ _RATIO_ASKED = deferred(
     r"\b(?:ratio|multiplier|turnover|coverage)\b|\s/\s|\bdivided\s+by\b", re.IGNORECASE
 )
 _TIMES = deferred(r"\bhow\s+many\s+times\b", re.IGNORECASE)
-_RATE_ASKED = deferred(r"(?<!run[\s-])(?<!exchange\s)\brates?\b", re.IGNORECASE)  # not "run rate"
+# a rate asked ("tax rate", "growth rate", "at what rate"), not a word of another thing's name
+# ("run rate", "exchange rate changes", "interest rate swaps", "floating rate notes")
+RATE_ASKED = deferred(
+    r"(?<!run[\s-])(?<!exchange[\s-])\brates?\b(?![\s-](?:changes?|notes?|swaps?|base|case|"
+    r"caps?|locks?|hedg\w*|debt|loans?|borrowings?|securities|instruments?|contracts?)\b)",
+    re.IGNORECASE,
+)
 _PER_SHARE = deferred(r"\bper\s+(?:[\w-]+\s+){0,2}share\b|\beps\b", re.IGNORECASE)
 
 
@@ -346,7 +352,7 @@ def other_than_the_line(question: str, item: LineItem, uncomputed: str) -> tuple
     if _SHARE_ASKED.search(question):
         why = "an amount; the question asks for a percentage or a share of it"
         return f"{item.name} as a percentage", why
-    if _RATE_ASKED.search(question) and not any(_RATE_ASKED.search(n) for n in item.names):
+    if RATE_ASKED.search(question) and not any(RATE_ASKED.search(n) for n in item.names):
         return "the rate asked", "an amount; the question asks a rate"  # "tax rate", "growth rate"
     if _TIMES.search(question):  # "how many times did operating income cover interest?"
         return "the ratio asked", "an amount; the question asks how many times one covers another"

@@ -25,7 +25,7 @@ def one_asked(stated: Stated, question: str) -> Stated:
         why = ""  # a change in percent, said or computed as such ("an increase of 11%")
     elif two is not None and two.periods and headline.unit == "%" and said_as_change(stated):
         why = ""  # "by how much did comparable sales increase": "increased 11.7%" says it
-    elif two is not None and two.periods and _change_computed(stated):
+    elif two is not None and two.periods and _change_computed(stated, two.percent):
         why = ""  # "how much did X rise in 2018 relative to 2017": X - previous(X), computed
     elif two is not None and not two.added:
         why = "one figure; the question asks how much one is more or less than another"
@@ -38,10 +38,11 @@ def one_asked(stated: Stated, question: str) -> Stated:
     return stated
 
 
-def _change_computed(stated: Stated) -> bool:
-    """Whether the headline is a metric computed as a line's change from the year before."""
+def _change_computed(stated: Stated, percent: bool) -> bool:
+    """Whether the headline is a metric computed as a line's change from the year before, in
+    percent where a percentage is asked and in the line's unit where an amount is."""
     working = stated.working
-    return working is not None and "previous(" in working.formula
+    return working is not None and "previous(" in working.formula and working.percent == percent
 
 
 def _not_one_figure(question: str, headline: Headline) -> str:

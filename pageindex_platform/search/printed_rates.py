@@ -8,13 +8,11 @@ Where the rows so named differ among themselves, none is taken."""
 
 from __future__ import annotations
 
-from dataclasses import fields
-
 from ..db import queries
 from .checks import CheckedBook, column_check, page_check
 from .figures import Figure
-from .headline import Stated, row_stated
-from .results import Candidate, Check
+from .headline import Stated, as_candidate, row_stated
+from .results import Check
 from .terms import phrase_words
 from .working import Working
 
@@ -28,8 +26,8 @@ def against_printed(stated: Stated, working: Working, book: CheckedBook) -> Stat
     """`stated` (a percentage metric) with the filing's own printed figure as its check, or
     that figure in its place where the two differ."""
     headline = stated.headline
-    if headline is None or not working.percent or working.change or not working.years:
-        return stated
+    if headline is None or not working.percent or working.change or len(working.years) != 1:
+        return stated  # not one period's percentage (an average of years is no printed row)
     rows = _printed(book, working.metric, working.years[-1])
     if not rows:
         return stated
@@ -48,22 +46,14 @@ def against_printed(stated: Stated, working: Working, book: CheckedBook) -> Stat
         column_check(precise, rows, text),
     ]
     printed = row_stated(precise, checks, rows, working.metric)
+    if printed.headline is None:
+        return stated  # the printed row failed a check of its own: the computed one stands
     computed = f"{headline.shown} computed as {working.formula}"
-    if printed.headline is not None:
-        printed.text += f"\nNote: {computed} differs; {said}."
-        printed.headline.notes.append(f"{computed} differs from the figure the filing prints")
+    printed.text += f"\nNote: {computed} differs; {said}."
+    printed.headline.notes.append(f"{computed} differs from the figure the filing prints")
     reason = f"computed from other lines than the filing's: {said}"
-    printed.candidates = [*printed.candidates, *_set_aside(stated, reason)]
+    printed.candidates = [*stated.candidates, as_candidate(headline, reason)]
     return printed
-
-
-def _set_aside(stated: Stated, reason: str) -> list[Candidate]:
-    """The computed metric as a candidate set aside, with its checks."""
-    headline = stated.headline
-    if headline is None:
-        return []
-    kept = {f.name: getattr(headline, f.name) for f in fields(Candidate)}
-    return [Candidate(**{**kept, "set_aside": reason})]
 
 
 def _printed(book: CheckedBook, metric: str, year: int) -> list[Figure]:

@@ -179,6 +179,8 @@ def _stated(
                 said = in_text(session, question, document, ask, None, {}, metric)
                 if said is not None and said.headline is not None:
                     return said
+            if stated.working and not defined and not ADJUSTED.search(question):
+                stated = against_printed(stated, stated.working, book)  # the filing's own
             return stated if number else for_reference(stated)
     if metric is None and formula_asked:
         return Stated()  # a line of the question's formula, or of the ratio asked, is not it
@@ -249,7 +251,7 @@ def _computed(
             metric=metric,
             catalogue=catalogue,
             defined=defined,
-            lookup=catalogue.lookup(with_sentences(book, book.session, document)),
+            lookup=catalogue.lookup(with_sentences(book)),
             ask=ask,
             own_year=document.fiscal_year,
             rows=book.formula_row,
@@ -302,7 +304,7 @@ def _computed(
         for name, year, figure in working.inputs
     )
     stated = Stated("\n".join(lines), [f for _, _, f in working.inputs], working)
-    return against_printed(_checked_metric(stated, working, book), working, book)
+    return _checked_metric(stated, working, book)
 
 
 def _from_nothing(metric: Metric, working: Working) -> Stated | None:

@@ -27,6 +27,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    op.execute("DELETE FROM facts WHERE source = 'table'")
+    op.execute("DELETE FROM facts WHERE source <> 'tagged'")  # every figure read from a table
     op.drop_column("facts", "source")
     op.drop_column("facts", "label")
