@@ -8,7 +8,7 @@ import calendar
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from ..patterns import deferred
 
@@ -59,6 +59,11 @@ def months_before(end: date, months: int) -> date:
 def months_after(start: date, months: int) -> date:
     """The same day `months` months later (the month's last day where it is shorter)."""
     return months_before(start, -months)
+
+
+def first_day(end: date, months: int) -> date:
+    """The first day of the period of `months` months that ends on `end`."""
+    return months_before(end, months) + timedelta(days=1)
 
 
 def months_between(start: date, end: date) -> int:

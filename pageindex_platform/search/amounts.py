@@ -10,13 +10,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
-from datetime import timedelta
 
 from ..db import queries
 from ..db.queries import DocumentInfo
 from ..db.sql import Session
 from ..patterns import deferred
-from ..periods.dates import months_after
+from ..periods.dates import first_day
 from ..periods.fiscal import Span
 from .checks import CheckedBook, Vetted
 from .figures import Figure, LineItem
@@ -150,7 +149,7 @@ def sentence_figure(said: Headline, span: Span) -> Figure:
     places = len(written[1].partition(".")[2]) if written else 0
     scale = (written[2] or "").lower() if written else ""
     power = round(math.log10(SCALES[scale])) if scale else None
-    start = months_after(span.end, -span.months) + timedelta(days=1)
+    start = first_day(span.end, span.months)
     return Figure(
         document=said.document,
         label=said.label,

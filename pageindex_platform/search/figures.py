@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from ..db import queries
@@ -17,7 +17,8 @@ from ..db.queries import DocumentInfo, FactInfo
 from ..db.sql import Session
 from ..index.tables import label_key
 from ..patterns import deferred
-from ..periods import PeriodAsk, months_before, months_between
+from ..periods import PeriodAsk, months_between
+from ..periods.dates import first_day
 from ..periods.fiscal import Span, span_for, span_words, year_named
 from .results import StatedFigure, WorkingInput
 from .statements import Fact, Statement, statement_pages, statements_for
@@ -323,7 +324,7 @@ class FigureBook:
             and Statement.BALANCE not in item.statements
         ):
             end = date.fromisoformat(best.period_end)
-            start = months_before(end, 12) + timedelta(days=1)
+            start = first_day(end, 12)
             figure = replace(figure, period_start=start.isoformat())
         return figure.positive() if item.outflow else figure
 
