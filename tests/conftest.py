@@ -31,6 +31,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "slow: the test takes 20 s or more on two cores (a model exported, a folder ingested "
         "by several processes, a server killed and restarted); -m 'not slow' leaves them out",
     )
+    config.addinivalue_line(
+        "markers",
+        "serial: the test kills, fills or times processes and servers; scripts/test.sh runs "
+        "these alone, after the others have run in parallel",
+    )
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -19,6 +19,9 @@ from pageindex_platform.index import pipeline, store
 
 from .helpers import env_db, run_json, session_scope
 
+# these kill, fill or time processes and servers: run alone (scripts/test.sh)
+pytestmark = pytest.mark.serial
+
 
 def _complete_documents() -> dict[str, int]:
     """Stored documents, each checked to have all its pages, nodes and chunks."""

@@ -18,6 +18,9 @@ from pageindex_platform.settings import get_settings, load_settings
 from .conftest import REPO
 from .helpers import run_cli, run_json
 
+# these kill, fill or time processes and servers: run alone (scripts/test.sh)
+pytestmark = pytest.mark.serial
+
 
 def test_status_and_upgrade_on_the_configured_database(small_pdf: Path) -> None:
     run_cli("ingest", str(small_pdf))
@@ -149,3 +152,14 @@ def test_statements_are_planned_for_their_values_however_often_they_run(corpus: 
             hits = search.rank_documents(ids)
         prepared = session.execute(text("SELECT count(*) FROM pg_prepared_statements")).scalar()
     assert hits and prepared == 0
+
+
+@pytest.mark.no_database
+def test_a_data_directory_held_by_initdb_is_no_running_server(tmp_path: Path) -> None:
+    """initdb's bootstrap backend writes its pid negated into postmaster.pid: the directory
+    serves no connection yet, and asking whether a server runs there is no error."""
+    (tmp_path / "postmaster.pid").write_text(f"-{os.getpid()}\n{tmp_path}\n")
+    assert embedded.postmaster_pid(tmp_path) is None
+    assert embedded.embedded_running(tmp_path) is False
+    (tmp_path / "postmaster.pid").write_text(f"{os.getpid()}\n{tmp_path}\n")
+    assert embedded.embedded_running(tmp_path) is True

@@ -12,6 +12,9 @@ from . import pathological
 from .helpers import annual_filing, run_cli, run_json
 from .test_html import IXBRL
 
+# these kill, fill or time processes and servers: run alone (scripts/test.sh)
+pytestmark = pytest.mark.serial
+
 
 def _ingest_alone(path: Path, within: float | None = None) -> tuple[float, dict[str, object]]:
     """Seconds to ingest `path` by itself, and its line of the `--json` report: the fastest

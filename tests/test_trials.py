@@ -23,6 +23,9 @@ from pageindex_platform.settings import get_settings
 from .conftest import SAMPLES
 from .helpers import error_lines, run_cli, run_json
 
+# these kill, fill or time processes and servers: run alone (scripts/test.sh)
+pytestmark = pytest.mark.serial
+
 TENQ = "BESTBUY_2024Q2_10Q"
 PI = str(Path(sys.executable).parent / "pi")
 

@@ -19,6 +19,9 @@ from pageindex_platform.index import pipeline
 from .conftest import REPO
 from .helpers import env_db, run_json, session_scope
 
+# these kill, fill or time processes and servers: run alone (scripts/test.sh)
+pytestmark = pytest.mark.serial
+
 
 def _claims() -> dict[str, str]:
     with session_scope() as session:

@@ -125,11 +125,14 @@ def _check_writable(pgdata: Path) -> None:
 
 
 def postmaster_pid(pgdata: Path) -> int | None:
-    """The server process named in `pgdata`'s lock file (it may have died since)."""
+    """The server process named in `pgdata`'s lock file (it may have died since); None
+    where a standalone backend holds it (initdb's bootstrap writes its pid negated), which
+    serves no connection."""
     try:
-        return int((pgdata / "postmaster.pid").read_text().split("\n", 1)[0])
+        pid = int((pgdata / "postmaster.pid").read_text().split("\n", 1)[0])
     except (OSError, ValueError):
         return None
+    return pid if pid > 0 else None
 
 
 def process_alive(pid: int) -> bool:
