@@ -115,6 +115,38 @@ DEFINED = [
         "net revenue. Round to two decimals.",
         365 * 1000 / 9000,
     ),
+    (  # "it" is the metric asked; where its terms are read, after a comma, is no term
+        "What was Acme's debt-to-equity ratio at December 31, 2023? Define it as: (short-term "
+        "debt + long-term debt) / total stockholders' equity, from the balance sheet in the "
+        "2023 Form 10-K. Round to two decimal places.",
+        10_000 / 8_000,
+    ),
+    (  # what the question says of a term in parentheses is no term
+        "Compute Acme's fiscal 2023 payout of research. Define it as: research and development "
+        "(the income statement's line) / net income (attributable to Acme), all from the "
+        "consolidated statements of operations in the 2023 Form 10-K. Round to two decimals.",
+        1800 / 1200,
+    ),
+    (
+        "What percentage of Acme's fiscal 2023 net revenue went to research and development? "
+        "Round to two decimal places.",
+        1800 / 9000 * 100,
+    ),
+    (
+        "How large was Acme's marketing, general and administrative expense relative to net "
+        "revenue in fiscal 2023? Give the percentage to two decimal places.",
+        1700 / 9000 * 100,
+    ),
+    (
+        "How fast did Acme's net revenue grow in 2023 compared with 2022, per its 2023 Form "
+        "10-K? Answer in percent to two decimals.",
+        (9000 / 8500 - 1) * 100,
+    ),
+    (
+        "Per Acme's 2023 Form 10-K, what was its year-over-year growth in net revenue for "
+        "fiscal 2023? Round to two decimal places (percent).",
+        (9000 / 8500 - 1) * 100,
+    ),
 ]
 
 
@@ -205,3 +237,23 @@ def test_the_period_asked_beside_the_filing_it_is_read_from() -> None:
         "(earnings before interest and taxes) / (total net sales)"
     )
     assert ebit[" ebit "].formula == "operating income"
+
+
+def test_a_line_named_within_another_things_name_is_not_stated(acme: None) -> None:
+    """ "asset" in "the asset retirement obligation rollforward" and "income tax" in "the
+    income tax note" name other things than Total assets and the provision for taxes: no
+    headline, where the filing prints neither; the lines asked alone are still stated."""
+    for question in (
+        "According to the asset retirement obligation rollforward in Acme's 2023 Form 10-K, "
+        "what was the balance of its asset retirement obligations at December 31, 2023?",
+        "From the income tax note of Acme's 2023 10-K, what was the balance of unrecognized "
+        "tax benefits at December 31, 2023?",
+        # a thing the line is spent on is a part of it
+        "What were Acme's capital expenditures on aircraft and related equipment in 2023?",
+    ):
+        out = run_json("ask", question)
+        assert out["headline"] is None, out["answer"]
+        assert "could be stated with confidence" in out["answer"]
+    assert _stated("What were Acme's total assets at December 31, 2023?") == 20_000e6
+    assert _stated("What was Acme's provision for taxes in fiscal 2023?") == 200e6
+    assert _stated("What were Acme's capital expenditures in fiscal 2023?") == 1_000e6

@@ -303,3 +303,47 @@ Mountain Operations Adjusted Property EBITDAR 640 610
     )
     assert out["headline"] is not None, out["answer"]
     assert out["headline"]["value"] == pytest.approx(1_234e6)
+
+
+LEASES = """
+# Note 7. Leases
+
+The following table is a summary of the components of net lease cost for the period ended
+December 31 (in millions):
+Years Ended December 31,
+2023 2022
+Operating lease cost $ 3,300 $ 3,100
+Finance lease cost:
+Amortization of right-of-use assets 36 26
+Interest on lease liabilities 18 16
+Total finance lease cost 54 42
+Variable lease cost 1,435 1,368
+Net lease cost $ 4,789 $ 4,510
+
+# Note 8. Revenues
+
+Revenues by offering were as follows (in millions):
+Years Ended December 31,
+2023 2022
+Revenues:
+Cloud platform services $ 2,207 $ 1,485
+Cloud infrastructure services 646 608
+Total cloud revenues 2,853 2,093
+New software licenses 7,276 8,535
+Total revenues 10,129 10,628
+"""
+
+
+def test_a_row_after_a_block_s_total_is_not_under_its_heading(tmp_path: Path) -> None:
+    """ "Finance lease cost:" heads the block that "Total finance lease cost" closes, not the
+    "Net lease cost" row after it: that row is the one the question names."""
+    files = {"summit-10k-2023.md": annual_filing(2023, FILING + LEASES, name="SUMMIT FREIGHT INC.")}
+    ingest_files(tmp_path / "leases", files)
+    assert _stated(
+        "What total net lease cost did Summit report for fiscal 2023 in the leases note of its "
+        "Form 10-K?"
+    ) == pytest.approx(4_789e6)
+    # a subtotal inside a block closes no more than its own: "Revenues:" still heads the row
+    assert _stated("What were Summit's new software licenses revenues in fiscal 2022?") == (
+        pytest.approx(8_535e6)
+    )

@@ -73,6 +73,13 @@ _NAMED_FORMULA = deferred(
     r"(\((?:[^()]*?(?:\s[-+*/]\s|\b(?:plus|minus|less|divided\s+by)\b))[^()]*\))",
     re.I,
 )
+# what a question says of a term in parentheses, no operation in them: "diluted earnings per
+# share (net income attributable to the company's common stockholders)" names the row before it
+_GLOSS = deferred(
+    r"(?<=[\w'’])(?<!\bby)(?<!\bplus)(?<!\bminus)(?<!\bless)(?<!\bover)(?<!\btimes)"
+    r"\s*\((?![^()]*?(?:\s[-+*/]\s|\b(?:plus|minus|less|divided|times|over)\b))"
+    r"[^()]*\)"
+)
 # a comma before "divided by" closes the dividend: "A minus B minus C, divided by D"
 _DIVIDED_AFTER = deferred(r",\s*(?:divided\s+by|over)\s+", re.IGNORECASE)
 # what a formula leaves out of a row it names: "'Additions to property, plant and equipment'
@@ -133,7 +140,7 @@ def translate(expression: str, year: int | None = None) -> str:
     text = _LESS_CURRENT.sub(r" net of \1", text)
     text = _BOTH_PORTIONS.sub(r"\1\2, current plus \2, \3", text)
     text = _READ_FROM.sub(lambda m: f" {m[1] or f'from the {m[2]}'}", text)
-    text = _QUALIFIER.sub(r" \1", text)
+    text = _GLOSS.sub("", _QUALIFIER.sub(r" \1", text))
     text = _BETWEEN_DATES.sub(
         lambda m: f"{m.group(1).lower()}({m.group(2)})" if _year_ends(m, year) else m.group(0),
         text,

@@ -46,8 +46,18 @@ _AND_TAKING = deferred(
 # ended June 30, 2023"): the question's period, not the formula's
 _TRAILING_PERIOD = deferred(
     r"\s+(?:for|in|during|as\s+of|at)\s+(?:the\s+)?(?:three|six|nine|twelve|fiscal|year|"
-    r"quarter|first|second|third|fourth|full|\d{4}|fy).*$|"
-    r"\s+(?:in|from)\s+(?:its|the)\s+[^,;]*?\b(?:10-?[KQ]|report|release|filing)\b.*$",
+    r"quarter|first|second|third|fourth|full|\d{4}|fy).*$",
+    re.IGNORECASE,
+)
+# where every term is read: "..., from the balance sheet in the 2018 Form 10-K", "..., all
+# per the consolidated statements of income"
+_READ_IN = deferred(
+    r",?\s+(?:(?:all|both|each)\s+)?(?:in|from)\s+(?:its|the)\s+[^,;]*?"
+    r"\b(?:10-?[KQ]|report|release|filing)\b.*$"
+    # (a statement named after a comma, no operation after it: "capital expenditures in the
+    # statement of cash flows by ..." names where one term is read)
+    r"|,\s+(?:(?:all|both|each)\s+)?(?:in|from|per|using)\s+(?:its|the)\s+[^,;]*?"
+    r"\b(?:statements?|sheets?)\b[^+*/]*$",
     re.IGNORECASE,
 )
 # when every term of a definition is read: "..., all at December 31, 2016", "... each year,
@@ -64,8 +74,14 @@ TRAILING_ALL = deferred(
 
 
 def trailing(expr: str) -> str:
-    """A definition less the period it ends with."""
-    return TRAILING_ALL.sub("", _TRAILING_PERIOD.sub("", expr))
+    """A definition less the period it ends with and where its terms are read."""
+    return read_in(_TRAILING_PERIOD.sub("", expr))
+
+
+def read_in(expr: str) -> str:
+    """A definition less the words after it that say when or where all its terms are read
+    ("..., all at December 31, 2016", "..., from the balance sheet in the 2018 Form 10-K")."""
+    return TRAILING_ALL.sub("", _READ_IN.sub("", expr)).rstrip(" ,")
 
 
 # a formula the question tells how to compute, naming no metric (where it names one, "calculate

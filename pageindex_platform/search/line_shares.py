@@ -21,15 +21,30 @@ _PERIOD_START = (
 )
 # one line as a share of another, asked without a name: "what was Acme's capital expenditure
 # (purchases of property and equipment) as a percentage of net revenues in FY2018?"
+# (a line's name may hold a comma: "marketing, general and administrative expense"; "relative
+# to" asks the same share)
 _SHARE_WORDS = (
-    r"\s*(?P<a>[a-z][^?,;]*?)\s+as\s+an?\s+(?:percentage|percent|share|proportion)\s+of\s+"
+    r"\s*(?P<a>[a-z](?:[^?,;]|,\s(?=[a-z])(?!(?:what|which|how|who)\b))*?)\s+(?:as\s+an?\s+(?:percentage|percent|share|"
+    r"proportion)\s+of|relative\s+to|in\s+relation\s+to)\s+"
     r"(?:its\s+|the\s+)?(?P<b>[a-z][^?,;]*?)"
+    rf"(?=\s+(?:in|for|during|at|over)\s+{_PERIOD_START}|\?|,|;|\.\s|\.?$)"
+)
+# the whole named first: "What percentage of Acme's fiscal 2023 revenue went to salaries and
+# employee benefits?", "What share of net sales did cost of sales represent in 2022?"
+_OF_WHOLE = (
+    r"\bwhat\s+(?:percentage|percent|share|proportion|fraction)\s+of\s+"
+    r"(?:(?:[\w&.-]+\s+){0,3}?[\w&.-]+['’]s?\s+)?(?:(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{4}\s+)?"
+    r"(?:its\s+|the\s+)?(?P<b>[a-z][^?,;()]*?)\s*(?:\([^()]*\)\s*)?"
+    r"(?:went\s+to|was\s+spent\s+on|(?:was|were)\s+(?:made\s+up\s+of|accounted\s+for\s+by)|"
+    r"did\s+(?:its\s+|the\s+)?(?P<a2>[a-z][^?,;]*?)\s+(?:represent|account\s+for|make\s+up|"
+    r"consume|take))\s*(?:its\s+|the\s+)?(?P<a>[a-z][^?,;]*?)?"
     rf"(?=\s+(?:in|for|during|at|over)\s+{_PERIOD_START}|\?|,|;|\.\s|\.?$)"
 )
 # after the owner's name ("eBay's capital expenditure ..."), else after "what was"
 _LINE_SHARE = (
     re.compile(rf"['’]s?\s+{_SHARE_WORDS}", re.IGNORECASE),
     re.compile(rf"\bwhat\s+(?:was|is|were)\s+(?:the\s+)?{_SHARE_WORDS}", re.IGNORECASE),
+    re.compile(_OF_WHOLE, re.IGNORECASE),
 )
 # "the ratio of capital expenditures to depreciation and amortization": one line over another
 _RATIO_OF = deferred(
@@ -48,10 +63,11 @@ def line_share(question: str, catalogue: Catalogue) -> dict[str, Metric]:
     name one line ("cloud revenues as a percentage of total revenues": a part, not a line)."""
     first = SENTENCES.split(question)[0]
     ratio = _RATIO_OF.search(first)
-    found = _LINE_SHARE[0].search(first) or _LINE_SHARE[1].search(first) or ratio
-    if found is None or _NOT_A_LINE.search(found["a"]):
+    found = next((m for m in (s.search(first) for s in _LINE_SHARE) if m), None) or ratio
+    a = _side(found)
+    if found is None or not a or _NOT_A_LINE.search(a):
         return {}
-    a, b = found["a"], found["b"]
+    b = found["b"]
     periods = [_SIDE_PERIOD.findall(side.lower()) for side in (a, b)]
     if any(re.match(r"q[1-4]", p) for side in periods for p in side) or (
         all(periods) and periods[0] != periods[1]
@@ -68,6 +84,14 @@ def line_share(question: str, catalogue: Catalogue) -> dict[str, Metric]:
     return {phrase_words(ASKED): Metric((ASKED,), f"({over}) / ({right.name})", share)}
 
 
+def _side(found: re.Match[str] | None) -> str:
+    """The words of a share's part, where one was found."""
+    if found is None:
+        return ""
+    groups = found.groupdict()
+    return groups.get("a") or groups.get("a2") or ""
+
+
 def _row_named(words: str) -> str:
     """The words of a share's side that may be a row's printed name: not a part's (a
     segment, a region), no parenthesis, no figure, no operator word; "" where they are not."""
@@ -75,6 +99,7 @@ def _row_named(words: str) -> str:
     # a possessive names a part's ("Asia Pacific's revenue"); operators, a formula's
     if _A_PART.search(bare) or re.search(r"[()\d%$'’]|\b(?:plus|minus|less|divided|times)\b", bare):
         return ""
+    bare = re.sub(r",\s*", " ", bare)  # "marketing, general and administrative": one name
     return bare if 1 <= len(bare.split()) <= 6 else ""
 
 
@@ -93,6 +118,18 @@ _GROWTH = (
         r"\b(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth|decline)\s+in\s+"
         r"(?P<a>[^?,;]+?)(?=\s+(?:from|between)\s|\s+(?:in|for|during|over)\s+(?:the\s+)?"
         r"(?:fiscal|fy|q[1-4]|first|second|third|fourth|full|year|quarter|(?:19|20)\d\d)|\s*\?|$)",
+        re.IGNORECASE,
+    ),
+    # "How fast did Acme's total operating revenues grow in 2021 compared with 2020?"
+    re.compile(
+        r"\bhow\s+(?:fast|quickly)\s+(?:did|does|do|has|have|had)\s+(?P<a>[^?,;]+?)\s+grow",
+        re.IGNORECASE,
+    ),
+    # "What was Acme's year-over-year growth in net revenues for fiscal 2018?"
+    re.compile(
+        r"\b(?:(?:year[- ]over[- ]year|yoy|annual)\s+)?growth\s+(?:rate\s+)?in\s+(?P<a>[^?,;]+?)"
+        r"(?=\s+(?:from|between|compared|versus|vs)\b|\s+(?:in|for|during|over)\s+(?:the\s+)?"
+        r"(?:fiscal|fy|q[1-4]|first|second|third|fourth|full|year|quarter|(?:19|20)\d\d)|\s*[?,;]|$)",
         re.IGNORECASE,
     ),
     re.compile(

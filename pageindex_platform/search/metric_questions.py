@@ -20,7 +20,7 @@ from .formulas_told import (
     SENTENCES,
     TAKE_AND,
     TAKING,
-    TRAILING_ALL,
+    read_in,
     taken,
     taken_matches,
     told,
@@ -168,8 +168,10 @@ def _written(sentence: str) -> list[tuple[str, str]]:
     as Y", or one after its name ("..., defined as Y", "i.e. Y"); [] when it writes none."""
     match = _DEFINED.match(sentence.strip())
     if match:
-        name = match.group("name") or match.group("name2")
-        return [(name.strip(), TRAILING_ALL.sub("", match.group("expr")))]
+        name = (match.group("name") or match.group("name2")).strip()
+        # "Define it as: ...", "This ratio is defined as ...": the metric the question asks
+        name = ASKED if _PRONOUN.fullmatch(name) else name
+        return [(name, read_in(match.group("expr")))]
     inline = _INLINE.search(sentence.strip()) or _CALCULATE_AS.search(sentence.strip())
     # "Calculate Acme's full-year 2022 EBITDA, in USD millions, as ...": the name before
     # how the answer is given, its period words dropped
@@ -195,6 +197,7 @@ def _written(sentence: str) -> list[tuple[str, str]]:
     return [(name, expr)]
 
 
+_PRONOUN = deferred(r"(?:it|this|that|(?:this|the)\s+(?:ratio|metric|measure|figure))", re.I)
 _OPERATION = deferred(
     r"\b(?:divided\s+by|times|plus|minus|over|less|multiplied\s+by)\b|\s[-+*/]\s", re.I
 )

@@ -256,6 +256,10 @@ def _checked(
             "not printed negative (a deduction or an outflow)",
         ),
     ]
+    # "segment assets as of May 31": not a year's flow, unless its row says it is a balance
+    # ("Cash and equivalents, end of year" in a cash flow statement's year column)
+    if book.ask.months == 0 and first.period_start is not None and not _AT_END.search(first.label):
+        checks.append(Check("kind", False, "a flow over a period; a balance at a date is asked"))
     if statement is not None and book.statement_pages.get(first.page) != statement:
         checks.append(
             Check("statement", False, f"the {statement} is asked; p. {first.page} is not")
@@ -264,6 +268,9 @@ def _checked(
     if others:
         checks.append(Check("agreement", False, f"another row so named gives {others[0]:,.2f}"))
     return row_stated(first, checks, named, "the figure asked")
+
+
+_AT_END = deferred(r"\b(?:end|beginning|close)\s+of\b|\bbalance\b", re.IGNORECASE)
 
 
 def _same_digits(one: float, other: float) -> bool:

@@ -10,6 +10,7 @@ from ..index.table_headers import column_periods
 from ..patterns import deferred
 from ..periods import MONTH_WORDS
 from .figures import Figure
+from .terms import phrase_words
 
 _MONTH = deferred(rf"\b{MONTH_WORDS}", re.IGNORECASE)
 _DATES = deferred(rf"{_MONTH.pattern}\s+\d{{1,2}},?\s*\d{{4}}|(?<![\d,.$])(?:19|20)\d\d\b")
@@ -102,19 +103,26 @@ def row_headings(figure: Figure, text: str) -> list[str]:
     """The headings the figure's row stands under inside its table, nearest first: the lines
     above the row, below the table's header, that hold no figure ("Operating Revenues" over
     "Electric" and "Natural gas"; "Internet of Things" and then "Operating income (loss):"
-    over a segment's row)."""
+    over a segment's row), less those of blocks closed by their total above the row
+    ("Finance lease cost:" heads "Total finance lease cost", not the "Net lease cost" after
+    it; "Revenues:" still heads the rows after "Total cloud revenues")."""
     lines = page_lines(text)
     at = row_at(figure, lines)
     found: list[str] = []
+    closed: set[str] = set()  # the names of blocks whose total is printed above the row
     for back in range(at - 1, max(-1, at - _ROW_WINDOW), -1):
         line = lines[back]
         if len(_DATES.findall(line)) >= 2 or _SENTENCE.match(line):
             break  # the table's header, or the sentence that introduces the table
-        if line and not re.search(r"\d", line):
+        total = _TOTAL_ROW.match(line)
+        if total:  # "Total finance lease cost" closes the block "Finance lease cost:" heads
+            closed.add(phrase_words(total[1]))
+        if line and not re.search(r"\d", line) and phrase_words(line) not in closed:
             found.append(line)
     return found
 
 
+_TOTAL_ROW = deferred(r"total\s+([^\d$(]+?)\s*[\d$(]", re.IGNORECASE)
 # a sentence that introduces a table ("The following table shows changes in revenue ... (in
 # millions):"): eight words or more, ending in a colon or a full stop
 _SENTENCE = deferred(r"(?:\S+\s+){7,}\S*[:.]\)?$")

@@ -52,6 +52,7 @@ from .named_rows import or_named_row, unquoted
 from .narrowing import ADJUSTED, another_measure, narrowed, other_than_the_line
 from .one_figure import one_asked
 from .parts_asked import part_asked
+from .phrase_end import named_beyond
 from .printed import continuing_unsaid
 from .printed_rates import against_printed
 from .said_first import in_text
@@ -201,6 +202,7 @@ def _stated(
     stated = _line_item(session, question, catalogue, item, book, ask, document)
     line = stated.headline if stated.headline and stated.headline.kind != "metric" else None
     other = other_than_the_line(question, item, uncomputed) if line else None  # not a part's share
+    other = other or (named_beyond(question, at, length, line.label) if line else None)
     if other is not None:
         what, reason = other
         unsure(stated, reason, what)
