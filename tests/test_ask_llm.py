@@ -23,6 +23,9 @@ from .fake_llm import FakeLLM, Hostile, Response, serving
 from .helpers import env_db, run_cli, run_json, session_scope
 from .test_llm_ingest import _stored_tree_is_valid
 
+# these time servers and endpoints (or bind ports): run alone (scripts/test.sh)
+pytestmark = pytest.mark.serial
+
 TENQ = "BESTBUY_2024Q2_10Q"
 GOOD_SQL = "SELECT name FROM document_metadata WHERE company ILIKE '%best buy%'"
 

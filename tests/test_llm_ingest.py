@@ -20,6 +20,9 @@ from .fake_llm import FakeLLM, Response, competent, serving
 from .helpers import run_cli, run_json
 from .test_ingest import _tree_nodes, _walk
 
+# these time servers and endpoints (or bind ports): run alone (scripts/test.sh)
+pytestmark = pytest.mark.serial
+
 TENQ = "BESTBUY_2024Q2_10Q"
 
 

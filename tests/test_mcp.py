@@ -28,6 +28,9 @@ from mcp.types import TextContent
 from .conftest import DEV_SET
 from .helpers import PI, free_port, refused_without, run_cli, run_json
 
+# these time servers and endpoints (or bind ports): run alone (scripts/test.sh)
+pytestmark = pytest.mark.serial
+
 READ_TOOLS = {
     "browse_documents",
     "get_document",

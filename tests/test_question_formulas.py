@@ -257,3 +257,51 @@ def test_a_line_named_within_another_things_name_is_not_stated(acme: None) -> No
     assert _stated("What were Acme's total assets at December 31, 2023?") == 20_000e6
     assert _stated("What was Acme's provision for taxes in fiscal 2023?") == 200e6
     assert _stated("What were Acme's capital expenditures in fiscal 2023?") == 1_000e6
+
+
+def test_the_lines_asked_alone_are_stated_whatever_follows_their_names(acme: None) -> None:
+    """Words after a line's name that end its phrase (a date, "outstanding", "on hand", where
+    it is read) or a sentence after it set nothing aside."""
+    for question, value in (
+        ("What was Acme's FY2023 net income? If it was a loss, give it as a negative.", 1_200),
+        ("What were Acme's inventories this year, at December 31, 2023?", 900),
+        ("What were Acme's total assets on December 31, 2023?", 20_000),
+        ("What was Acme's long-term debt outstanding at December 31, 2023?", 9_000),
+        ("What was Acme's capital expenditure on the cash flow statement for fiscal 2023?", 1_000),
+    ):
+        assert _stated(question) == pytest.approx(value * 1e6), question
+
+
+def test_where_a_term_is_read_and_its_own_period_are_kept_in_the_formula(acme: None) -> None:
+    """A definition whose terms each say where or when they are read is computed with all
+    its terms, or not stated: never one term alone, never two years read as one."""
+    for question, value in (
+        (
+            "What was Acme's 2023 return on assets? Define it as: net income, from the income "
+            "statement, divided by total assets, from the balance sheet. Answer in percent.",
+            1_200 / 20_000 * 100,
+        ),
+        (
+            "What was Acme's revenue growth? Define it as: (net revenue (FY2023) - net revenue "
+            "(FY2022)) / net revenue (FY2022). Answer in percent, two decimals.",
+            (9_000 - 8_500) / 8_500 * 100,
+        ),
+    ):
+        headline = run_json("ask", question)["headline"]
+        assert headline is None or headline["value"] == pytest.approx(value, abs=0.01), question
+
+
+def test_a_share_no_row_gives_is_read_from_the_sentence_that_says_it(tmp_path: Path) -> None:
+    """ "What share of revenues did X represent": where no row is X, the sentence that says
+    the share is the answer, not "not computed"."""
+    said = (
+        "\n# Item 7. Management's Discussion and Analysis\n\nSubscription and support revenues "
+        "represented 71%, 70% and 68% of our total revenues in fiscal 2023, 2022 and 2021, "
+        "respectively.\n"
+    )
+    files = {"acme-10k-2023.md": annual_filing(2023, FILING + said, name="ACME CORPORATION")}
+    ingest_files(tmp_path / "acme", files)
+    assert _stated(
+        "What share of Acme's total revenues did subscription and support revenues represent "
+        "in fiscal 2023?"
+    ) == pytest.approx(71)

@@ -13,6 +13,9 @@ import pytest
 
 from pageindex_platform.index.slots import CpuSlots
 
+# these time servers and endpoints (or bind ports): run alone (scripts/test.sh)
+pytestmark = pytest.mark.serial
+
 REPO = Path(__file__).resolve().parents[1]
 
 # Holds one of `count` slots in `folder` until killed, saying "held" once it has it.

@@ -32,6 +32,9 @@ from .fake_answers import task_of
 from .fake_llm import FakeLLM, Response, competent, serving
 from .helpers import env_db, run_cli
 
+# these time servers and endpoints (or bind ports): run alone (scripts/test.sh)
+pytestmark = pytest.mark.serial
+
 TENQ = "BESTBUY_2024Q2_10Q"
 QUESTION = "Best Buy comparable sales in the second quarter of fiscal 2024"
 GOOD_SQL = "SELECT name FROM document_metadata WHERE company ILIKE '%best buy%'"

@@ -26,6 +26,9 @@ from selenium.webdriver.support.ui import WebDriverWait
 from .conftest import REPO
 from .helpers import PI, free_port, refused_without, run_json
 
+# these time servers and endpoints (or bind ports): run alone (scripts/test.sh)
+pytestmark = pytest.mark.serial
+
 ARTIFACTS = REPO / "test-artifacts"
 TENQ = "BESTBUY_2024Q2_10Q"
 

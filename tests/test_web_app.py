@@ -32,6 +32,9 @@ from pageindex_platform.web.server import config
 from .conftest import SAMPLES
 from .helpers import env_db, free_port, run_cli
 
+# these time servers and endpoints (or bind ports): run alone (scripts/test.sh)
+pytestmark = pytest.mark.serial
+
 SITE = "http://127.0.0.1:8750"
 TENQ = "BESTBUY_2024Q2_10Q"
 QUESTION = "Best Buy Q2 FY2024 comparable sales"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from ..patterns import deferred
+from ..periods import MONTH_WORDS
 
 _WORDS_TO_OPS = (
     (r"\bdivided by\b|\bover\b", "/"),
@@ -53,7 +54,8 @@ def _year_ends(found: re.Match[str], year: int | None) -> bool:
 
 # a qualifier a name carries in parentheses ("interest expense (net of amounts capitalized)")
 _QUALIFIER = deferred(
-    r"\(\s*((?:excluding|including|net\s+of|less|after|before|exclusive\s+of)\b[^()]*)\)",
+    r"\(\s*((?:excluding|including|net\s+of|less|after|before|exclusive\s+of|attributable)\b"
+    r"[^()]*)\)",
     re.IGNORECASE,
 )
 # where a term is read, in parentheses: "dividends paid (from the cash flow statement)",
@@ -75,10 +77,14 @@ _NAMED_FORMULA = deferred(
 )
 # what a question says of a term in parentheses, no operation in them: "diluted earnings per
 # share (net income attributable to the company's common stockholders)" names the row before it
+# (not a term's own period, "net revenue (FY2022)", "inventories (December 31, 2022)", nor
+# what "average" or "between" take)
 _GLOSS = deferred(
     r"(?<=[\w'’])(?<!\bby)(?<!\bplus)(?<!\bminus)(?<!\bless)(?<!\bover)(?<!\btimes)"
-    r"\s*\((?![^()]*?(?:\s[-+*/]\s|\b(?:plus|minus|less|divided|times|over)\b))"
-    r"[^()]*\)"
+    r"(?<!\baverage)(?<!\bof)(?<!\bbetween)"
+    r"\s*\((?![^()]*?(?:\s[-+*/]\s|\d|\b(?:plus|minus|less|divided|times|over|fy|fiscal|years?|"
+    rf"quarters?|prior|current|previous|between|average|{MONTH_WORDS})\b))[^()]*\)",
+    re.IGNORECASE,
 )
 # a comma before "divided by" closes the dividend: "A minus B minus C, divided by D"
 _DIVIDED_AFTER = deferred(r",\s*(?:divided\s+by|over)\s+", re.IGNORECASE)

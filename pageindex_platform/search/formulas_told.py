@@ -49,15 +49,20 @@ _TRAILING_PERIOD = deferred(
     r"quarter|first|second|third|fourth|full|\d{4}|fy).*$",
     re.IGNORECASE,
 )
+# no operation after where a term is read: "net income, from the income statement, divided by
+# total assets, ..." reads two terms
+_NO_OPERATION = (
+    r"(?!.*(?:\s[-+*/]\s|\b(?:divided|over|minus|plus|less|times|multiplied|subtract|add)\b))"
+)
 # where every term is read: "..., from the balance sheet in the 2018 Form 10-K", "..., all
 # per the consolidated statements of income"
 _READ_IN = deferred(
     r",?\s+(?:(?:all|both|each)\s+)?(?:in|from)\s+(?:its|the)\s+[^,;]*?"
-    r"\b(?:10-?[KQ]|report|release|filing)\b.*$"
+    rf"\b(?:10-?[KQ]|report|release|filing)\b{_NO_OPERATION}.*$"
     # (a statement named after a comma, no operation after it: "capital expenditures in the
     # statement of cash flows by ..." names where one term is read)
     r"|,\s+(?:(?:all|both|each)\s+)?(?:in|from|per|using)\s+(?:its|the)\s+[^,;]*?"
-    r"\b(?:statements?|sheets?)\b[^+*/]*$",
+    rf"\b(?:statements?|sheets?)\b{_NO_OPERATION}.*$",
     re.IGNORECASE,
 )
 # when every term of a definition is read: "..., all at December 31, 2016", "... each year,

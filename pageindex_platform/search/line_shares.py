@@ -89,7 +89,7 @@ def _side(found: re.Match[str] | None) -> str:
     if found is None:
         return ""
     groups = found.groupdict()
-    return groups.get("a") or groups.get("a2") or ""
+    return groups.get("a2") or groups.get("a") or ""
 
 
 def _row_named(words: str) -> str:
@@ -128,7 +128,8 @@ _GROWTH = (
     # "What was Acme's year-over-year growth in net revenues for fiscal 2018?"
     re.compile(
         r"\b(?:(?:year[- ]over[- ]year|yoy|annual)\s+)?growth\s+(?:rate\s+)?in\s+(?P<a>[^?,;]+?)"
-        r"(?=\s+(?:from|between|compared|versus|vs)\b|\s+(?:in|for|during|over)\s+(?:the\s+)?"
+        r"(?=\s+(?:between|compared|versus|vs)\b|\s+from\s+(?:fiscal|fy|q[1-4]|(?:19|20)\d\d|the\s+"
+        r"(?:prior|previous|same))|\s+(?:in|for|during|over)\s+(?:the\s+)?"
         r"(?:fiscal|fy|q[1-4]|first|second|third|fourth|full|year|quarter|(?:19|20)\d\d)|\s*[?,;]|$)",
         re.IGNORECASE,
     ),

@@ -147,7 +147,9 @@ def named_row(
     if not scored:
         return Stated()
     part = _PART_ASKED.search(question) is not None  # a segment's table may then hold it
-    return _checked(scored, book, year, statement_asked(question), part=part)
+    # a balance asked at a date: what a balance sheet holds, at the date the question says
+    balance = book.ask.months == 0 and _BALANCE_NAMED.search(question) is not None
+    return _checked(scored, book, year, statement_asked(question), part=part, balance=balance)
 
 
 def _named_keys(
@@ -233,6 +235,7 @@ def _checked(
     statement: Statement | None,
     *,
     part: bool = False,
+    balance: bool = False,
 ) -> Stated:
     """The figure of the rows the question names most fully, checked; set aside (with the
     others so named) where a check fails or another row so named gives another figure."""
@@ -256,9 +259,9 @@ def _checked(
             "not printed negative (a deduction or an outflow)",
         ),
     ]
-    # "segment assets as of May 31": not a year's flow, unless its row says it is a balance
-    # ("Cash and equivalents, end of year" in a cash flow statement's year column)
-    if book.ask.months == 0 and first.period_start is not None and not _AT_END.search(first.label):
+    # "segment assets as of May 31": a balance asked, not a year's flow, unless the row says
+    # it is a balance ("Cash and equivalents, end of year" in a cash flow statement's column)
+    if balance and first.period_start is not None and not _AT_END.search(first.label):
         checks.append(Check("kind", False, "a flow over a period; a balance at a date is asked"))
     if statement is not None and book.statement_pages.get(first.page) != statement:
         checks.append(
@@ -270,6 +273,9 @@ def _checked(
     return row_stated(first, checks, named, "the figure asked")
 
 
+_BALANCE_NAMED = deferred(
+    r"\b(?:assets?|liabilit(?:y|ies)|debt|equity|obligations?|borrowings?|deposits?)\b", re.I
+)
 _AT_END = deferred(r"\b(?:end|beginning|close)\s+of\b|\bbalance\b", re.IGNORECASE)
 
 

@@ -6,26 +6,43 @@ none of those words is not what the question asks."""
 from __future__ import annotations
 
 from ..patterns import deferred
+from .sentence_numbers import MONTHS
 from .terms import phrase_words
 
-# a word after a line item's name that ends its phrase (the question's words, `phrase_words`):
-# a preposition, a conjunction, a verb, a period, a measure of the line ("margin", "growth"), a
-# word for the figure itself ("balance", "line"), a time ("last"), what the line is done under
-# ("program")
-_PHRASE_ENDS = deferred(
-    r"for|in|at|of|as|on|during|from|to|into|and|or|nor|but|than|by|per|with|without|over|"
-    r"under|between|versus|v|vs|compared|relative|including|excluding|before|after|"
-    r"attributable|when|where|what|which|how|who|whose|that|this|these|those|it|its|their|"
-    r"the|a|an|was|were|is|are|be|been|being|did|do|doe|ha|has|have|had|will|would|could|"
-    r"should|can|may|might|\w+ed|rise|rose|fall|fell|grew|grow|go|went|come|came|stood|"
-    r"year|fiscal|fy\d*|q[1-4]|quarter|month|period|\d+|line|item|figure|amount|balance|"
-    r"total|value|number|ratio|margin|growth|rate|turnover|yield|coverage|percentage|percent|"
-    r"share|multiple|increase|decrease|change|gaap|using|according|based|less|plus|minus|"
-    r"divided|time|then|also|only|alone|together|respectively|approximately|about|all|both|"
-    r"each|whole|entire|usd|dollar|million|billion|thousand|answer|round|give|express|"
-    r"expense|cost|net|reported|consolidated|company|corporation|inc|firm|business|last|"
-    r"previous|prior|current|next|latest|recent|ago|program|plan|authorization|activity|"
-    r"activitie|transaction|basis"
+# a word after a line item's name that ends its phrase: a preposition, a conjunction, a verb, a
+# time or a period, a measure of the line ("margin", "growth"), a word for the figure itself
+# ("balance", "level", "position"), what the line is done under ("program"); each as
+# `phrase_words` writes it ("this" → "thi")
+_WORDS_ENDING = (
+    "for in at of as on during from to into and or nor but than by per with without "
+    "over under between versus v vs compared relative including excluding before "
+    "after attributable when where what which how who whose that this these those it "
+    "its their the a an was were is are be been being did do does has have had will "
+    "would could should can may might rise rose fall fell grew grow go went come came "
+    "stood year years fiscal quarter month months period line item figure amount "
+    "balance total value number ratio margin growth rate turnover yield coverage "
+    "percentage percent share multiple increase decrease change gaap using according "
+    "based less plus minus divided times time then also only alone together "
+    "respectively approximately about all both each whole entire usd dollar dollars "
+    "million billion thousand answer round give express please provide expense cost "
+    "net reported consolidated company corporation inc firm business last previous "
+    "prior current next latest recent ago program activity activities transaction "
+    "basis outstanding through within across since until hand position level levels "
+    "spending spend payment payments holding holdings carrying ending ended end "
+    "beginning"
+)
+_ENDS = frozenset(phrase_words(_WORDS_ENDING).split()) | MONTHS
+# words that end a phrase by their form: a verb's past ("recorded"), a fiscal year or quarter
+# ("fy2023", "q2"), a number
+_ENDS_BY_FORM = deferred(r"\w+ed|fy\d*|q[1-4]|\d+")
+# the question's words and its punctuation, a word joined to the one before by a hyphen marked
+_TOKENS = deferred(r"(-?)([a-z0-9&]+)|([?.!;:,()])")
+_DETERMINERS = frozenset("its their the a an".split())
+# words after "on" that say where or how a line is read, not a part of it ("on the cash flow
+# statement", "on December 31", "on a GAAP basis", "on hand")
+_ON_NO_PART = (
+    frozenset(phrase_words("statement statements sheet sheets basis gaap hand average").split())
+    | MONTHS
 )
 
 
@@ -40,23 +57,40 @@ def named_beyond(question: str, at: int, length: int, label: str) -> tuple[str, 
 
 
 def words_beyond(question: str, at: int, length: int, label: str) -> str:
-    """The words that follow a line item's name at `at` (of `length`) in the question's
-    `phrase_words` and continue its noun phrase, which the row's `label` does not print
+    """The question's words that follow a line item's name at `at` (of `length`, in its
+    `phrase_words`) in the same phrase and sentence, which the row's `label` does not print
     ("retirement obligation rollforward" after "asset", beside "Total assets"); "" where the
     name ends its phrase or the label prints them. A thing the line is spent or earned on
     ("capital expenditures on aircraft") is a part of the line, said the same way."""
-    after = phrase_words(question)[at + length :].split()
-    if after[:1] == ["on"]:
-        after = [w for w in after[1:] if w not in _DETERMINERS]
+    after = _words_after(question, len(phrase_words(question)[: at + length].split()))
+    if after[:1] and after[0][0] == "on":
+        after = [w for w in after[1:] if w[0] not in _DETERMINERS]
+        if any(w[0] in _ON_NO_PART for w in after[:3]):
+            return ""
     beyond = []
-    for word in after[:3]:
-        if _PHRASE_ENDS.fullmatch(word):
+    for word, joined, shown in after[:3]:
+        if not joined and (word in _ENDS or _ENDS_BY_FORM.fullmatch(word)):
             break
-        beyond.append(word)
-    beyond = [w for w in beyond if w not in _NO_PART]  # "on a GAAP basis"
+        beyond.append((word, shown))
     printed = set(phrase_words(label).split())
-    return " ".join(beyond) if any(word not in printed for word in beyond) else ""
+    if all(word in printed for word, _ in beyond):
+        return ""
+    return " ".join(shown for _, shown in beyond)
 
 
-_DETERMINERS = frozenset("its their the a an".split())
-_NO_PART = frozenset("basis gaap reported consolidated average".split())
+def _words_after(question: str, count: int) -> list[tuple[str, bool, str]]:
+    """The words after the question's first `count` words, up to the end of their clause
+    (a punctuation mark): each as `phrase_words` writes it, whether a hyphen joins it to the
+    word before ("asset-backed"), and as the question writes it."""
+    words: list[tuple[str, bool, str]] = []
+    seen = 0
+    for found in _TOKENS.finditer(question.lower()):
+        if found[3]:  # punctuation: the clause ends, once the name has been passed
+            if seen >= count:
+                break
+            continue
+        seen += 1
+        if seen > count:
+            word = phrase_words(found[2]).strip()
+            words.append((word, bool(found[1]) and found.start() > 0, found[2]))
+    return words

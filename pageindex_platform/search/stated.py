@@ -155,11 +155,8 @@ def _stated(
     formula_asked: bool,
 ) -> Stated:
     """The metric asked, computed, else the line item asked (none if `formula_asked`)."""
-    defined = (
-        defined_metrics(question)
-        or line_share(question, catalogue)
-        or line_growth(question, catalogue)
-    )
+    told = defined_metrics(question)  # the question's own formulas; else a share or a growth
+    defined = told or line_share(question, catalogue) or line_growth(question, catalogue)
     metric = metric_in(question, catalogue, defined)
     items = items_asked(question, catalogue.items)
     number = not _NOT_A_NUMBER.search(question)
@@ -173,6 +170,9 @@ def _stated(
         except FormulaError as exc:
             logger.info("metric %s not computed: %s", metric.name, exc)
             uncomputed = metric.name
+            said = in_text(session, question, document, ask, None, {}) if not told else None
+            if number and said is not None and said.headline is not None:
+                return said  # a share a sentence says ("represented 71%, 70% and 68% of ...")
         else:
             _set_aside_unasked(session, question, document, metric, defined, stated)
             if stated.working is None and number and metric not in defined.values():
