@@ -146,6 +146,16 @@ SCHEDULED = [
         "2023, how much was due in 2025? Answer in USD millions.",
         1_750,
     ),
+    (  # several years asked together: their sum, each year's cell cited
+        "Based on the expected future principal maturities of Acme's debt as of December 31, "
+        "2023, how much was due in 2024, 2025 and 2026 combined? Answer in USD millions.",
+        750 + 1_750 + 1_150,
+    ),
+    (
+        "Looking at the expected future principal maturities of Acme's debt as of December 31, "
+        "2023, how much in total was due in 2025 through 2026? Answer in USD millions.",
+        1_750 + 1_150,
+    ),
 ]
 
 
@@ -164,6 +174,9 @@ def test_amounts_a_schedule_gives_by_the_year_they_fall_due(acme: None) -> None:
         "As of December 31, 2023, how much in future minimum rental payments under operating "
         "leases did Acme have due in 2025?",
         "How much did Acme pay in operating lease payments in 2023?",
+        # a year of the years asked together that the schedule does not list
+        "As of December 31, 2023, how much of Acme's debt principal was due in 2026 and 2027 "
+        "combined?",
     ):
         assert run_json("ask", question)["headline"] is None, question
     lessee = run_json(

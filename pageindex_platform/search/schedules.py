@@ -13,7 +13,7 @@ and print different amounts, or where the table says no scale."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from ..db import queries
@@ -60,6 +60,14 @@ _ROW = deferred(
     re.IGNORECASE,
 )
 _CELL = deferred(r"\(?\d[\d,]*(?:\.\d+)?\)?|[—–-]")
+# several years listed after the first one due: ", 2024 and 2025", " through fiscal 2020"
+_YEARS_LISTED = deferred(
+    r"(?:19|20)\d\d(?:\s*,\s*(?:fiscal\s+|fy\s?)?(?:19|20)\d\d)*\s*,?\s*"
+    r"(?:and|(?P<through>through|to))\s+(?:fiscal\s+|fy\s?)?(?:19|20)\d\d",
+    re.IGNORECASE,
+)
+# the years' amounts asked together, not each or compared
+_TOGETHER = deferred(r"\b(?:combined|in\s+total|together|altogether|sum|aggregate)\b", re.I)
 _AFTER = deferred(r"^(?:thereafter|total|later\s+years|\d{4}\s+and\s+thereafter)\b", re.I)
 _SCALE = deferred(r"\bin\s+(millions|thousands|billions)\b", re.IGNORECASE)
 _POWER = {"thousands": 3, "millions": 6, "billions": 9}
@@ -70,7 +78,7 @@ _NOT_THING = frozenset(
     "mature maturing matures repay repaid year years fiscal fy answer usd million millions billion "
     "billions dollar dollars total amount according per 10 k q form filing report annual "
     "quarterly end ended ending looking expect expected estimate estimated from by with under "
-    "into per".split()
+    "into per based and combined together altogether sum aggregate".split()
 )
 _LEAD_LINES = 4  # the lines before a schedule's rows that introduce it
 
@@ -85,6 +93,24 @@ class _Schedule:
     text: str  # the page's
     received: bool  # what the company will receive ("Leases where the Company is a lessor")
     dated: str  # the sentence that introduces it, whose date is the schedule's
+
+
+def due_years(question: str, document: DocumentInfo) -> list[int]:
+    """The years an amount is asked to fall due in, all after the document's own: one ("due in
+    2021"), or several asked together ("in 2023, 2024 and 2025 combined", "in fiscal 2018
+    through 2020, in total"); [] where none is."""
+    first = due_later(question, document)
+    due = _DUE_ASKED.search(question)
+    if first is None or due is None:
+        return []
+    listed = _YEARS_LISTED.match(question, due.start("year"))
+    if listed is None or not _TOGETHER.search(question):
+        return [first]
+    years = [int(y) for y in re.findall(r"(?:19|20)\d\d", listed[0])]
+    if listed["through"]:  # "2018 through 2020": each year between
+        years = list(range(years[0], years[-1] + 1))
+    ordered = years == sorted(set(years)) and years[-1] - years[0] < 10
+    return years if ordered else [first]
 
 
 def due_later(question: str, document: DocumentInfo) -> int | None:
@@ -102,45 +128,80 @@ def scheduled(*, session: Session, question: str, document: DocumentInfo) -> Sta
     document's own), read from the document's schedule, checked; the schedules' rows set
     aside (with why) where a check fails; empty where the question asks no such amount or
     no schedule says what it asks."""
-    year = due_later(question, document)  # (a year the filing has seen is paid, not scheduled)
+    years = due_years(question, document)  # (a year the filing has seen is paid, not due)
     thing = _thing(question, name_words(document.company))
-    if year is None or not document.period_end or not _MONEY.search(question) or not thing:
+    if not years or not document.period_end or not _MONEY.search(question) or not thing:
         return Stated()
     own = date.fromisoformat(document.period_end)
     at = max((d for _, d in written_dates(question)), default=own)
     kinds = [kind for kind in _ANCHORS if kind & set(thing)]
-    found: list[tuple[int, Figure, _Schedule]] = []
+    found: list[tuple[int, list[Figure], _Schedule]] = []
     for schedule in _schedules(session, document):
         said = phrase_words(schedule.lead)
         score = sum(f" {w} " in said for w in thing)
         # half of what is asked, its first word among them ("power purchase commitments" are
         # not "other commitments ... land leases")
-        if 2 * score < len(thing) or f" {thing[0]} " not in said or year not in schedule.rows:
+        if 2 * score < len(thing) or f" {thing[0]} " not in said:
+            continue
+        if any(year not in schedule.rows for year in years):
             continue
         named = all(any(f" {w} " in said for w in kind) for kind in kinds)
         if not named or schedule.received:
             continue  # a table of another thing, or of what the company will receive
         if any(d != at for _, d in written_dates(schedule.dated)):
             continue  # a table as of another date (the year before's, beside it)
-        cell = _column(schedule, year, thing)
-        if cell is None:
+        cells = [_column(schedule, year, thing) for year in years]
+        if any(cell is None for cell in cells):
             continue
-        found.append((score, _figure(document, schedule, year, cell), schedule))
+        figures = [
+            _figure(document, schedule, y, c) for y, c in zip(years, cells, strict=True) if c
+        ]
+        found.append((score, figures, schedule))
     if not found:
         return Stated()
     best = max(score for score, _, _ in found)
-    top = [(figure, schedule) for score, figure, schedule in found if score == best]
-    figure, schedule = top[0]
+    top = [(figures, schedule) for score, figures, schedule in found if score == best]
+    figures, schedule = top[0]
     checks = [
         Check("label", True, f"the schedule says {' '.join(schedule.lead.split()[-12:])!r}"),
-        page_check(figure, schedule.text),
+        *(page_check(figure, schedule.text) for figure in figures),
         Check(
             "agreement",
-            len({f.value for f, _ in top}) == 1,
+            len({sum(f.value for f in fs) for fs, _ in top}) == 1,
             "the schedules that say as much give one amount",
         ),
     ]
-    return row_stated(figure, checks, [f for f, _ in top], "the amount asked")
+    if len(figures) > 1:
+        return _summed(figures, checks, [f for fs, _ in top for f in fs])
+    return row_stated(figures[0], checks, [fs[0] for fs, _ in top], "the amount asked")
+
+
+def _summed(figures: list[Figure], checks: list[Check], rows: list[Figure]) -> Stated:
+    """The amounts of several years a schedule lists, summed where every check passes (each
+    year's cell printed on its page), with each year's cell as the working; else each set
+    aside with the check that failed."""
+    first = figures[0]
+    total = replace(
+        first,
+        label=f"{first.label.split(' — ', 1)[0]}–{figures[-1].label}",
+        value=sum(f.value for f in figures),
+    )
+    stated = row_stated(total, checks, rows, "the amount asked")
+    if stated.headline is None:
+        return stated
+    stated.headline = replace(stated.headline, kind="metric")
+    stated.text = "\n".join(
+        [
+            f"{total.shown} — the sum of {len(figures)} years' amounts: {total.cited}",
+            "Working:",
+            *(
+                f"- {f.label.split(' — ', 1)[0]}: {f.shown} [{f.document}, p. {f.page}]"
+                for f in figures
+            ),
+        ]
+    )
+    stated.figures = figures
+    return stated
 
 
 def _thing(question: str, company_words: set[str]) -> list[str]:
