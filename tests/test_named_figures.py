@@ -16,7 +16,7 @@ from pageindex_platform.search.figures import Figure, LineItem
 from pageindex_platform.search.row_labels import heading_check
 
 from .conftest import ingest_once
-from .helpers import annual_filing, run_json
+from .helpers import annual_filing, ingest_files, run_json
 from .test_question_formulas import FILING
 
 # a business sold, whose table names a row as the income statement does
@@ -244,3 +244,39 @@ def test_a_label_holding_other_cells_is_a_misread_row() -> None:
     )
     check = heading_check(item, figure, "")
     assert not check.passed and "misread" in check.detail
+
+
+ACROSS = """# Note 9. Debt
+
+Contractual Repayment Schedule
+Acme's long-term debt principal repayment amounts at December 31, 2023 are reflected in the
+table below:
+(in millions, except interest rates) 2024 2025 2026 2027 2028 Thereafter Total
+Average fixed interest rate 3.10 % 3.20 % 3.30 % 3.40 % 3.50 % 4.00 % 3.80 %
+Fixed rate obligations $ 500 $ 600 $ 700 $ 800 $ 900 $ 5,000 $ 8,500
+Variable rate obligations $ 100 $ — $ 200 $ — $ — $ — $ 300
+Total consolidated debt $ 600 $ 600 $ 900 $ 800 $ 900 $ 5,000 $ 8,800
+"""
+
+
+def test_a_schedule_whose_columns_are_the_years(tmp_path: Path) -> None:
+    """A repayment schedule printed with the years as its columns: the row the question
+    names, for the year asked or several years together."""
+    files = {"acme-10k-2023.md": annual_filing(2023, ACROSS, name="ACME CORPORATION")}
+    ingest_files(tmp_path / "across", files)
+    for question, value in (
+        (
+            "Using the contractual repayment schedule in Acme's 2023 Form 10-K, how much total "
+            "consolidated debt principal was scheduled to be repaid in 2024, 2025 and 2026 "
+            "combined? Answer in USD millions.",
+            2_100,
+        ),
+        (
+            "Per Acme's contractual repayment schedule, how much in variable rate obligations "
+            "was due in 2026? Answer in USD millions.",
+            200,
+        ),
+    ):
+        out = run_json("ask", question)
+        assert out["headline"] is not None, (question, out["answer"])
+        assert float(out["headline"]["value"]) == pytest.approx(value), question

@@ -78,9 +78,19 @@ _NOT_THING = frozenset(
     "mature maturing matures repay repaid year years fiscal fy answer usd million millions billion "
     "billions dollar dollars total amount according per 10 k q form filing report annual "
     "quarterly end ended ending looking expect expected estimate estimated from by with under "
-    "into per based and combined together altogether sum aggregate".split()
+    "into per based using and combined together altogether sum aggregate".split()
 )
 _LEAD_LINES = 4  # the lines before a schedule's rows that introduce it
+# a header whose columns are years, then what falls due later (and the total)
+_YEAR_COLUMNS = deferred(
+    r"(?P<columns>(?:total\s+)?(?:(?:fiscal\s+)?(?:19|20)\d\d\s+){3,}thereafter(?:\s+total)?)\s*$",
+    re.IGNORECASE,
+)
+# a row of amounts under such a header: its label, then a cell for each column
+_ACROSS_ROW = deferred(
+    r"^(?P<label>[A-Za-z][^$\d%]*?)\s+(?P<cells>(?:\$?\s?(?:\(?\d[\d,]*(?:\.\d+)?\)?|[—–-])\s*)+)$"
+)
+_ACROSS_ROWS = 25  # the lines under such a header read as its rows, at most
 
 
 @dataclass(frozen=True)
@@ -244,6 +254,34 @@ def _schedules(session: Session, document: DocumentInfo) -> list[_Schedule]:
                         _Schedule(page.page, lead, header, rows, power, page.text, received, dated)
                     )
             at = max(end, at + 1)
+        found.extend(_across(page.page, page.text, lines))
+    return found
+
+
+def _across(page: int, text: str, lines: list[str]) -> list[_Schedule]:
+    """The schedules of a table whose columns are the years ("(in millions) 2023 2024 2025
+    2026 2027 Thereafter Total"): one for each row of amounts under that header, its label
+    ("Total consolidated debt") read with the table's introduction."""
+    found = []
+    for at, line in enumerate(lines):
+        head = _YEAR_COLUMNS.search(line)
+        raw = " ".join(lines[max(0, at - _LEAD_LINES) : at + 1])
+        scale = _SCALE.search(raw)
+        if head is None or scale is None:
+            continue
+        columns = [w.lower() for w in head["columns"].split() if w.lower() != "fiscal"]
+        intro = re.sub(r"\([^()]*\)", " ", raw)
+        dated = _introduction(lines[max(0, at - _LEAD_LINES) : at])
+        received = bool(_RECEIVED.search(" ".join(lines[max(0, at - _CONTEXT_LINES) : at])))
+        for below in lines[at + 1 : at + 1 + _ACROSS_ROWS]:
+            row = _ACROSS_ROW.match(below)
+            cells = _CELL.findall(row["cells"]) if row else []
+            if row is None or len(cells) != len(columns):
+                continue
+            years = {int(c): [cell] for c, cell in zip(columns, cells, strict=True) if c.isdigit()}
+            power = _POWER[scale[1].lower()]
+            lead = f"{intro} {row['label']}"
+            found.append(_Schedule(page, lead, row["label"], years, power, text, received, dated))
     return found
 
 
