@@ -256,12 +256,14 @@ Average fixed interest rate 3.10 % 3.20 % 3.30 % 3.40 % 3.50 % 4.00 % 3.80 %
 Fixed rate obligations $ 500 $ 600 $ 700 $ 800 $ 900 $ 5,000 $ 8,500
 Variable rate obligations $ 100 $ — $ 200 $ — $ — $ — $ 300
 Total consolidated debt $ 600 $ 600 $ 900 $ 800 $ 900 $ 5,000 $ 8,800
+Consolidated debt principal and interest $ 650 $ 640 $ 950 $ 850 $ 950 $ 6,000 $ 10,040
 """
 
 
 def test_a_schedule_whose_columns_are_the_years(tmp_path: Path) -> None:
     """A repayment schedule printed with the years as its columns: the row the question
-    names, for the year asked or several years together."""
+    names, for the year asked or several years together; not a row whose label says more
+    than is asked ("principal and interest")."""
     files = {"acme-10k-2023.md": annual_filing(2023, ACROSS, name="ACME CORPORATION")}
     ingest_files(tmp_path / "across", files)
     for question, value in (

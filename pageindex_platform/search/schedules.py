@@ -103,6 +103,7 @@ class _Schedule:
     text: str  # the page's
     received: bool  # what the company will receive ("Leases where the Company is a lessor")
     dated: str  # the sentence that introduces it, whose date is the schedule's
+    label: str = ""  # its row's label, in a table whose columns are the years
 
 
 def due_years(question: str, document: DocumentInfo) -> list[int]:
@@ -145,10 +146,12 @@ def scheduled(*, session: Session, question: str, document: DocumentInfo) -> Sta
     own = date.fromisoformat(document.period_end)
     at = max((d for _, d in written_dates(question)), default=own)
     kinds = [kind for kind in _ANCHORS if kind & set(thing)]
-    found: list[tuple[int, list[Figure], _Schedule]] = []
+    found: list[tuple[float, list[Figure], _Schedule]] = []
     for schedule in _schedules(session, document):
         said = phrase_words(schedule.lead)
-        score = sum(f" {w} " in said for w in thing)
+        # a row's label that says more than is asked ("principal and interest") counts against
+        unasked = set(_thing(schedule.label, set())) - set(thing)
+        score = sum(f" {w} " in said for w in thing) - len(unasked) / 2
         # half of what is asked, its first word among them ("power purchase commitments" are
         # not "other commitments ... land leases")
         if 2 * score < len(thing) or f" {thing[0]} " not in said:
@@ -281,7 +284,8 @@ def _across(page: int, text: str, lines: list[str]) -> list[_Schedule]:
             years = {int(c): [cell] for c, cell in zip(columns, cells, strict=True) if c.isdigit()}
             power = _POWER[scale[1].lower()]
             lead = f"{intro} {row['label']}"
-            found.append(_Schedule(page, lead, row["label"], years, power, text, received, dated))
+            label = row["label"]
+            found.append(_Schedule(page, lead, label, years, power, text, received, dated, label))
     return found
 
 
