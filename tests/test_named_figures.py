@@ -8,6 +8,7 @@ Japan"), a row whose label holds other columns' cells."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -282,3 +283,7 @@ def test_a_schedule_whose_columns_are_the_years(tmp_path: Path) -> None:
         out = run_json("ask", question)
         assert out["headline"] is not None, (question, out["answer"])
         assert float(out["headline"]["value"]) == pytest.approx(value), question
+        # the row the amount is read from, by its own name
+        label = out["headline"]["label"]
+        named = r"20\d\d(?:–20\d\d)? — (?:Total consolidated debt|Variable rate obligations)"
+        assert re.fullmatch(named, label), label

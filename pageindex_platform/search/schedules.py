@@ -196,7 +196,7 @@ def _summed(figures: list[Figure], checks: list[Check], rows: list[Figure]) -> S
     first = figures[0]
     total = replace(
         first,
-        label=f"{first.label.split(' — ', 1)[0]}–{figures[-1].label}",
+        label=f"{first.label.split(' — ', 1)[0]}–{figures[-1].label}",  # "2023–2025 — ..."
         value=sum(f.value for f in figures),
     )
     stated = row_stated(total, checks, rows, "the amount asked")
@@ -313,7 +313,10 @@ def _column(schedule: _Schedule, year: int, thing: list[str]) -> str | None:
 
 
 def _figure(document: DocumentInfo, schedule: _Schedule, year: int, cell: str) -> Figure:
-    label = f"{year} — {' '.join(schedule.lead.split()[-14:])}"
+    # a row of a table whose columns are the years says what it is ("Total consolidated
+    # debt"); a table whose rows are the years, its introduction's last words
+    said = schedule.label or " ".join(schedule.lead.split()[-14:])
+    label = f"{year} — {said}"
     return Figure(
         document.name,
         label,
