@@ -107,6 +107,11 @@ def _row_named(words: str) -> str:
 # net revenue change in fiscal 2022 compared with fiscal 2021?", "How much did Acme's net
 # revenues grow year over year in Q2 2023? Give the percentage"
 _MOVED = r"(?:increas|decreas|grow|grew|ris|rose|declin|fall|fell|drop|chang)\w*\b"
+# the period after what changed: "... in fiscal 2022", "... for the second quarter"
+_IN_PERIOD = (
+    r"\s+(?:in|for|during|over)\s+(?:the\s+)?"
+    r"(?:fiscal|fy|q[1-4]|first|second|third|fourth|full|year|quarter|(?:19|20)\d\d)"
+)
 _GROWTH = (
     re.compile(
         r"\bby\s+(?:what|how\s+much)\s+(?:percent(?:age)?|%)\s+(?:did|does|do|has|have|had|"
@@ -116,8 +121,7 @@ _GROWTH = (
     # "What was the percentage change in Acme's net revenue from fiscal 2021 to fiscal 2022?"
     re.compile(
         r"\b(?:percent(?:age)?|%)\s+(?:change|increase|decrease|growth|decline)\s+in\s+"
-        r"(?P<a>[^?,;]+?)(?=\s+(?:from|between)\s|\s+(?:in|for|during|over)\s+(?:the\s+)?"
-        r"(?:fiscal|fy|q[1-4]|first|second|third|fourth|full|year|quarter|(?:19|20)\d\d)|\s*\?|$)",
+        rf"(?P<a>[^?,;]+?)(?=\s+(?:from|between)\s|{_IN_PERIOD}|\s*\?|$)",
         re.IGNORECASE,
     ),
     # "How fast did Acme's total operating revenues grow in 2021 compared with 2020?"
@@ -129,8 +133,7 @@ _GROWTH = (
     re.compile(
         r"\b(?:(?:year[- ]over[- ]year|yoy|annual)\s+)?growth\s+(?:rate\s+)?in\s+(?P<a>[^?,;]+?)"
         r"(?=\s+(?:between|compared|versus|vs)\b|\s+from\s+(?:fiscal|fy|q[1-4]|(?:19|20)\d\d|the\s+"
-        r"(?:prior|previous|same))|\s+(?:in|for|during|over)\s+(?:the\s+)?"
-        r"(?:fiscal|fy|q[1-4]|first|second|third|fourth|full|year|quarter|(?:19|20)\d\d)|\s*[?,;]|$)",
+        rf"(?:prior|previous|same))|{_IN_PERIOD}|\s*[?,;]|$)",
         re.IGNORECASE,
     ),
     re.compile(

@@ -54,12 +54,14 @@ _CONTEXT_LINES = 10  # the lines before a schedule that say whose payments it li
 _MONEY = deferred(r"\bhow\s+much\b|\bwhat\b", re.IGNORECASE)
 _NOT_MONEY = deferred(r"%|\bpercent|\bratio\b|\bshare\s+of\b|\bhow\s+many\b", re.IGNORECASE)
 # a schedule's row: a year (of a fiscal year, or the rest of the current one) and its cells
+_ONE_CELL = r"\(?\d[\d,]*(?:\.\d+)?\)?|[—–-]"  # an amount, or a dash for none
+_CELLS = rf"(?:\$?\s?(?:{_ONE_CELL})\s*)+"  # a row's amounts, each with its dollar sign or not
 _ROW = deferred(
     r"^(?:(?:fiscal|fy)\s*(?:years?:?\s*)?|remaining\s+(?:fiscal\s+)?)?(?P<year>(?:19|20)\d\d)"
-    r"\s+(?P<cells>(?:\$?\s?(?:\(?\d[\d,]*(?:\.\d+)?\)?|[—–-])\s*)+)$",
+    rf"\s+(?P<cells>{_CELLS})$",
     re.IGNORECASE,
 )
-_CELL = deferred(r"\(?\d[\d,]*(?:\.\d+)?\)?|[—–-]")
+_CELL = deferred(_ONE_CELL)
 # several years listed after the first one due: ", 2024 and 2025", " through fiscal 2020"
 _YEARS_LISTED = deferred(
     r"(?:19|20)\d\d(?:\s*,\s*(?:fiscal\s+|fy\s?)?(?:19|20)\d\d)*\s*,?\s*"
@@ -87,9 +89,7 @@ _YEAR_COLUMNS = deferred(
     re.IGNORECASE,
 )
 # a row of amounts under such a header: its label, then a cell for each column
-_ACROSS_ROW = deferred(
-    r"^(?P<label>[A-Za-z][^$\d%]*?)\s+(?P<cells>(?:\$?\s?(?:\(?\d[\d,]*(?:\.\d+)?\)?|[—–-])\s*)+)$"
-)
+_ACROSS_ROW = deferred(rf"^(?P<label>[A-Za-z][^$\d%]*?)\s+(?P<cells>{_CELLS})$")
 _ACROSS_ROWS = 25  # the lines under such a header read as its rows, at most
 
 
@@ -185,18 +185,19 @@ def scheduled(*, session: Session, question: str, document: DocumentInfo) -> Sta
         ),
     ]
     if len(figures) > 1:
-        return _summed(figures, checks, [f for fs, _ in top for f in fs])
+        return _summed(years, figures, checks, [f for fs, _ in top for f in fs])
     return row_stated(figures[0], checks, [fs[0] for fs, _ in top], "the amount asked")
 
 
-def _summed(figures: list[Figure], checks: list[Check], rows: list[Figure]) -> Stated:
-    """The amounts of several years a schedule lists, summed where every check passes (each
-    year's cell printed on its page), with each year's cell as the working; else each set
-    aside with the check that failed."""
-    first = figures[0]
+def _summed(
+    years: list[int], figures: list[Figure], checks: list[Check], rows: list[Figure]
+) -> Stated:
+    """The amounts a schedule lists for `years` (`figures`, one a year), summed where every
+    check passes (each year's cell printed on its page), with each year's cell as the working;
+    else each set aside with the check that failed."""
     total = replace(
-        first,
-        label=f"{first.label.split(' — ', 1)[0]}–{figures[-1].label}",  # "2023–2025 — ..."
+        figures[0],
+        label=f"{years[0]}–{figures[-1].label}",  # "2023–2025 — Total consolidated debt"
         value=sum(f.value for f in figures),
     )
     stated = row_stated(total, checks, rows, "the amount asked")
@@ -208,8 +209,8 @@ def _summed(figures: list[Figure], checks: list[Check], rows: list[Figure]) -> S
             f"{total.shown} — the sum of {len(figures)} years' amounts: {total.cited}",
             "Working:",
             *(
-                f"- {f.label.split(' — ', 1)[0]}: {f.shown} [{f.document}, p. {f.page}]"
-                for f in figures
+                f"- {year}: {f.shown} [{f.document}, p. {f.page}]"
+                for year, f in zip(years, figures, strict=True)
             ),
         ]
     )
@@ -268,10 +269,11 @@ def _across(page: int, text: str, lines: list[str]) -> list[_Schedule]:
     found = []
     for at, line in enumerate(lines):
         head = _YEAR_COLUMNS.search(line)
-        raw = " ".join(lines[max(0, at - _LEAD_LINES) : at + 1])
+        raw = " ".join(lines[max(0, at - _LEAD_LINES) : at + 1]) if head else ""
         scale = _SCALE.search(raw)
         if head is None or scale is None:
             continue
+        power = _POWER[scale[1].lower()]
         columns = [w.lower() for w in head["columns"].split() if w.lower() != "fiscal"]
         intro = re.sub(r"\([^()]*\)", " ", raw)
         dated = _introduction(lines[max(0, at - _LEAD_LINES) : at])
@@ -282,10 +284,9 @@ def _across(page: int, text: str, lines: list[str]) -> list[_Schedule]:
             if row is None or len(cells) != len(columns):
                 continue
             years = {int(c): [cell] for c, cell in zip(columns, cells, strict=True) if c.isdigit()}
-            power = _POWER[scale[1].lower()]
-            lead = f"{intro} {row['label']}"
             label = row["label"]
-            found.append(_Schedule(page, lead, label, years, power, text, received, dated, label))
+            lead = f"{intro} {label}"
+            found.append(_Schedule(page, lead, line, years, power, text, received, dated, label))
     return found
 
 

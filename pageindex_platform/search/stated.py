@@ -170,9 +170,10 @@ def _stated(
         except FormulaError as exc:
             logger.info("metric %s not computed: %s", metric.name, exc)
             uncomputed = metric.name
-            said = in_text(session, question, document, ask, None, {}) if not told else None
-            if number and said is not None and said.headline is not None:
-                return said  # a share a sentence says ("represented 71%, 70% and 68% of ...")
+            if number and not told:  # a share a sentence says ("represented 71%, 70% ...")
+                said = in_text(session, question, document, ask, None, {})
+                if said is not None and said.headline is not None:
+                    return said
         else:
             _set_aside_unasked(session, question, document, metric, defined, stated)
             if stated.working is None and number and metric not in defined.values():
