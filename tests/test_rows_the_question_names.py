@@ -347,3 +347,73 @@ def test_a_row_after_a_block_s_total_is_not_under_its_heading(tmp_path: Path) ->
     assert _stated("What were Summit's new software licenses revenues in fiscal 2022?") == (
         pytest.approx(8_535e6)
     )
+
+
+PARTS = """# Item 8. Financial Statements
+
+CONSOLIDATED STATEMENTS OF INCOME
+(in millions)
+Years Ended December 31,
+2023 2022 2021
+Operating Revenues
+Electric 13,500 12,200 11,000
+Natural gas 6,090 5,640 5,000
+Total operating revenues 19,590 17,840 16,000
+Operating Expenses
+Cost of electricity 3,000 2,900 2,800
+Total operating expenses 17,000 15,800 14,500
+Operating Income 2,590 2,040 1,500
+Net income 1,800 1,500 1,100
+"""
+
+
+def test_a_figure_asked_in_percent_is_never_an_amount(tmp_path: Path) -> None:
+    files = {"volta-10k-2023.md": annual_filing(2023, PARTS, name="VOLTA ENERGY CORP.")}
+    ingest_files(tmp_path / "volta", files)
+    asked = "What were Volta's natural gas operating revenues in fiscal 2023?"
+    assert _stated(asked) == pytest.approx(6_090e6)
+    # the unit said alone after the question: the part's amount is not its growth
+    out = _asked(f"{asked[:-1]}, year over year? Percent, two decimals.")
+    assert out["headline"] is None, out["answer"]
+    assert "the question asks for a percentage" in out["answer"]
+
+
+def test_a_parts_change_from_the_year_before(tmp_path: Path) -> None:
+    files = {"volta-10k-2023.md": annual_filing(2023, PARTS, name="VOLTA ENERGY CORP.")}
+    ingest_files(tmp_path / "volta", files)
+    out = _asked(
+        "How fast did Volta's natural gas operating revenues grow year over year in fiscal "
+        "2023 (vs. 2022)? Percent, two decimals."
+    )
+    assert out["headline"]["value"] == pytest.approx((6_090 / 5_640 - 1) * 100, abs=0.006)
+    assert "$6,090 million / $5,640 million - 1" in out["answer"]
+    # without a percentage asked, the amount it rose by
+    rose = _stated("By how much did Volta's natural gas operating revenues increase in 2023?")
+    assert rose == pytest.approx(450e6)
+    assert _stated(
+        "By how much did Volta's natural gas operating revenues increase in fiscal 2023 "
+        "compared with fiscal 2022? Answer in USD millions."
+    ) == pytest.approx(450)
+
+
+def test_a_metric_asked_of_a_named_segment_is_not_the_companys(summit: None) -> None:
+    out = _asked(
+        "Based on the segment results in Summit's 2023 Form 10-K, what operating margin did "
+        "the Ground segment earn in fiscal 2023? Percent, two decimals."
+    )
+    assert out["headline"] is None, out["answer"]
+    assert "The question asks for Ground" in out["answer"]
+    # the company's own margin, asked as the company's, is stated
+    assert _stated("What was Summit's operating margin in fiscal 2023?") == pytest.approx(-2.0)
+
+
+def test_a_named_rows_change_from_the_year_before(summit: None) -> None:
+    grew = _asked(
+        "How fast did Summit's salaries and employee benefits expense grow in fiscal 2023? "
+        "Percent, two decimals."
+    )
+    assert grew["headline"]["value"] == pytest.approx((4_000 / 3_800 - 1) * 100, abs=0.006)
+    assert _stated(
+        "By how much did Summit's salaries and employee benefits expense increase in fiscal "
+        "2023 compared with fiscal 2022?"
+    ) == pytest.approx(200e6)

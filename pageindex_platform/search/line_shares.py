@@ -160,22 +160,31 @@ def over_years(question: str) -> bool:
     return bool(_OVER_YEARS.search(question)) or (len(years) > 1 and max(years) - min(years) > 1)
 
 
+def change_asked(question: str) -> tuple[str, bool] | None:
+    """What the question asks the change of from the year (or quarter) before, in its first
+    sentence, and whether in percent ("how much did net sales grow" without a percentage asks
+    the amount); None where it asks none, or a change over years, sequentially, on a basis the
+    filing states or of an adjusted measure."""
+    first = SENTENCES.split(question)[0]
+    found = next((m for m in (g.search(first) for g in _GROWTH) if m is not None), None)
+    if found is None or over_years(question) or _ON_BASIS.search(question):
+        return None
+    if ADJUSTED.search(question):
+        return None
+    return found["a"], found.re is not _GROWTH[-1] or bool(_IN_PERCENT.search(question))
+
+
 def line_growth(question: str, catalogue: Catalogue) -> dict[str, Metric]:
     """A line item's change from the year (or quarter) before that the question asks without
     a metric's name — in percent, or as an amount where no percentage is asked — as a metric
     it defines (named `ASKED`); {} where what changed is no line's whole name (a segment's
     revenue, a number of stores)."""
-    first = SENTENCES.split(question)[0]
-    found = next((m for m in (g.search(first) for g in _GROWTH) if m is not None), None)
-    if found is None or over_years(question) or _ON_BASIS.search(question):
-        return {}  # a change over years, sequentially, on a basis the filing states
-    if ADJUSTED.search(question):
+    change = change_asked(question)
+    if change is None:
         return {}
-    # "how much did net sales grow" without a percentage asks the amount: the change, never
-    # the year's balance
-    percent = found.re is not _GROWTH[-1] or bool(_IN_PERCENT.search(question))
+    what, percent = change
     # the owner named before it ("Acme's", "Acme Freight's") is no word of the line's name
-    said = re.sub(r"^.*['’]s?\s+", "", found["a"])
+    said = re.sub(r"^.*['’]s?\s+", "", what)
     item = _line_named(said, catalogue)
     if item is None or re.search(r"\bnumber\s+of\b", said, re.IGNORECASE):
         return {}

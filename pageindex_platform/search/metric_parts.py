@@ -23,8 +23,8 @@ _PERIOD_WORD = deferred(r"^(?:fy\d{2,4}|q[1-4]|\d{1,4}|[1-4]q\d{0,4}|h[12])$")
 def metric_part(question: str, names: Sequence[str], company: Sequence[str] = ()) -> str | None:
     """The part of the company the question asks a metric of, where words that are not a
     period's or a basis's come between a possessive ("Acme's") and the metric's
-    ("eBay's first-party advertising revenue growth": "first party advertising"); None when
-    nothing narrows it."""
+    ("eBay's first-party advertising revenue growth": "first party advertising"), or a
+    segment it names ("the Client Computing segment"); None when nothing narrows it."""
     words = phrase_words(question)
     own = {w for name in company for w in phrase_words(name).split()}
     for name in sorted((phrase_words(n).strip() for n in names), key=len, reverse=True):
@@ -40,5 +40,30 @@ def metric_part(question: str, names: Sequence[str], company: Sequence[str] = ()
         # a part is named after its owner's possessive: "eBay's first-party advertising revenue
         # growth" (not "Does Acme have an improving gross margin")
         owner = before[-len(part) - 1] if len(before) > len(part) else ""
-        return " ".join(part) if part and owner == "s" else None
+        if part and owner == "s":
+            return " ".join(part)
+        break
+    return segment_named(question)
+
+
+# a part named as one: "the Client Computing segment", "our Products division", "segment
+# Wireless" (a capitalized name beside the word; "operating segment results" names none)
+_NAMED_PART = deferred(
+    r"\b(?P<before>[A-Z][\w&.-]*\s+(?:(?:[A-Z][\w&.-]*|and|of|&|\([A-Z][\w&.-]*\))\s+){0,5})"
+    r"(?:reportable\s+|operating\s+|business\s+)?"
+    r"(?:segment|division)s?\b|\b(?:segment|division)\s+(?P<after>[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})"
+)
+# capitalized words that start a sentence or name no part
+_NOT_A_NAME = frozenset("The What How Which Based In For Of Our Its Their Each Per By Use".split())
+
+
+def segment_named(question: str) -> str | None:
+    """A segment or division the question names ("the Client Computing segment"): its name,
+    or None where it names none."""
+    for found in _NAMED_PART.finditer(question):
+        words = (found["before"] or found["after"] or "").split()
+        while words and words[0] in _NOT_A_NAME:
+            words = words[1:]
+        if words:
+            return " ".join(words)
     return None

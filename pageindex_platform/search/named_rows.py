@@ -23,7 +23,9 @@ from .checks import CheckedBook, column_check, page_check, statement_asked
 from .figures import PER_SHARE, Figure, LineItem
 from .headline import Stated, row_stated, unsure
 from .items_named import items_in
+from .line_shares import change_asked
 from .narrowing import ADJUSTED, RATE_ASKED
+from .part_shares import row_change
 from .parts_asked import besides_place
 from .printed import row_headings, table_context
 from .results import Check
@@ -99,6 +101,8 @@ def named_row(
     named set aside (with why) when none passes, or when two give different figures."""
     # a percentage or a rate asked: then only a row of percentages
     percent = _PERCENT.search(question) is not None or RATE_ASKED.search(question) is not None
+    change = change_asked(question)  # a row's change: read from its amounts
+    percent = percent and change is None
     percentages = queries.percent_rows(session, document.id) if percent else []
     own = name_words(document.company)
     plain = _DESCRIBED.sub(" ", _SHOWN_IN.sub(" ", without_source(question)))
@@ -106,8 +110,10 @@ def named_row(
     # ("Las Vegas Strip Resorts")
     asked = set(phrase_words(_without_company(plain, own)).split())
     what = _ASKED.search(plain)
-    # the words of what is asked ("how many shares of its common stock did ... repurchase")
-    core = {w for w in phrase_words(what["what"] if what else plain).split() if _word(w)} - own
+    # the words of what is asked ("how many shares of its common stock did ... repurchase"),
+    # or of what changed
+    said = change[0] if change else what["what"] if what else plain
+    core = {w for w in phrase_words(said).split() if _word(w)} - own
     core -= _AS_PERCENT if percent else set()  # "what percentage of net sales": "net sales"
     share_of = percent and _SHARE_OF.search(plain) is not None  # a row of a table of shares
     # a name the question gives ("Greater China", "Mobileye") is in the row's name
@@ -389,4 +395,4 @@ def or_named_row(
     if row.headline is None and (stated.text or not row.candidates):
         return stated  # what was said of the line asked stands
     row.candidates += stated.candidates
-    return row
+    return row_change(row, book, year, question)  # "by how much did X fall in 2023"

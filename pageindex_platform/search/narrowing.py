@@ -326,7 +326,9 @@ _SHARE_ASKED = deferred(
     r"\bwhat (?:percent|percentage|share|portion|proportion|fraction)\b|\bas an? "
     r"(?:percent|percentage|%|share|proportion)\b|\bpercent(?:age)? of\b|%\s+of\b|"
     r"\bin (?:percent|percentage)(?:\s+terms)?\b|\bin %|\bby what percent|"
-    r"\b(?:give|express|state|report|provide)\b[^.?]{0,20}\bpercent(?:age)?\b",
+    r"\b(?:give|express|state|report|provide)\b[^.?]{0,20}\bpercent(?:age)?\b|"
+    # the unit said alone after the question: "... in Q1 2023? Percent, two decimals."
+    r"(?:^|[.?!;]\s+|\()percent(?:age)?\b(?=\s*(?:[,.;)]|$|rounded|to\s+(?:one|two|\d)))",
     re.IGNORECASE,
 )
 _RATIO_ASKED = deferred(

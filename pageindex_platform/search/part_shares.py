@@ -1,14 +1,18 @@
 """A part's share of the whole company's line, asked as "what share of Acme's total revenues
 came from the EMEA region": the part's row over the whole line of the same period, each read
-and checked as the figure it is, both cited in the working."""
+and checked as the figure it is, both cited in the working; and a part's change from the year
+before ("how fast did Acme's natural gas revenues grow"): its row for the period asked against
+the same row a year before."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import date
 
-from .figures import Figure
+from .figures import Figure, FigureBook
 from .headline import Stated, candidate, figure_headline, input_check, not_sure
-from .results import Check
+from .line_shares import change_asked
+from .results import Check, Headline
 
 
 def share_stated(part: Figure, whole: Figure, checks: list[Check], label: str) -> Stated:
@@ -24,13 +28,80 @@ def share_stated(part: Figure, whole: Figure, checks: list[Check], label: str) -
         inputs = [input_check(part), input_check(whole)]
         headline = figure_headline(part, [*checks, *inputs], kind="metric", label=said)
         headline = replace(headline, value=value, shown=f"{value:.2f}%", unit="%")
-        text = "\n".join(
-            [
-                f"{value:.2f}% — {said} ({part.shown} / {whole.shown}), {part.period}",
-                "Working:",
-                *(f"- {x.label}: {x.shown} — {x.cited}" for x in (part, whole)),
-            ]
-        )
-        return Stated(text, [part, whole], headline=headline)
+        first = f"{value:.2f}% — {said} ({part.shown} / {whole.shown}), {part.period}"
+        return _worked(first, headline, part, whole)
     aside = [candidate(part, why, checks)]
     return Stated(not_sure(said, aside), candidates=aside)
+
+
+def _worked(first: str, headline: Headline, *inputs: Figure) -> Stated:
+    """A figure computed from `inputs`, stated: `first`, then each input where it was read."""
+    working = [f"- {x.label}: {x.shown} — {x.cited}" for x in inputs]
+    return Stated("\n".join([first, "Working:", *working]), list(inputs), headline=headline)
+
+
+def change_stated(
+    part: Figure, before: Figure | None, checks: list[Check], label: str, *, percent: bool
+) -> Stated:
+    """The change of `part` from `before`, the same row a year before (in percent, or as an
+    amount); where no such row is read, or it spans another length of time or ends other
+    than a year before, no headline: the part's figure a candidate set aside."""
+    said = f"change in {label}" + (" (%)" if percent else "")
+    if before is None:
+        why = f"the part's figure; no {label} a year before {part.period} was read"
+    elif not _a_year_before(before, part) or before.label != part.label:
+        why = f"{before.label} {before.shown} ({before.period}) is no year before of it"
+    elif percent and before.value <= 0:
+        why = f"a change in percent from {before.shown} says nothing"
+    else:
+        inputs = [input_check(part), input_check(before)]
+        if percent:
+            value = (part.value / before.value - 1) * 100
+            headline = figure_headline(part, [*checks, *inputs], kind="metric", label=said)
+            headline = replace(headline, value=value, shown=f"{value:.2f}%", unit="%")
+        else:
+            changed = replace(part, value=part.value - before.value)
+            headline = figure_headline(changed, [*checks, *inputs], kind="metric", label=said)
+        formula = (
+            f"{part.shown} / {before.shown} - 1" if percent else f"{part.shown} - {before.shown}"
+        )
+        first = f"{headline.shown} — {said} ({formula}), {part.period} against {before.period}"
+        return _worked(first, headline, part, before)
+    aside = [candidate(part, why, checks)]
+    return Stated(not_sure(said, aside), candidates=aside)
+
+
+def row_change(row: Stated, book: FigureBook, year: int | None, question: str) -> Stated:
+    """`row` (a row the question names, stated) where no change of it is asked; else its
+    change from the same row a year before."""
+    change = change_asked(question)
+    before = (year or book.document.fiscal_year or 0) - 1
+    if row.headline is None or change is None or not row.figures or before <= 0:
+        return row
+    found = row.figures[0]
+    prior = same_row(book, found, before, None)
+    return change_stated(found, prior, row.headline.checks, found.label, percent=change[1])
+
+
+def same_row(book: FigureBook, found: Figure, year: int, again: Figure | None) -> Figure | None:
+    """The row printed as `found` on its page, for `year`: the only one so printed there, or
+    the one the part's rows were read as again (`again`) where several are."""
+    name = book.document.name
+    rows = [Figure.of(name, r) for r in book.rows([found.label], year) if r.page == found.page]
+    if len(rows) == 1:
+        return rows[0]
+    return again if again is not None and again.page == found.page else None
+
+
+def _a_year_before(before: Figure, after: Figure) -> bool:
+    """Whether `before` spans as long as `after` and ends about a year before it."""
+    ends = date.fromisoformat(after.period_end) - date.fromisoformat(before.period_end)
+    if not 350 <= ends.days <= 380:
+        return False
+    if before.period_start is None or after.period_start is None:
+        return before.period_start == after.period_start
+    spans = [
+        (date.fromisoformat(f.period_end) - date.fromisoformat(str(f.period_start))).days
+        for f in (before, after)
+    ]
+    return abs(spans[0] - spans[1]) <= 10
