@@ -337,6 +337,15 @@ def test_amounts_and_counts_said_in_other_words(acme: None) -> None:
         "What termination fee did Acme agree to pay Summit Semiconductor when it terminated the "
         "merger agreement in August 2023, in USD millions?"
     ) == pytest.approx(353)
+    # a fee asked without its unit, the parties told as "the two companies", "how large a"
+    assert _stated(
+        "What termination fee did Acme agree to pay Summit Semiconductor when the two companies "
+        "terminated their merger agreement in August 2023?"
+    ) == pytest.approx(353e6)
+    assert _stated(
+        "How large a termination fee did Acme agree to pay Summit Semiconductor when it ended "
+        "their merger agreement in August 2023?"
+    ) == pytest.approx(353e6)
     # "ASR" in the filing is the "accelerated share repurchase (ASR)" the question spells out;
     # "Answer in millions of shares" is no word a sentence must say
     assert _stated(
@@ -437,6 +446,11 @@ def test_a_region_and_a_total_of_listed_counts(acme: None) -> None:
     ) == pytest.approx(12000)
     assert _stated(
         "As of December 31, 2023, how many Acme employees were employed internationally?"
+    ) == pytest.approx(18000)
+    # the date's month is no word of what is counted
+    assert _stated(
+        "As of December 31, 2023, approximately how many of Acme's full-time employees were "
+        "employed internationally (outside the United States)?"
     ) == pytest.approx(18000)
     # a place said "primarily" of the whole count does not make it a part's
     assert _stated("How many technicians did Acme have at the end of 2023?") == pytest.approx(5000)
@@ -559,3 +573,70 @@ def test_lists_of_amounts_share_the_years_written_once() -> None:
     income = of_year(sentence, listed, 2014, ["interest", "income"])
     assert expense is not None and expense.group(0) == "$615 million"
     assert income is not None and income.group(0) == "$15 million"
+
+
+GLOSSARY = """# Glossary
+
+The following terms and abbreviations appearing in the text of this report have the meanings
+indicated below.
+FERC Federal Energy Regulatory Commission
+Utility Acme Power Company
+
+# Item 1. Business
+
+The Utility's electricity distribution network consists of approximately 18,500 circuit miles
+of distribution lines.
+Acme's seven utility businesses distribute power to 2.5 million people in three countries.
+We generated approximately 38% of our net revenues from customers domiciled outside of the
+U.S. in 2023 as compared to 41% in 2022.
+"""
+SETTLEMENT = """# Item 3. Legal Proceedings
+
+On May 31, 2023, Acme Power Company (the “Utility”) and the Ridge County District Attorney
+reached an agreement resolving the criminal charges related to the 2020 Ridge fire.
+Subject to the terms and conditions of the agreement, the Utility will pay a total of $50
+million, which will not be recoverable through rates.
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "question", "value"),
+    [
+        # "the Utility" is the Acme Power Company the question names in full: defined in
+        # parentheses, or by a glossary's line
+        (
+            SETTLEMENT,
+            "Under Acme Holdings' May 31, 2023 agreement with the Ridge County District "
+            "Attorney over the 2020 Ridge fire, how much in total will Acme Power Company pay?",
+            50e6,
+        ),
+        (
+            GLOSSARY,
+            "According to Acme Holdings' 2023 Form 10-K, approximately how many circuit miles "
+            "of distribution lines made up Acme Power Company's electricity distribution "
+            "network?",
+            18_500,
+        ),
+        # a count said with every other word asked: how many there are
+        (
+            GLOSSARY,
+            "According to Acme Holdings' 2023 Form 10-K, to how many people did its utility "
+            "businesses distribute power?",
+            2.5e6,
+        ),
+        # "38% of our net revenues from customers ...": the part named after the figure, not
+        # before the next one
+        (
+            GLOSSARY,
+            "Approximately what percentage of Acme Holdings' net revenues in 2023 came from "
+            "customers domiciled outside the U.S.?",
+            38,
+        ),
+    ],
+)
+def test_figures_said_of_short_names_verbs_and_parts_the_question_writes(
+    tmp_path: Path, body: str, question: str, value: float
+) -> None:
+    files = {"acme-10k-2023.md": annual_filing(2023, body, name="ACME HOLDINGS CORP")}
+    ingest_files(tmp_path / "acme", files)
+    assert _stated(question) == pytest.approx(value)

@@ -39,7 +39,11 @@ _SUBJECT = deferred(
 )
 _WE = frozenset("we our the company its management".split())
 _NUMBERS = "one two three four five six seven eight nine ten eleven twelve".split()
-_NUMBER_WORD = deferred(rf"\b({'|'.join(_NUMBERS[1:])})\b(?!\s+decimal)", re.IGNORECASE)
+# a number the question says in words ("its eight utility businesses"), not the parties of
+# what it tells ("when the two companies ended their merger")
+_NUMBER_WORD = deferred(
+    rf"\b({'|'.join(_NUMBERS[1:])})\b(?!\s+(?:decimal|companies|parties|sides)\b)", re.IGNORECASE
+)
 _PREFERRED = deferred(r"\bpreferred\s+(?:stock|shares?)\b", re.IGNORECASE)
 _ALLOWED = deferred(r"\bauthori[sz]\w*|\bpermit\w*|\bup\s+to\b", re.IGNORECASE)
 # a sentence of plans or expectations states no figure reported

@@ -157,7 +157,8 @@ def of_a_whole(sentence: str, percent: re.Match[str], whole: tuple[str, ...] = (
 # where the words naming a whole end: a verb, a preposition of place or time, punctuation
 _WHOLE_END = deferred(
     r"\b(?:was|were|is|are|came|come|comes|generated|derived|from|in|for|during|by|"
-    r"attributable|represented|respectively|did|does|do|account(?:ed)?)\b|[,.;:()?]",
+    r"attributable|represented|respectively|did|does|do|account(?:ed)?)\b|[,;:()?]|"
+    r"(?<!\b[A-Z])\.",  # not an abbreviation's letter ("U.S. employees")
     re.IGNORECASE,
 )
 _NOT_THE_WHOLE = frozenset("our its their the total company s of a an".split())
@@ -168,7 +169,7 @@ def whole_words(text: str) -> tuple[str, ...]:
     in 2020" → ("revenue",))."""
     end = _WHOLE_END.search(text)
     words = phrase_words(text[: end.start() if end else len(text)]).split()
-    return tuple(w for w in words if w not in _NOT_THE_WHOLE)
+    return tuple(w for w in words if w not in _NOT_THE_WHOLE and len(w) > 1)
 
 
 # the words that open what caused a change a sentence reports: "primarily due to a $114
@@ -204,14 +205,21 @@ def said_of_part(
     listed = _in_its_place(sentence, found, part)
     if listed is not None:
         return listed
+    # "42% of our net revenues from customers domiciled outside of the U.S. ... as compared to
+    # 43% ...": the share whose own words after it name the part
+    ends = [*(m.start() for m in found[1:]), len(sentence)]
+    of_part = [
+        m
+        for m, end in zip(found, ends, strict=True)
+        if m in shares and _names_all(sentence[m.end() : end], part, of=True)
+    ]
+    if of_part:
+        return of_part
     starts = [0, *(m.end() for m in found[:-1])]
     named = [
         m
         for m, start in zip(found, starts, strict=True)
-        if all(
-            re.search(rf"\b{re.escape(w)}", sentence[start : m.start()].replace("-", ""), re.I)
-            for w in part
-        )
+        if _names_all(sentence[start : m.start()], part)
     ]
     # the part's figures go on until a figure that names another ("..., Lenovo ... 12%"),
     # through its parentheses ("17% (17% in 2019 ...)") and its list ("20 percent of our
@@ -229,6 +237,17 @@ def said_of_part(
 
 
 _NAME = deferred(r"\b[A-Z][a-z]")  # a capitalised word: a name another figure is said of
+
+
+def _names_all(words: str, part: tuple[str, ...], *, of: bool = False) -> bool:
+    """Whether `words` say every word of the part (`of`: as what a share is "of", right after
+    its figure)."""
+    if of and not re.match(r"\s*of\b", words, re.IGNORECASE):
+        return False
+    if of:  # up to its clause's end: not "39% of our net revenue, with Northwind ..."
+        words = re.split(r"[,;]|\s(?:with|while|whereas|and)\s", words)[0]
+    joined = words.replace("-", "")
+    return all(re.search(rf"\b{re.escape(w)}", joined, re.IGNORECASE) for w in part)
 
 
 def _in_its_place(

@@ -13,6 +13,7 @@ from ..db import queries
 from ..db.queries import DocumentInfo
 from ..db.sql import Session
 from ..patterns import deferred
+from .defined_terms import defined_terms, named_in_full
 from .headline import Stated, not_sure
 from .listed_counts import total_stated
 from .listed_parts import after_noun, named_alone, owner
@@ -103,8 +104,9 @@ def text_stated(
     )
     if total is not None:
         return total
+    checked_as = named_in_full(question, defined_terms(session, document, question))
     for _, page, sentence, value, shown in found:
-        checks = sentence_checks(sentence, document, year, question, page, shown)
+        checks = sentence_checks(sentence, document, year, checked_as, page, shown)
         if not ask.percent:
             checks += [_attached(sentence, shown, ask), counted_kind(question, shown)]
         checks.append(respective(sentence, shown, ask.percent, year))
@@ -381,11 +383,14 @@ def _another_count(sentence: str, at: int, ask: TextAsk) -> Check | None:
     it does not): what was done ("hired 23,000 new employees") where what there is is asked,
     those who do something ("9,000 employees leverage these programs"), a part of the whole
     ("50,000 employees, which constitute 32% of our workforce"), a capacity in a unit's
-    symbol not said as the company's own ("Acme Southland ... 3,611 MW")."""
+    symbol not said as the company's own ("Acme Southland ... 3,611 MW"); a sentence that says
+    every other word of what is asked says how many of it there are."""
     done = _DONE.search(sentence[:at]) if not ask.act and at > 0 else None
     if done and done[0].split()[0].lower() not in ask.terms:  # "projects with signed contracts"
         return Check("label", False, f"the sentence says what was {done[0].split()[0]}")
-    if not ask.act and not _HAVING.search(sentence) and not ask.done_said(sentence):
+    said = [t for t in ask.terms if t != ask.noun]  # "... distribute power to 9.4 million people"
+    every = len(said) >= 2 and _score(sentence, ask, tuple(said)) == len(said)
+    if not ask.act and not _HAVING.search(sentence) and not ask.done_said(sentence) and not every:
         return Check("label", False, "the sentence does not say how many there are")
     if _SHARE_OF_ALL.search(sentence[at:]):
         return Check("label", False, "the sentence gives a part of the whole count")

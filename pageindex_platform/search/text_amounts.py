@@ -22,6 +22,7 @@ from ..patterns import deferred
 from ..periods.filing_words import without_form, without_source
 from .amount_lists import says_word
 from .amount_of import amount_of, listed_total
+from .defined_terms import defined_terms, named_in_full
 from .figures import PER_SHARE
 from .headline import Stated, not_sure
 from .home_abroad import without_place
@@ -38,10 +39,13 @@ from .terms import abbreviations, name_words, phrase_words
 
 # an amount asked: "how much ...", "what (total) amount / value / cost / fee ...", "in USD
 # millions" (a percentage or a count is asked in other words: sentences.py)
+# an amount of money named as asked: "what termination fee", "how large a settlement payment"
 _MONEY_ASKED = deferred(
-    r"\bhow\s+much\b|\bwhat\s+(?:was\s+|were\s+|is\s+|are\s+)?(?:the\s+)?"
-    r"(?:(?:total|aggregate|combined)\s+){0,2}"
-    r"(?:amount|value|cost|price|fee|payment|principal)\b|\bin\s+(?:usd|us\$|\$|dollars)\b|"
+    r"\bhow\s+much\b|\b(?:what|how\s+large\s+an?)\s+(?:was\s+|were\s+|is\s+|are\s+)?(?:the\s+)?"
+    r"(?:[a-z][\w-]*\s+){0,3}?"
+    r"(?:amount|value|cost|price|fee|payment|principal)s?\b|\bin\s+(?:usd|us\$|\$|dollars)\b|"
+    # "what were its remaining performance obligations": a figure no table row gave
+    r"^\s*what\s+(?:was|were)\s+(?:the\s+)?[\w&.-]+['’]s?\s+(?:[a-z][\w-]*\s+){1,4}(?:as\s+of|at)\b|"
     r"\bin\s+(?:usd\s+)?(?:millions|billions|thousands)\s+of\s+dollars\b|\bper\s+share\b",
     re.IGNORECASE,
 )
@@ -55,8 +59,8 @@ _NOT_MONEY = deferred(
     r"\bmargin\b|\brate\b|\btimes\b",
     re.IGNORECASE,
 )
-# where the words of what is asked start: after "how much" or "what"
-_ASKED = deferred(r"\b(?:how\s+much|what)\b(?P<asked>[^?]*)", re.IGNORECASE)
+# where the words of what is asked start: after "how much", "how large a" or "what"
+_ASKED = deferred(r"\b(?:how\s+much|how\s+large\s+an?|what)\b(?P<asked>[^?]*)", re.IGNORECASE)
 # what an amount takes in beside the thing named: "$8.5 billion of gross unrecognized income
 # tax benefits, including related interest and penalties" (not "including $1.2 billion of
 # ...", a part of it with its own amount)
@@ -134,7 +138,10 @@ def amount_in_text(
     if len(core) < 2:
         return Stated()  # "how much did it pay": too little to know a sentence by
     aside: list[Candidate] = []
-    spelled = abbreviations(question)
+    # "total payment volume (TPV)" the question spells; "the Utility" the filing defines
+    defined = defined_terms(session, document, question)
+    spelled = {**abbreviations(question), **defined}
+    checked_as = named_in_full(question, defined)
     found = _sentences(session, document, core, context, told, spelled)
     named = [x for x in found if not told or _names_said(told_text, x[2], company_words)]
     for score, page, sentence in named[:8]:
@@ -146,7 +153,7 @@ def amount_in_text(
             value, shown, end = total  # "the total aggregate principal amount of the bonds sold"
         else:
             continue
-        checks = _amount_checks(sentence, end, shown, question, core, score, document, year, page)
+        checks = _amount_checks(sentence, end, shown, checked_as, core, score, document, year, page)
         figure = sentence_figure(
             value=value,
             shown=shown,
@@ -302,7 +309,7 @@ def _prose(text: str) -> list[str]:
     paragraphs: list[str] = []
     run: list[str] = []
     lines = [x.strip() for x in text.splitlines()]
-    for line, after in zip(lines, [*lines[1:], ""], strict=True):
+    for line, after in zip(lines, [*lines[1:], ""][: len(lines)], strict=True):
         goes_on = after[:1].islower()  # "... As of January 28, 2023, $1.1" over "billion remained"
         # a short line ends the sentence the run leaves open ("... the year ended December"
         # over "31, 2022 and 2023."), else it is a heading

@@ -14,7 +14,7 @@ from ..patterns import deferred
 from ..periods.filing_words import without_form, without_source
 from .home_abroad import place_asked, without_place
 from .metrics import Metric
-from .sentence_numbers import PERCENT_ASKED, PERIOD_WORDS, SHARE_ASKED, whole_words
+from .sentence_numbers import MONTHS, PERCENT_ASKED, PERIOD_WORDS, SHARE_ASKED, whole_words
 from .terms import phrase_words, spelled_out
 
 _COUNT = deferred(
@@ -178,6 +178,8 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
         w for w in phrase_words(plain).split() if w not in _STOP and not w.isdigit() and len(w) > 1
     ]
     terms = tuple(w for w in words if w not in company_words and not re.match(r"^(fy|q)\d", w))
+    if count:  # a date's month ("As of May 31, 2018") is no word of what is counted
+        terms = tuple(w for w in terms if w not in MONTHS)
     terms += tuple(phrase_words(name).strip() for name in spelled)  # "GMV" or its name
     noun, qualifier = _counted(count, company_words) if count else ("", "")
     lead = _OF_WHOLE.match(question) if noun in _PHRASE_END else None
@@ -204,7 +206,8 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     terms = tuple(t for t in terms if t not in negated)
     plain_percent = bool(percent) and not count
     besides = {*whole, *_NOT_THE_PART}
-    part = tuple(t for t in terms if " " not in t and t not in besides) if share else ()
+    # the words of the part a share is of, not a date's month ("ended June 30, 2023")
+    part = tuple(t for t in terms if " " not in t and t not in besides | MONTHS) if share else ()
     return TextAsk(
         plain_percent,
         noun,

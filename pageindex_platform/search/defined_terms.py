@@ -1,0 +1,53 @@
+"""The short names a filing defines for the names a question writes: "Pacific Gas and Electric
+Company (the “Utility”)", or a glossary's line "Utility Pacific Gas and Electric Company" — a
+sentence that says "the Utility" speaks of the company the question names in full."""
+
+from __future__ import annotations
+
+import re
+
+from ..db import queries
+from ..db.queries import DocumentInfo
+from ..db.sql import Session
+from ..patterns import deferred
+from .terms import phrase_words
+
+# a name of two words or more, capitalised ("Pacific Gas and Electric Company")
+_NAME = deferred(r"\b[A-Z][\w&.'’-]*(?:\s+(?:(?:and|of|&)\s+)?[A-Z][\w&.'’-]*){1,6}")
+# the short name a filing gives right after a name, in parentheses and quotation marks
+_SHORT = r"\s*\(\s*(?:the\s+)?[“\"]([A-Z][\w&.' -]{0,30}?)[”\"]\s*\)"
+# a page of defined terms: each line a term, then what it means
+_GLOSSARY = deferred(r"\bglossary\b|\bmeanings?\s+indicated\b|\bdefined\s+terms\b", re.I)
+_MOST_NAMES = 4  # names of a question looked up at most
+
+
+def defined_terms(session: Session, document: DocumentInfo, question: str) -> dict[str, str]:
+    """Each short name the document defines for a name the question writes, with the name's
+    words: {"utility": "pacific gas and electric company"}."""
+    out: dict[str, str] = {}
+    # a name as written, less its possessive ("Pacific Gas and Electric Company's")
+    names = list(dict.fromkeys(re.sub(r"['’]s?$", "", m[0]) for m in _NAME.finditer(question)))
+    for name in names[:_MOST_NAMES]:
+        words = name.split()
+        spelled = r"\s+".join(map(re.escape, words))
+        defined = re.compile(spelled + _SHORT)
+        # "Utility Pacific Gas and Electric Company": a glossary's line
+        listed = re.compile(
+            rf"(?m)^[ \t]*([A-Z][\w&.-]*(?:[ \t]+[A-Z][\w&.-]*)?)[ \t]+{spelled}[ \t]*$"
+        )
+        for page in queries.pages_mentioning(session, document, [max(words, key=len)]):
+            found = defined.search(page.text)
+            if found is None and _GLOSSARY.search(page.text):
+                found = listed.search(page.text)
+            if found is not None:
+                short = phrase_words(found[1]).strip()
+                if short and short != phrase_words(name).strip():
+                    out[short] = phrase_words(name).strip()
+                break
+    return out
+
+
+def named_in_full(question: str, defined: dict[str, str]) -> str:
+    """`question` with the short names of the names it writes in full said after it ("...
+    (utility)"): a sentence's figure of "the Utility" is then of a part the question names."""
+    return question + "".join(f" ({short})" for short in defined)
