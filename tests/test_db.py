@@ -71,7 +71,7 @@ def test_embedded_server_starts_on_demand_and_stops(
         )
         env = {k: v for k, v in os.environ.items() if k != "PI_DATABASE_URL"}
         done = subprocess.run(
-            [sys.executable, "-c", probe], capture_output=True, text=True, env=env
+            [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60
         )
         assert done.stdout.split() == ["0", "-"], done.stderr[-2000:]
         code, out, _ = run_cli("db", "stop")
@@ -81,6 +81,22 @@ def test_embedded_server_starts_on_demand_and_stops(
         embedded.stop_embedded(tmp_path / "home" / "pgdata")
         get_settings.cache_clear()
         assert os.environ["PI_HOME"] == str(tmp_path / "home")
+
+
+@pytest.mark.no_database
+@pytest.mark.parametrize(
+    "pid",
+    [
+        os.getpid(),  # a pid another program runs under now: not the server
+        2**22 + 12345,  # no such process
+    ],
+)
+def test_a_lock_file_naming_no_running_server_gives_no_address(tmp_path: Path, pid: int) -> None:
+    """Where the lock file names no running server (a stale file, a pid reused), the server
+    is started or found the slow way, never connected to by the address the file gives."""
+    lines = [str(pid), str(tmp_path), "1700000000", "5432", str(tmp_path), "", "0 0", "ready"]
+    (tmp_path / "postmaster.pid").write_text("\n".join(lines) + "\n")
+    assert embedded._running_uri(tmp_path) is None
 
 
 @pytest.mark.no_database

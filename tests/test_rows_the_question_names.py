@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from pageindex_platform.search.metric_parts import segment_named
 from pageindex_platform.search.metric_questions import defined_metrics
 from pageindex_platform.search.text_ask import text_ask
 
@@ -364,6 +365,15 @@ Cost of electricity 3,000 2,900 2,800
 Total operating expenses 17,000 15,800 14,500
 Operating Income 2,590 2,040 1,500
 Net income 1,800 1,500 1,100
+
+CONSOLIDATED STATEMENTS OF CASH FLOWS
+(in millions)
+Years Ended December 31,
+2023 2022 2021
+Net income 1,800 1,500 1,100
+Changes in operating assets and liabilities:
+Accrued wildfire liabilities 30 20 10
+Net cash provided by operating activities 4,000 3,500 3,000
 """
 
 
@@ -388,6 +398,11 @@ def test_a_parts_change_from_the_year_before(tmp_path: Path) -> None:
     assert out["headline"]["value"] == pytest.approx((6_090 / 5_640 - 1) * 100, abs=0.006)
     assert "$6,090 million / $5,640 million - 1" in out["answer"]
     # without a percentage asked, the amount it rose by
+    # a row that is itself a change over the year: no change of a change
+    out = _asked(
+        "How fast did Volta's accrued wildfire liabilities grow in 2023? Percent, two decimals."
+    )
+    assert out["headline"] is None or out["headline"]["value"] != pytest.approx(50), out["answer"]
     rose = _stated("By how much did Volta's natural gas operating revenues increase in 2023?")
     assert rose == pytest.approx(450e6)
     assert _stated(
@@ -417,3 +432,25 @@ def test_a_named_rows_change_from_the_year_before(summit: None) -> None:
         "By how much did Summit's salaries and employee benefits expense increase in fiscal "
         "2023 compared with fiscal 2022?"
     ) == pytest.approx(200e6)
+
+
+@pytest.mark.no_database
+@pytest.mark.parametrize(
+    ("question", "part"),
+    [
+        (
+            "What operating margin did the Client Computing segment earn in 2023?",
+            "Client Computing",
+        ),
+        (
+            "What was Summit's Data Center and AI (DCAI) segment margin?",
+            "Data Center and AI (DCAI)",
+        ),
+        ("What was Summit Freight Ground segment's operating margin?", "Ground"),
+        ("What was the operating margin of all Operating segments combined?", None),
+        ("What was the operating margin excluding the Health Care segment?", None),
+        ("Based on the segment results, what was Summit's operating margin?", None),
+    ],
+)
+def test_the_segment_a_question_names(question: str, part: str | None) -> None:
+    assert segment_named(question, ["SUMMIT FREIGHT INC."]) == part

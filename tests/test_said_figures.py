@@ -640,3 +640,16 @@ def test_figures_said_of_short_names_verbs_and_parts_the_question_writes(
     files = {"acme-10k-2023.md": annual_filing(2023, body, name="ACME HOLDINGS CORP")}
     ingest_files(tmp_path / "acme", files)
     assert _stated(question) == pytest.approx(value)
+
+
+def test_a_share_of_another_year_in_the_same_sentence_is_not_the_years_asked(
+    tmp_path: Path,
+) -> None:
+    files = {"acme-10k-2023.md": annual_filing(2023, GLOSSARY, name="ACME HOLDINGS CORP")}
+    ingest_files(tmp_path / "acme", files)
+    # "38% ... in 2023 as compared to 41% in 2022": 38% is 2023's
+    _not_stated_as(
+        "Approximately what percentage of Acme Holdings' net revenues in 2022 came from "
+        "customers domiciled outside the U.S.?",
+        38,
+    )

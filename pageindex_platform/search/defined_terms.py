@@ -25,8 +25,7 @@ def defined_terms(session: Session, document: DocumentInfo, question: str) -> di
     """Each short name the document defines for a name the question writes, with the name's
     words: {"utility": "pacific gas and electric company"}."""
     out: dict[str, str] = {}
-    # a name as written, less its possessive ("Pacific Gas and Electric Company's")
-    names = list(dict.fromkeys(re.sub(r"['’]s?$", "", m[0]) for m in _NAME.finditer(question)))
+    names = list(dict.fromkeys(filter(None, map(_as_named, _NAME.finditer(question)))))
     for name in names[:_MOST_NAMES]:
         words = name.split()
         spelled = r"\s+".join(map(re.escape, words))
@@ -35,7 +34,7 @@ def defined_terms(session: Session, document: DocumentInfo, question: str) -> di
         listed = re.compile(
             rf"(?m)^[ \t]*([A-Z][\w&.-]*(?:[ \t]+[A-Z][\w&.-]*)?)[ \t]+{spelled}[ \t]*$"
         )
-        for page in queries.pages_mentioning(session, document, [max(words, key=len)]):
+        for page in queries.pages_mentioning(session, document, words, ranked=True):
             found = defined.search(page.text)
             if found is None and _GLOSSARY.search(page.text):
                 found = listed.search(page.text)
@@ -51,3 +50,20 @@ def named_in_full(question: str, defined: dict[str, str]) -> str:
     """`question` with the short names of the names it writes in full said after it ("...
     (utility)"): a sentence's figure of "the Utility" is then of a part the question names."""
     return question + "".join(f" ({short})" for short in defined)
+
+
+# capitalised words that open a question, not a name ("Under Acme Holdings' ...")
+_OPENING = frozenset(
+    "Under According Based As At By Did Does During For From How In Of On Per The To Using "
+    "What When Which Who Why With Within".split()
+)
+
+
+def _as_named(found: re.Match[str]) -> str:
+    """A name as written, less a question's opening word, its possessive and a full stop
+    ("Under Acme Holdings'": "Acme Holdings"); "" where one word or none is left."""
+    words = found[0].split()
+    while words and words[0] in _OPENING:
+        words = words[1:]
+    name = re.sub(r"(?:['’]s?|\.)$", "", " ".join(words))
+    return name if len(name.split()) >= 2 else ""

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from ..patterns import deferred
+from ..periods.grammar import quarters_written
 from .figures import LineItem
 from .formulas_told import SENTENCES
 from .metric_questions import ASKED
@@ -151,6 +152,11 @@ _OVER_YEARS = deferred(
 _ON_BASIS = deferred(r"\b(?:basis|currency|organic|local|comparable|same[- ]store)\b", re.I)
 _YEAR = deferred(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
 _IN_PERCENT = deferred(r"\bpercent(?:age)?\b|%", re.IGNORECASE)  # "Give the percentage"
+_OWN_FIGURES = deferred(r"\d[\d.,]*\s*%")  # "5.25% Senior Notes": a name's figure
+# a change from the quarter (or half) before: "sequentially", "the prior quarter"
+_SEQUENTIAL = deferred(
+    r"\b(?:prior|previous|preceding|last|sequential)\s+(?:fiscal\s+)?(?:quarter|half)\b", re.I
+)
 
 
 def over_years(question: str) -> bool:
@@ -169,9 +175,14 @@ def change_asked(question: str) -> tuple[str, bool] | None:
     found = next((m for m in (g.search(first) for g in _GROWTH) if m is not None), None)
     if found is None or over_years(question) or _ON_BASIS.search(question):
         return None
-    if ADJUSTED.search(question):
+    if ADJUSTED.search(question) or _SEQUENTIAL.search(question):
         return None
-    return found["a"], found.re is not _GROWTH[-1] or bool(_IN_PERCENT.search(question))
+    quarters = {q for q, _, _ in quarters_written(question)}
+    if len(quarters) > 1:
+        return None  # "Q2 2023 versus Q1 2023": from the quarter before, not the year before
+    # "Give the percentage" (not the "5.25%" of a note's name)
+    percent = _IN_PERCENT.search(_OWN_FIGURES.sub(" ", question))
+    return found["a"], found.re is not _GROWTH[-1] or bool(percent)
 
 
 def line_growth(question: str, catalogue: Catalogue) -> dict[str, Metric]:

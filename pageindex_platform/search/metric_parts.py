@@ -4,6 +4,7 @@ not."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ..patterns import deferred
@@ -43,27 +44,36 @@ def metric_part(question: str, names: Sequence[str], company: Sequence[str] = ()
         if part and owner == "s":
             return " ".join(part)
         break
-    return segment_named(question)
+    return segment_named(question, company)
 
 
 # a part named as one: "the Client Computing segment", "our Products division", "segment
-# Wireless" (a capitalized name beside the word; "operating segment results" names none)
+# Wireless" (a capitalized name beside the word, one part: "operating segment results" and
+# "all Operating segments" name none); not one left out ("excluding the Health Care segment",
+# "after the spin-off of its Kenvue segment")
 _NAMED_PART = deferred(
     r"\b(?P<before>[A-Z][\w&.-]*\s+(?:(?:[A-Z][\w&.-]*|and|of|&|\([A-Z][\w&.-]*\))\s+){0,5})"
-    r"(?:reportable\s+|operating\s+|business\s+)?"
-    r"(?:segment|division)s?\b|\b(?:segment|division)\s+(?P<after>[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})"
+    r"(?:reportable\s+|operating\s+|business\s+)?(?:segment|division)\b(?!s)|"
+    r"\b(?:segment|division)\s+(?P<after>[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})"
+)
+# what comes right before a part left out of the question ("excluding the ...")
+_LEFT_OUT = deferred(
+    r"\b(?:excluding|except|without|other\s+than|spin-?off\s+of)\s+(?:the\s+|its\s+)?$", re.I
 )
 # capitalized words that start a sentence or name no part
 _NOT_A_NAME = frozenset("The What How Which Based In For Of Our Its Their Each Per By Use".split())
 
 
-def segment_named(question: str) -> str | None:
-    """A segment or division the question names ("the Client Computing segment"): its name,
-    or None where it names none."""
+def segment_named(question: str, company: Sequence[str] = ()) -> str | None:
+    """A segment or division the question names ("the Client Computing segment"): its name
+    (less the company's own words), or None where it names none."""
+    own = {w for name in company for w in phrase_words(name).split()}
     for found in _NAMED_PART.finditer(question):
+        if _LEFT_OUT.search(question[: found.start()]):
+            continue
         words = (found["before"] or found["after"] or "").split()
-        while words and words[0] in _NOT_A_NAME:
+        while words and (words[0] in _NOT_A_NAME or phrase_words(words[0]).strip() in own):
             words = words[1:]
-        if words:
+        if words and not words[0][0].isdigit():
             return " ".join(words)
     return None

@@ -328,7 +328,8 @@ _SHARE_ASKED = deferred(
     r"\bin (?:percent|percentage)(?:\s+terms)?\b|\bin %|\bby what percent|"
     r"\b(?:give|express|state|report|provide)\b[^.?]{0,20}\bpercent(?:age)?\b|"
     # the unit said alone after the question: "... in Q1 2023? Percent, two decimals."
-    r"(?:^|[.?!;]\s+|\()percent(?:age)?\b(?=\s*(?:[,.;)]|$|rounded|to\s+(?:one|two|\d)))",
+    r"(?:^|[.?!;]\s+|\()percent(?:age)?\b(?=\s*(?:[,.;:()\-–—]|$|rounded|to\s+(?:one|two|\d)|"
+    r"with\b))",
     re.IGNORECASE,
 )
 _RATIO_ASKED = deferred(

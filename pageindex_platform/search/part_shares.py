@@ -6,13 +6,21 @@ the same row a year before."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import date
+from typing import TYPE_CHECKING
 
+from ..db.queries import DocumentInfo
+from ..patterns import deferred
 from .figures import Figure, FigureBook
 from .headline import Stated, candidate, figure_headline, input_check, not_sure
 from .line_shares import change_asked
+from .printed import row_headings
 from .results import Check, Headline
+
+if TYPE_CHECKING:
+    from .checks import CheckedBook
 
 
 def share_stated(part: Figure, whole: Figure, checks: list[Check], label: str) -> Stated:
@@ -41,14 +49,24 @@ def _worked(first: str, headline: Headline, *inputs: Figure) -> Stated:
 
 
 def change_stated(
-    part: Figure, before: Figure | None, checks: list[Check], label: str, *, percent: bool
+    book: CheckedBook,
+    part: Figure,
+    before: Figure | None,
+    checks: list[Check],
+    *,
+    label: str,
+    percent: bool,
 ) -> Stated:
     """The change of `part` from `before`, the same row a year before (in percent, or as an
-    amount); where no such row is read, or it spans another length of time or ends other
-    than a year before, no headline: the part's figure a candidate set aside."""
+    amount); where no such row is read, it spans another length of time or ends other than a
+    year before, or the row is itself a change (under "Changes in operating assets and
+    liabilities:"), no headline: the part's figure a candidate set aside."""
     said = f"change in {label}" + (" (%)" if percent else "")
-    if before is None:
-        why = f"the part's figure; no {label} a year before {part.period} was read"
+    headings = row_headings(part, book.page_text(part.page))
+    if any(_A_CHANGE.search(h) for h in [part.label, *headings]):
+        why = "the row is itself a change over the period, not a level that changed"
+    elif before is None:
+        why = f"no row {part.label!r} of the year before {part.period} was read"
     elif not _a_year_before(before, part) or before.label != part.label:
         why = f"{before.label} {before.shown} ({before.period}) is no year before of it"
     elif percent and before.value <= 0:
@@ -71,16 +89,25 @@ def change_stated(
     return Stated(not_sure(said, aside), candidates=aside)
 
 
-def row_change(row: Stated, book: FigureBook, year: int | None, question: str) -> Stated:
+def row_change(row: Stated, book: CheckedBook, year: int | None, question: str) -> Stated:
     """`row` (a row the question names, stated) where no change of it is asked; else its
-    change from the same row a year before."""
+    change from the same row a year before (the rows `row` set aside kept with it)."""
     change = change_asked(question)
-    before = (year or book.document.fiscal_year or 0) - 1
-    if row.headline is None or change is None or not row.figures or before <= 0:
+    before = year_before(year, book.document)
+    if row.headline is None or change is None or not row.figures or before is None:
         return row
     found = row.figures[0]
     prior = same_row(book, found, before, None)
-    return change_stated(found, prior, row.headline.checks, found.label, percent=change[1])
+    checks = row.headline.checks
+    changed = change_stated(book, found, prior, checks, label=found.label, percent=change[1])
+    changed.candidates += row.candidates
+    return changed
+
+
+def year_before(year: int | None, document: DocumentInfo) -> int | None:
+    """The year before the one asked (else the filing's own year), where one is known."""
+    known = year or document.fiscal_year
+    return known - 1 if known else None
 
 
 def same_row(book: FigureBook, found: Figure, year: int, again: Figure | None) -> Figure | None:
@@ -91,6 +118,15 @@ def same_row(book: FigureBook, found: Figure, year: int, again: Figure | None) -
     if len(rows) == 1:
         return rows[0]
     return again if again is not None and again.page == found.page else None
+
+
+# a row that is a change over its period: "Changes in operating assets and liabilities:" over
+# it, "(Increase) decrease in ...", "Net change in ..."
+_A_CHANGE = deferred(
+    r"\bchanges?\s+in\b|\(\s*(?:increase|decrease)\s*\)|\b(?:increase|decrease)\s*\(\s*"
+    r"(?:increase|decrease)\s*\)",
+    re.IGNORECASE,
+)
 
 
 def _a_year_before(before: Figure, after: Figure) -> bool:

@@ -23,7 +23,7 @@ from .items_named import items_in
 from .line_shares import change_asked
 from .narrowing import ADJUSTED
 from .part_sections import headed_by_part, no_prose, of_another_measure
-from .part_shares import change_stated, same_row, share_stated
+from .part_shares import change_stated, same_row, share_stated, year_before
 from .parts_asked import GENERAL, PART_NOUN, Part
 from .printed import page_lines, printed_forms, row_at, row_headings, row_line, table_context
 from .sentence_numbers import SHARE_ASKED
@@ -57,10 +57,10 @@ def segment_stated(
         if failed is None and whole is not None and SHARE_ASKED.search(question):
             return share_stated(found, whole, checks, label)  # "what share ... came from EMEA"
         change = change_asked(question) if failed is None else None
-        if change is not None and (before := (year or document.fiscal_year or 0) - 1) > 0:
+        if change is not None and (before := year_before(year, document)) is not None:
             again = _part_figure(session, book, item, part, before, items, None, question)[0]
             prior = same_row(book, found, before, again)  # "how fast did EMEA's ... grow"
-            return change_stated(found, prior, checks, label, percent=change[1])
+            return change_stated(book, found, prior, checks, label=label, percent=change[1])
         if failed is None:
             text = f"{found.shown} — {found.cited}: the row {found.label!r} {where}"
             headline = figure_headline(found, checks, kind="segment", label=label)

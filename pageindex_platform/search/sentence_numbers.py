@@ -19,6 +19,12 @@ YEAR = deferred(r"\b(?:fiscal\s+|fy\s?)?((?:19|20)\d\d)\b", re.IGNORECASE)
 _ANY_NUMBER = deferred(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?")
 
 
+# the year said right after a figure, before any other figure: "38% of ... in 2023"
+_OWN_YEAR = deferred(
+    r"[^\d$%]*?\b(?:in|for|during)\s+(?:fiscal\s+(?:year\s+)?)?((?:19|20)\d\d)\b(?!\s*(?:and|,))"
+)
+
+
 def respective(sentence: str, shown: str, percent: bool, year: int | None) -> Check:
     """In a sentence that gives one figure per year "respectively" ("733.8 million shares
     for $36.0 billion, 238.0 million shares ... in fiscal 2019, 2018 and 2017, respectively";
@@ -32,6 +38,10 @@ def respective(sentence: str, shown: str, percent: bool, year: int | None) -> Ch
     if aside and year and re.search(rf"\b(?:in|for)\s+(?:fiscal\s+)?{year}\b", aside[1]):
         return Check("period", False, f"the parentheses after it give the figure of {year}")
     end = RESPECTIVELY.search(sentence)
+    # "38% ... in 2023 as compared to 41% in 2022": the year its own words give
+    own = _OWN_YEAR.match(sentence, at + len(shown)) if at >= 0 and end is None else None
+    if own and year and int(own[1]) != year:
+        return Check("period", False, f"the sentence gives this figure for {own[1]}, not {year}")
     if end is None or year is None:
         return Check("period", True, "the sentence gives the figure of one period")
     bare = _PARENTHESISED.sub(lambda m: " " * len(m.group(0)), sentence)[: end.start()]
@@ -206,17 +216,15 @@ def said_of_part(
     if listed is not None:
         return listed
     # "42% of our net revenues from customers domiciled outside of the U.S. ... as compared to
-    # 43% ...": the share whose own words after it name the part
+    # 43% ...": the share whose own words after it name the part, and the figures after it
     ends = [*(m.start() for m in found[1:]), len(sentence)]
     of_part = [
         m
         for m, end in zip(found, ends, strict=True)
         if m in shares and _names_all(sentence[m.end() : end], part, of=True)
     ]
-    if of_part:
-        return of_part
     starts = [0, *(m.end() for m in found[:-1])]
-    named = [
+    named = of_part or [
         m
         for m, start in zip(found, starts, strict=True)
         if _names_all(sentence[start : m.start()], part)

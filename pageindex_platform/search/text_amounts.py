@@ -39,13 +39,20 @@ from .terms import abbreviations, name_words, phrase_words
 
 # an amount asked: "how much ...", "what (total) amount / value / cost / fee ...", "in USD
 # millions" (a percentage or a count is asked in other words: sentences.py)
+# words that ask what kind or part of an amount, or a count, share or rating, not the amount
+_FILLER = (
+    r"(?!(?:of|kind|type|form|fraction|currency|share|percentage|number|headcount|rating|"
+    r"employees?|customers?|stores?)\b)"
+)
 # an amount of money named as asked: "what termination fee", "how large a settlement payment"
 _MONEY_ASKED = deferred(
     r"\bhow\s+much\b|\b(?:what|how\s+large\s+an?)\s+(?:was\s+|were\s+|is\s+|are\s+)?(?:the\s+)?"
-    r"(?:[a-z][\w-]*\s+){0,3}?"
+    # (words naming the amount, not what kind of one: "what type of fee" asks no amount)
+    rf"(?:{_FILLER}[a-z][\w-]*\s+){{0,3}}?"
     r"(?:amount|value|cost|price|fee|payment|principal)s?\b|\bin\s+(?:usd|us\$|\$|dollars)\b|"
-    # "what were its remaining performance obligations": a figure no table row gave
-    r"^\s*what\s+(?:was|were)\s+(?:the\s+)?[\w&.-]+['’]s?\s+(?:[a-z][\w-]*\s+){1,4}(?:as\s+of|at)\b|"
+    # "what were its remaining performance obligations as of ...": a balance a sentence says
+    rf"^\s*what\s+(?:was|were)\s+(?:the\s+)?[\w&.-]+['’]s?\s+(?:{_FILLER}[a-z][\w-]*\s+){{1,4}}"
+    r"(?:as\s+of|at)\b|"
     r"\bin\s+(?:usd\s+)?(?:millions|billions|thousands)\s+of\s+dollars\b|\bper\s+share\b",
     re.IGNORECASE,
 )
@@ -54,7 +61,7 @@ _COMPUTED = deferred(
     re.IGNORECASE,
 )
 _NOT_MONEY = deferred(
-    r"\b(?:what|which)\s+(?:percent|percentage|share|portion|proportion)\b|\bin\s+percent|"
+    r"\b(?:what|which)\s+(?:percent|percentage|share|portion|proportion|fraction)\b|\bin\s+percent|"
     r"\bas\s+an?\s+(?:percent|percentage|share)\b|\bhow\s+many\b|\bratio\b|"
     r"\bmargin\b|\brate\b|\btimes\b",
     re.IGNORECASE,
@@ -309,7 +316,9 @@ def _prose(text: str) -> list[str]:
     paragraphs: list[str] = []
     run: list[str] = []
     lines = [x.strip() for x in text.splitlines()]
-    for line, after in zip(lines, [*lines[1:], ""][: len(lines)], strict=True):
+    if not lines:  # an empty page
+        return []
+    for line, after in zip(lines, [*lines[1:], ""], strict=True):
         goes_on = after[:1].islower()  # "... As of January 28, 2023, $1.1" over "billion remained"
         # a short line ends the sentence the run leaves open ("... the year ended December"
         # over "31, 2022 and 2023."), else it is a heading

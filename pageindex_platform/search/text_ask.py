@@ -43,6 +43,7 @@ _STOP = (
     | PERIOD_WORDS
 )
 _STOP = _STOP | frozenset(phrase_words(w).strip() for w in _STOP)  # as words are compared
+_FISCAL_WORD = deferred(r"^(fy|q)\d")
 UP = deferred(r"\b(?:increas\w*|grew|grow\w*|rose|ris\w*|up|higher|improv\w*)\b", re.I)
 DOWN = deferred(r"\b(?:decreas\w*|declin\w*|fell|fall\w*|down|lower|drop\w*)\b", re.I)
 # the verbs a count is said with that name no act of its own ("did Costco have|operate",
@@ -174,12 +175,10 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     # the place asked is the place check's (`place_check`), not words a sentence must share
     plain = without_form(without_source(without_place(question, company_words)))
     plain, spelled = spelled_out(plain)
-    words = [
-        w for w in phrase_words(plain).split() if w not in _STOP and not w.isdigit() and len(w) > 1
-    ]
-    terms = tuple(w for w in words if w not in company_words and not re.match(r"^(fy|q)\d", w))
-    if count:  # a date's month ("As of May 31, 2018") is no word of what is counted
-        terms = tuple(w for w in terms if w not in MONTHS)
+    # (a date's month, "As of May 31, 2018", is no word of what is counted)
+    unsaid = _STOP | company_words | (MONTHS if count else frozenset())
+    words = [w for w in phrase_words(plain).split() if w not in unsaid and not w.isdigit()]
+    terms = tuple(w for w in words if len(w) > 1 and not _FISCAL_WORD.match(w))
     terms += tuple(phrase_words(name).strip() for name in spelled)  # "GMV" or its name
     noun, qualifier = _counted(count, company_words) if count else ("", "")
     lead = _OF_WHOLE.match(question) if noun in _PHRASE_END else None
@@ -205,9 +204,8 @@ def text_ask(question: str, company_words: set[str]) -> TextAsk | None:
     negated += tuple(phrase_words(" ".join(_TAKEN_IN.findall(question))).split())
     terms = tuple(t for t in terms if t not in negated)
     plain_percent = bool(percent) and not count
-    besides = {*whole, *_NOT_THE_PART}
-    # the words of the part a share is of, not a date's month ("ended June 30, 2023")
-    part = tuple(t for t in terms if " " not in t and t not in besides | MONTHS) if share else ()
+    besides = {*whole, *_NOT_THE_PART, *MONTHS}  # a share's part: no date's month ("June 30")
+    part = tuple(t for t in terms if " " not in t and t not in besides) if share else ()
     return TextAsk(
         plain_percent,
         noun,
