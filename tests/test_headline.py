@@ -21,11 +21,14 @@ from pageindex_platform.api import Corpus
 from pageindex_platform.db import queries
 from pageindex_platform.periods import parse_period
 from pageindex_platform.search.checks import CheckedBook, page_check, required_statements
-from pageindex_platform.search.figures import LineItem
+from pageindex_platform.search.figures import Figure, LineItem
+from pageindex_platform.search.headline import metric_checks
 from pageindex_platform.search.parts_asked import part_asked
+from pageindex_platform.search.printed import page_lines, printed_form, row_at, table_context
 from pageindex_platform.search.statements import Statement
 from pageindex_platform.search.text_ask import text_ask
 from pageindex_platform.search.vocabulary import Vocabulary
+from pageindex_platform.search.working import Working
 from pageindex_platform.web import create_app
 
 from .conftest import ingest_once
@@ -722,3 +725,58 @@ def test_a_part_s_row_under_another_line_item_s_heading_is_not_stated(sections: 
     # operating income nor the change a table of year-over-year changes gives (90)
     group = run_json("ask", "What was the net revenue of Harbor Ridge's Harbor Group in 2023?")
     assert group["headline"]["value"] == 2_000e6
+
+
+@pytest.mark.no_database
+def test_a_metric_whose_amounts_are_read_a_million_apart_is_set_aside() -> None:
+    def row(label: str, value: float, decimals: int | None) -> Figure:
+        return Figure(
+            "acme-10k", label, value, "iso4217:USD", decimals, None, "2023-12-31", 4, "table"
+        )
+
+    debt, equity = row("Total debt", 20_463e6, -6), row("Total equity", 5_700, None)
+    working = Working(
+        "debt to equity", "debt / equity", debt.value / equity.value, False, 2, [2023]
+    )
+    working.inputs = [("total debt", 2023, debt), ("total equity", 2023, equity)]
+    # "$5,700" read where the balance sheet prints millions: a scale missed, not a ratio
+    assert [c.passed for c in metric_checks(working, {}) if c.name == "sign"] == [False]
+    working.inputs[1] = ("total equity", 2023, row("Total equity", 5_700e6, -6))
+    assert [c.passed for c in metric_checks(working, {}) if c.name == "sign"] == [True]
+
+
+SEGMENT_TABLES = """The following table presents revenue by SBU (in millions):
+Total Revenue Intersegment External Revenue
+Revenue
+2015 2014 2015 2014 2015 2014
+MCAC SBU
+2,353 2,682 (2) (2) 2,351 2,680
+Total Revenue $ 15,007 $ 17,171 $ (44) $ (25) $ 14,963 $ 17,146
+Total Adjusted PTC Intersegment External Adjusted PTC
+Adjusted Pretax Contribution
+2015 2014 2015 2014 2015 2014
+MCAC SBU
+327 352 18 26 345 378
+Recourse debt
+— 151
+Recourse debt
+5,015 5,107
+"""
+
+
+@pytest.mark.no_database
+def test_a_rows_line_its_digits_and_its_tables_words() -> None:
+    def row(label: str, value: float) -> Figure:
+        return Figure("aes-10k", label, value, "iso4217:USD", -6, None, "2015-12-31", 9, "table")
+
+    lines = page_lines(SEGMENT_TABLES)
+    # a label on its own line, its digits on the next: the line whose next holds them
+    assert lines[row_at(row("MCAC SBU", 327e6), lines)] == "MCAC SBU"
+    assert row_at(row("MCAC SBU", 327e6), lines) > row_at(row("MCAC SBU", 2_353e6), lines)
+    assert row_at(row("Recourse debt", 5_015e6), lines) == len(lines) - 2
+    # the words over the second table are its own, not the first table's total row
+    context = table_context(row("MCAC SBU", 327e6), SEGMENT_TABLES)
+    assert "Adjusted Pretax Contribution" in context and "Total Revenue $" not in context
+    # a whole number printed with its tenths ("11,297.0"), not the start of "11,297.5"
+    assert printed_form(row("IOM", 11_297e6), "IOM 11,297.0 12,219.8") == "11,297"
+    assert printed_form(row("IOM", 11_297e6), "IOM 11,297.5 12,219.8") == ""

@@ -305,3 +305,35 @@ def test_a_share_no_row_gives_is_read_from_the_sentence_that_says_it(tmp_path: P
         "What share of Acme's total revenues did subscription and support revenues represent "
         "in fiscal 2023?"
     ) == pytest.approx(71)
+
+
+SECTIONS = """# Item 8. Financial Statements
+
+CONSOLIDATED BALANCE SHEETS
+(in millions)
+December 31, 2023 December 31, 2022
+Total current assets 3,000 2,800
+Total assets 26,000 24,000
+CURRENT LIABILITIES
+Accounts payable 900 850
+Non-recourse debt, including $273 and $258 related to VIEs 1,300 1,200
+Total current liabilities 2,500 2,300
+NONCURRENT LIABILITIES
+Non-recourse debt, including $1,502 and $1,531 related to VIEs 14,500 13,000
+Recourse debt 4,700 5,000
+Total noncurrent liabilities 19,500 18,300
+Total equity 5,700 5,400
+"""
+
+
+def test_a_balance_sheet_row_named_by_its_section(tmp_path: Path) -> None:
+    files = {"volta-10k-2023.md": annual_filing(2023, SECTIONS, name="VOLTA ENERGY CORP.")}
+    ingest_files(tmp_path / "volta", files)
+    # "current non-recourse debt": the row so named in the current block, whatever its label
+    # says it includes; "as printed on the balance sheet (...)" says where a term is read
+    assert _stated(
+        "What was Volta's total debt-to-equity ratio at December 31, 2023? Take total debt as "
+        "current non-recourse debt plus noncurrent recourse debt plus noncurrent non-recourse "
+        "debt, and equity as total equity as printed on the balance sheet (including "
+        "noncontrolling interests). Round to two decimal places."
+    ) == pytest.approx((1_300 + 4_700 + 14_500) / 5_700, abs=0.006)

@@ -24,12 +24,7 @@ from ..db.queries import DocumentInfo, FactInfo
 from ..db.sql import Session
 from ..patterns import deferred
 from ..periods import PeriodAsk
-from .figures import (
-    Figure,
-    FigureBook,
-    LineItem,
-    months_of,
-)
+from .figures import Figure, FigureBook, LineItem, months_of
 from .items_named import items_in
 from .printed import (
     dated_columns,
@@ -39,6 +34,7 @@ from .printed import (
 )
 from .results import Check
 from .row_labels import heading_check
+from .section_rows import section_row
 from .statements import Statement
 
 _MAX_CANDIDATES = 6
@@ -136,7 +132,8 @@ class CheckedBook(FigureBook):
         table is about no segment or other entity; `alone`: the only row so named on its page
         (a name read without "expenses": not "Hardware" among revenues where "Hardware"
         among costs is asked)."""
-        figure = self.row_named(label, year)
+        # "current non-recourse debt": the row so named in the balance sheet's current block
+        figure = self.row_named(label, year) or section_row(self, label, year)
         if figure is None:
             return None
         text = self.page_text(figure.page)

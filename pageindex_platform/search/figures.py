@@ -240,10 +240,15 @@ class FigureBook:
             return fact.period_end == self.document.period_end
         return year_named(self.document, fact.period_end) == year
 
-    def rows(self, labels: Sequence[str], year: int | None) -> list[FactInfo]:
-        """The table rows whose label's key is one of `labels`', of the period asked."""
+    def rows(
+        self, labels: Sequence[str], year: int | None, prefixes: Sequence[str] = ()
+    ) -> list[FactInfo]:
+        """The table rows whose label's key is one of `labels`' (or LIKE a prefix), of the
+        period asked."""
         keys = list(dict.fromkeys(label_key(label) for label in labels))
-        found = queries.stated_figures(self.session, self.document.id, names=keys, prefixes=[])
+        found = queries.stated_figures(
+            self.session, self.document.id, names=keys, prefixes=list(prefixes)
+        )
         return self._of_period([f for f in found if f.source == "table"], self.span(year), year)
 
     def row_named(self, label: str, year: int | None) -> Figure | None:

@@ -62,7 +62,10 @@ _READ_IN = deferred(
     # (a statement named after a comma, no operation after it: "capital expenditures in the
     # statement of cash flows by ..." names where one term is read)
     r"|,\s+(?:(?:all|both|each)\s+)?(?:in|from|per|using)\s+(?:its|the)\s+[^,;]*?"
-    rf"\b(?:statements?|sheets?)\b{_NO_OPERATION}.*$",
+    rf"\b(?:statements?|sheets?)\b{_NO_OPERATION}.*$"
+    # "total equity as printed on the balance sheet (including noncontrolling interests)"
+    r"|,?\s+as\s+(?:printed|shown|reported|presented|stated)\s+(?:in|on)\s+(?:its|the)\s+[^,;]*?"
+    rf"\b(?:statements?|sheets?|10-?[KQ]|report)\b{_NO_OPERATION}.*$",
     re.IGNORECASE,
 )
 # when every term of a definition is read: "..., all at December 31, 2016", "... each year,

@@ -115,7 +115,16 @@ def _same_period(working: Working) -> Check:
     return Check("period", True, "its inputs of each year end on the same day")
 
 
+_SCALE_MISSED = 6  # powers of ten between a figure read in millions and one read in units
+
+
 def _bounds(working: Working) -> Check:
+    money = [f for _, _, f in working.inputs if f.unit.startswith("iso4217:") and "/" not in f.unit]
+    scales = {f.exponent for f in money if f.value}
+    if scales and max(scales) - min(scales) >= _SCALE_MISSED:
+        # "$5,700" read where its table prints millions beside inputs read in millions
+        said = ", ".join(f"{f.label} {f.shown}" for f in money)
+        return Check("sign", False, f"its amounts are read at scales a million apart: {said}")
     name = working.metric.lower()
     if working.percent and "margin" in name and not working.change:
         if working.value > 100:

@@ -148,7 +148,8 @@ def _definitions(question: str) -> list[tuple[str, str]]:
         if cover and not said:
             found.append((ASKED, f"{cover['a']} divided by {cover['b']}"))
         asked = sentences[0] if n else None  # "Define gross margin as ...": the metric asked
-        found.extend((name, including(expr)) for name, expr in taken(sentence, asked))
+        # "equity as total equity as printed on the balance sheet (...)": where it is read
+        found.extend((name, including(read_in(expr))) for name, expr in taken(sentence, asked))
         for term in _EQUATION_TERM.finditer(sentence):
             found.append((term.group("name").strip(), trailing(term.group("expr")).strip()))
     return found

@@ -43,10 +43,13 @@ def printed_form(figure: Figure, text: str) -> str:
     ("3.4", not the start of "3.45"; "800", not the end of "2,800"); "" when none is printed
     there."""
     flat = " ".join(text.split())
-    for form in printed_forms(figure):
-        if re.search(rf"(?<![\d.])(?<!\d,){re.escape(form)}(?![\d]|[.,]\d)", flat):
-            return form
-    return ""
+    return next((form for form in printed_forms(figure) if _holds(flat, form)), "")
+
+
+def _holds(text: str, form: str) -> bool:
+    """Whether `text` prints `form` as a whole number ("800", not the end of "2,800" nor the
+    start of "800.5"; "11,297" printed "11,297.0")."""
+    return bool(re.search(rf"(?<![\d.])(?<!\d,){re.escape(form)}(?!\d|,\d|\.0*[1-9])", text))
 
 
 def page_lines(text: str) -> list[str]:
@@ -79,9 +82,14 @@ def table_context(figure: Figure, text: str) -> str:
     lines = page_lines(text)
     at = row_at(figure, lines)
     header = header_at(figure, lines)
-    return "\n".join(
-        [*lines[max(0, header - _HEADER_LINES) : header + 1], lines[at] if lines else ""]
-    )
+    start = max(0, header - _HEADER_LINES)
+    # not a row of the table above ("Total Revenue $ 15,007 ..." over "Adjusted PTC")
+    above = [i for i in range(start, header) if _A_ROW.search(lines[i]) and dates_in(lines[i]) < 2]
+    start = max([start, *(i + 1 for i in above)])
+    return "\n".join([*lines[start : header + 1], lines[at] if lines else ""])
+
+
+_A_ROW = deferred(r"\d[\d,.]*\)?\s+\$?\s*\(?\d")  # two figures side by side: a table's row
 
 
 def dates_in(line: str) -> int:
@@ -141,7 +149,10 @@ def row_at(figure: Figure, lines: list[str]) -> int:
         ]
     forms = printed_forms(figure)
     for i in rows:
-        if any(form in lines[i] for form in forms):
+        # its digits on its line, or on the next where the label's line holds none
+        # ("Recourse debt" over "5,015 5,107")
+        bare = i + 1 < len(lines) and not re.search(r"\d", lines[i][len(label) :])
+        if any(_holds(lines[i], f) or (bare and _holds(lines[i + 1], f)) for f in forms):
             return i
     return rows[0] if rows else len(lines) - 1
 
