@@ -133,7 +133,7 @@ class CheckedBook(FigureBook):
         (a name read without "expenses": not "Hardware" among revenues where "Hardware"
         among costs is asked)."""
         # "current non-recourse debt": the row so named in the balance sheet's current block
-        figure = self.row_named(label, year) or section_row(self, label, year)
+        figure = self.row_named(label, year) or section_row(self, label, year, self.page_text)
         if figure is None:
             return None
         text = self.page_text(figure.page)

@@ -7,16 +7,13 @@ variable interest entities") under the current or the noncurrent block of the ba
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from ..index.tables import label_key
 from ..patterns import deferred
-from .figures import Figure
+from .figures import Figure, FigureBook
 from .printed import page_lines, row_at
 from .statements import Statement
-
-if TYPE_CHECKING:
-    from .checks import CheckedBook
 
 # the section a term names before or after the row's name
 _SECTION_NAMED = deferred(
@@ -35,10 +32,12 @@ _CURRENT = deferred(r"^\s*current\s+(?:liabilities|assets)\s*:?\s*$", re.IGNOREC
 _ROWS_UP = 40  # lines above a row read for its block at most
 
 
-def section_row(book: CheckedBook, term: str, year: int | None) -> Figure | None:
+def section_row(
+    book: FigureBook, term: str, year: int | None, page_text: Callable[[int], str]
+) -> Figure | None:
     """The balance sheet's row a term names by its section and the row's name, for the period
-    asked; None where the term names no section, or the rows of that block so named give no
-    one figure."""
+    asked (`page_text`: a page's text by its number); None where the term names no section,
+    or the rows of that block so named give no one figure."""
     said = _SECTION_NAMED.match(term.strip())
     if said is None:
         return None
@@ -50,7 +49,7 @@ def section_row(book: CheckedBook, term: str, year: int | None) -> Figure | None
         figure
         for figure in (Figure.of(book.document.name, f) for f in facts)
         if book.statement_pages.get(figure.page) == Statement.BALANCE
-        and _noncurrent(figure, book.page_text(figure.page)) == (which != "current")
+        and _noncurrent(figure, page_text(figure.page)) == (which != "current")
     ]
     return kept[0] if kept and len({f.value for f in kept}) == 1 else None
 
