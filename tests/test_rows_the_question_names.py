@@ -454,3 +454,15 @@ def test_a_named_rows_change_from_the_year_before(summit: None) -> None:
 )
 def test_the_segment_a_question_names(question: str, part: str | None) -> None:
     assert segment_named(question, ["SUMMIT FREIGHT INC."]) == part
+
+
+def test_a_metric_that_is_an_amount_is_not_the_percentage_asked(summit: None) -> None:
+    for asked in (
+        "What was Summit's free cash flow in fiscal 2023? Percent, two decimals.",
+        "What was Summit's EBITDA in fiscal 2023, as a percentage?",
+    ):
+        out = _asked(asked)
+        assert out["headline"] is None, out["answer"]
+        assert "the question asks a percentage" in out["answer"]
+    # asked as an amount, it is stated
+    assert _stated("What was Summit's free cash flow in fiscal 2023?") == pytest.approx(1_100e6)

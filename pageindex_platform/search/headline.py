@@ -13,6 +13,7 @@ from datetime import date, timedelta
 from ..patterns import deferred
 from .checks import Vetted
 from .figures import Figure
+from .narrowing import percent_asked
 from .results import Candidate, Check, ComparedFigure, Headline, Series
 from .working import Working
 
@@ -187,9 +188,13 @@ def not_sure(what: str, candidates: Sequence[Candidate]) -> str:
 
 def in_unit(stated: Stated, question: str, places: int | None) -> None:
     """The headline in the unit the question asks ("in USD billions"), where it is an
-    amount of dollars: its value and shown text in that unit, the text saying it first."""
+    amount of dollars: its value and shown text in that unit, the text saying it first; an
+    amount set aside where the question asks a percentage."""
     asked = _UNIT_ASKED.search(question)
     headline = stated.headline
+    if headline is not None and headline.unit == "USD" and percent_asked(question):
+        unsure(stated, "an amount; the question asks a percentage")  # free cash flow, for
+        return  # "free cash flow as a percentage of revenue"
     if asked is None or headline is None or headline.unit != "USD":
         return
     word = asked.group(1).lower()

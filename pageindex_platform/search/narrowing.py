@@ -346,6 +346,12 @@ RATE_ASKED = deferred(
 _PER_SHARE = deferred(r"\bper\s+(?:[\w-]+\s+){0,2}share\b|\beps\b", re.IGNORECASE)
 
 
+def percent_asked(question: str) -> bool:
+    """Whether the question asks its answer as a percentage or a share ("as a percentage
+    of", "in percent", "... ? Percent, two decimals.")."""
+    return _SHARE_ASKED.search(question) is not None
+
+
 def other_than_the_line(question: str, item: LineItem, uncomputed: str) -> tuple[str, str] | None:
     """What the question asks where the line item's figure is not its answer, and why: the
     metric it names that could not be computed, a percentage or share of the line, or a
