@@ -337,3 +337,46 @@ def test_a_balance_sheet_row_named_by_its_section(tmp_path: Path) -> None:
         "debt, and equity as total equity as printed on the balance sheet (including "
         "noncontrolling interests). Round to two decimal places."
     ) == pytest.approx((1_300 + 4_700 + 14_500) / 5_700, abs=0.006)
+
+
+PLAIN_SHEET = """# Item 8. Financial Statements
+
+CONSOLIDATED BALANCE SHEETS
+(in millions)
+December 31, 2023 December 31, 2022
+Total current assets 3,000 2,800
+Total assets 26,000 24,000
+LIABILITIES AND EQUITY
+Accounts payable 900 850
+Operating lease liabilities 100 90
+Long-term debt, including current portion 4,000 3,800
+Total current liabilities 2,500 2,300
+Operating lease liabilities 700 650
+Total liabilities 12,200 11,000
+Total equity 13,800 13,000
+"""
+
+
+def test_a_section_names_the_block_its_totals_close_never_a_total(tmp_path: Path) -> None:
+    files = {"volta-10k-2023.md": annual_filing(2023, PLAIN_SHEET, name="VOLTA ENERGY CORP.")}
+    ingest_files(tmp_path / "volta", files)
+    # no "Current liabilities" heading: the block is the one "Total current liabilities" closes
+    assert _stated(
+        "What was Volta's ratio of noncurrent operating lease liabilities to total equity at "
+        "December 31, 2023? Take it as noncurrent operating lease liabilities divided by total "
+        "equity. Round to four decimal places."
+    ) == pytest.approx(700 / 13_800, abs=0.0001)
+    # "noncurrent liabilities" is no row's name (not Total liabilities), nor is a row that
+    # includes a part of another ("including current portion") the whole asked
+    for asked in (
+        "What was Volta's ratio of noncurrent liabilities to total equity at December 31, 2023? "
+        "Take it as noncurrent liabilities divided by total equity. Round to two decimals.",
+        "What was Volta's ratio of current long-term debt to total equity at December 31, 2023? "
+        "Take it as current long-term debt divided by total equity. Round to two decimals.",
+    ):
+        out = run_json("ask", asked)
+        headline = out["headline"]
+        assert headline is None or headline["value"] not in (
+            pytest.approx(12_200 / 13_800, abs=0.01),
+            pytest.approx(4_000 / 13_800, abs=0.01),
+        ), out["answer"]

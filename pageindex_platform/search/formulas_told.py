@@ -62,10 +62,7 @@ _READ_IN = deferred(
     # (a statement named after a comma, no operation after it: "capital expenditures in the
     # statement of cash flows by ..." names where one term is read)
     r"|,\s+(?:(?:all|both|each)\s+)?(?:in|from|per|using)\s+(?:its|the)\s+[^,;]*?"
-    rf"\b(?:statements?|sheets?)\b{_NO_OPERATION}.*$"
-    # "total equity as printed on the balance sheet (including noncontrolling interests)"
-    r"|,?\s+as\s+(?:printed|shown|reported|presented|stated)\s+(?:in|on)\s+(?:its|the)\s+[^,;]*?"
-    rf"\b(?:statements?|sheets?|10-?[KQ]|report)\b{_NO_OPERATION}.*$",
+    rf"\b(?:statements?|sheets?)\b{_NO_OPERATION}.*$",
     re.IGNORECASE,
 )
 # when every term of a definition is read: "..., all at December 31, 2016", "... each year,
@@ -84,6 +81,21 @@ TRAILING_ALL = deferred(
 def trailing(expr: str) -> str:
     """A definition less the period it ends with and where its terms are read."""
     return read_in(_TRAILING_PERIOD.sub("", expr))
+
+
+# where a term says it is printed, at its end: "total equity as printed on the balance sheet
+# (including noncontrolling interests)" (nothing after it but that gloss)
+_PRINTED_IN = deferred(
+    r",?\s+as\s+(?:printed|shown|reported|presented|stated)\s+(?:in|on)\s+(?:its|the)\s+"
+    r"[a-z\s'’-]*?\b(?:statements?|sheets?|10-?[KQ]|report)\b"
+    r"(?:\s*\(?\s*including\s+[a-z\s'’-]+\)?)?\s*$",
+    re.IGNORECASE,
+)
+
+
+def printed_in(expr: str) -> str:
+    """`expr` less the words at its end that say where its term is printed."""
+    return _PRINTED_IN.sub("", expr)
 
 
 def read_in(expr: str) -> str:

@@ -20,6 +20,7 @@ from .formulas_told import (
     SENTENCES,
     TAKE_AND,
     TAKING,
+    printed_in,
     read_in,
     taken,
     taken_matches,
@@ -149,7 +150,7 @@ def _definitions(question: str) -> list[tuple[str, str]]:
             found.append((ASKED, f"{cover['a']} divided by {cover['b']}"))
         asked = sentences[0] if n else None  # "Define gross margin as ...": the metric asked
         # "equity as total equity as printed on the balance sheet (...)": where it is read
-        found.extend((name, including(read_in(expr))) for name, expr in taken(sentence, asked))
+        found.extend((name, including(printed_in(expr))) for name, expr in taken(sentence, asked))
         for term in _EQUATION_TERM.finditer(sentence):
             found.append((term.group("name").strip(), trailing(term.group("expr")).strip()))
     return found

@@ -141,6 +141,7 @@ def row_at(figure: Figure, lines: list[str]) -> int:
     alone; a label wrapped over two lines, its second), else the page's last line."""
     label = " ".join(figure.label.split()).lower()
     rows = [i for i, line in enumerate(lines) if label and line.lower().startswith(label)]
+    alone = {i for i in rows if _label_alone(lines[i], label)}  # its digits on the next line
     if not rows and label:  # a label printed over two lines: the row is its second
         rows = [
             i + 1
@@ -149,12 +150,21 @@ def row_at(figure: Figure, lines: list[str]) -> int:
         ]
     forms = printed_forms(figure)
     for i in rows:
-        # its digits on its line, or on the next where the label's line holds none
-        # ("Recourse debt" over "5,015 5,107")
-        bare = i + 1 < len(lines) and not re.search(r"\d", lines[i][len(label) :])
-        if any(_holds(lines[i], f) or (bare and _holds(lines[i + 1], f)) for f in forms):
+        # its digits on its line, or on the next where the label stands alone and the next
+        # holds figures only ("Recourse debt" over "5,015 5,107")
+        below = lines[i + 1] if i in alone and i + 1 < len(lines) else ""
+        below = below if _FIGURES_ONLY.fullmatch(below) else ""
+        if any(_holds(lines[i], f) or _holds(below, f) for f in forms):
             return i
     return rows[0] if rows else len(lines) - 1
+
+
+_FIGURES_ONLY = deferred(r"[\s$\d,.()—–%-]+")
+
+
+def _label_alone(line: str, label: str) -> bool:
+    """Whether the line is the label alone (no figure after it)."""
+    return not re.search(r"\d", line[len(label) :])
 
 
 _CONTINUING = deferred(r"\bcontinuing\s+operations\b", re.IGNORECASE)

@@ -21,46 +21,64 @@ _SECTION_NAMED = deferred(
     r"^(?P<name2>.+?),?\s+(?P<which2>current|non-?current|long-term)(?:\s+portion)?$",
     re.IGNORECASE,
 )
-# the lines that say which block a row is in, read upwards from it: the current block's total
-# or a noncurrent heading (the noncurrent block), a current heading (the current block)
-_BELOW_CURRENT = deferred(
-    r"^\s*(?:total\s+current\s+(?:liabilities|assets)|non-?current\s+(?:liabilities|assets)|"
-    r"long-term\s+liabilities)\b",
-    re.IGNORECASE,
+# the totals that close a block of a balance sheet: the current one's, the noncurrent one's,
+# the whole side's (a line of figures after the words, not "... held for sale" rows)
+_TOTAL_CURRENT = deferred(r"^\s*total\s+current\s+(?:liabilities|assets)\b", re.IGNORECASE)
+_TOTAL_NONCURRENT = deferred(
+    r"^\s*total\s+(?:non-?current|long-term)\s+(?:liabilities|assets)\b", re.IGNORECASE
 )
-_CURRENT = deferred(r"^\s*current\s+(?:liabilities|assets)\s*:?\s*$", re.IGNORECASE)
-_ROWS_UP = 40  # lines above a row read for its block at most
+_TOTAL_SIDE = deferred(r"^\s*total\s+(liabilities|assets)\b", re.IGNORECASE)
+# a row's label that says what the row includes by an amount ("Non-recourse debt, including
+# $273 ... related to variable interest entities"), not a part of it ("..., including current
+# portion")
+_INCLUDING_AMOUNT = r"\s*,?\s*\(?\s*including\s+\$?\s*\d"
+# words that name a whole side or class, no row: "noncurrent liabilities" is a total's
+_CLASS_WORDS = frozenset(("liabilities", "assets", "liability", "asset"))
+_ROWS = 60  # lines above or below a row read for its block at most
 
 
 def section_row(
     book: FigureBook, term: str, year: int | None, page_text: Callable[[int], str]
 ) -> Figure | None:
     """The balance sheet's row a term names by its section and the row's name, for the period
-    asked (`page_text`: a page's text by its number); None where the term names no section,
-    or the rows of that block so named give no one figure."""
+    asked (`page_text`: a page's text by its number); None where the term names no section or
+    only a class ("noncurrent liabilities"), or the rows of that block so named give no one
+    figure."""
     said = _SECTION_NAMED.match(term.strip())
     if said is None:
         return None
     which = (said["which"] or said["which2"]).lower()
-    name = said["name"] or said["name2"]
+    name = (said["name"] or said["name2"]).strip()
     key = label_key(name)
+    if not key or key.split()[-1] in _CLASS_WORDS or name.lower() in _CLASS_WORDS:
+        return None
     facts = book.rows([name], year, prefixes=[f"{key} including%"])
+    named = re.compile(rf"^{re.escape(name)}(?:\s*$|{_INCLUDING_AMOUNT})", re.IGNORECASE)
     kept = [
         figure
         for figure in (Figure.of(book.document.name, f) for f in facts)
         if book.statement_pages.get(figure.page) == Statement.BALANCE
-        and _noncurrent(figure, page_text(figure.page)) == (which != "current")
+        and named.match(" ".join(figure.label.split()))
+        and _noncurrent(figure, page_text(figure.page)) is (which != "current")
     ]
     return kept[0] if kept and len({f.value for f in kept}) == 1 else None
 
 
 def _noncurrent(figure: Figure, text: str) -> bool | None:
-    """Whether the row stands in the noncurrent block of its balance sheet (None: unknown)."""
+    """Whether the row stands in the noncurrent block of its balance sheet, by the totals
+    around it: the current block's total below it (before the side's), a current one; the
+    current block's total above it and the side's or the noncurrent block's below, a
+    noncurrent one; None where its totals do not say."""
     lines = page_lines(text)
     at = row_at(figure, lines)
-    for line in reversed(lines[max(0, at - _ROWS_UP) : max(0, at)]):
-        if _BELOW_CURRENT.match(line):
-            return True
-        if _CURRENT.match(line):
+    for line in lines[at + 1 : at + 1 + _ROWS]:
+        if _TOTAL_CURRENT.match(line):
             return False
+        if _TOTAL_NONCURRENT.match(line):
+            return True
+        side = _TOTAL_SIDE.match(line)
+        if side:  # the current block's total of the same side above it: "Total current assets"
+            # never places a liability
+            current = re.compile(rf"^\s*total\s+current\s+{side[1]}\b", re.IGNORECASE)
+            return any(current.match(x) for x in lines[max(0, at - _ROWS) : at]) or None
     return None
