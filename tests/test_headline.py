@@ -745,38 +745,40 @@ def test_a_metric_whose_amounts_are_read_a_million_apart_is_set_aside() -> None:
     assert [c.passed for c in metric_checks(working, {}) if c.name == "sign"] == [True]
 
 
-SEGMENT_TABLES = """The following table presents revenue by SBU (in millions):
+SEGMENT_TABLES = """The following table presents revenue by unit (in millions):
 Total Revenue Intersegment External Revenue
 Revenue
-2015 2014 2015 2014 2015 2014
-MCAC SBU
-2,353 2,682 (2) (2) 2,351 2,680
-Total Revenue $ 15,007 $ 17,171 $ (44) $ (25) $ 14,963 $ 17,146
-Total Adjusted PTC Intersegment External Adjusted PTC
-Adjusted Pretax Contribution
-2015 2014 2015 2014 2015 2014
-MCAC SBU
-327 352 18 26 345 378
-Recourse debt
-— 151
-Recourse debt
-5,015 5,107
+2023 2022 2023 2022 2023 2022
+Northern Unit
+1,800 1,700 (3) (2) 1,797 1,698
+Total Revenue $ 9,000 $ 8,500 $ (40) $ (30) $ 8,960 $ 8,470
+Total Segment Earnings Intersegment External Segment Earnings
+Segment Earnings
+2023 2022 2023 2022 2023 2022
+Northern Unit
+240 230 12 11 252 241
+Bank loans
+— 120
+Bank loans
+4,100 4,000
 """
 
 
 @pytest.mark.no_database
 def test_a_rows_line_its_digits_and_its_tables_words() -> None:
     def row(label: str, value: float) -> Figure:
-        return Figure("aes-10k", label, value, "iso4217:USD", -6, None, "2015-12-31", 9, "table")
+        return Figure("acme-10k", label, value, "iso4217:USD", -6, None, "2023-12-31", 9, "table")
 
     lines = page_lines(SEGMENT_TABLES)
-    # a label on its own line, its digits on the next: the line whose next holds them
-    assert lines[row_at(row("MCAC SBU", 327e6), lines)] == "MCAC SBU"
-    assert row_at(row("MCAC SBU", 327e6), lines) > row_at(row("MCAC SBU", 2_353e6), lines)
-    assert row_at(row("Recourse debt", 5_015e6), lines) == len(lines) - 2
+    # a label on its own line, its digits on the next: the line whose next holds them, not
+    # the first line so labelled
+    earnings, revenue = row("Northern Unit", 240e6), row("Northern Unit", 1_800e6)
+    assert row_at(earnings, lines) > row_at(revenue, lines)
+    assert lines[row_at(earnings, lines) - 1] == "2023 2022 2023 2022 2023 2022"
+    assert row_at(row("Bank loans", 4_100e6), lines) == len(lines) - 2
     # the words over the second table are its own, not the first table's total row
-    context = table_context(row("MCAC SBU", 327e6), SEGMENT_TABLES)
-    assert "Adjusted Pretax Contribution" in context and "Total Revenue $" not in context
-    # a whole number printed with its tenths ("11,297.0"), not the start of "11,297.5"
-    assert printed_form(row("IOM", 11_297e6), "IOM 11,297.0 12,219.8") == "11,297"
-    assert printed_form(row("IOM", 11_297e6), "IOM 11,297.5 12,219.8") == ""
+    context = table_context(earnings, SEGMENT_TABLES)
+    assert "Segment Earnings" in context and "Total Revenue $" not in context
+    # a whole number printed with its tenths ("8,297.0"), not the start of "8,297.5"
+    assert printed_form(row("West", 8_297e6), "West 8,297.0 9,219.8") == "8,297"
+    assert printed_form(row("West", 8_297e6), "West 8,297.5 9,219.8") == ""
