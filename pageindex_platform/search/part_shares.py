@@ -7,6 +7,7 @@ the same row a year before."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING
@@ -110,14 +111,17 @@ def year_before(year: int | None, document: DocumentInfo) -> int | None:
     return known - 1 if known else None
 
 
-def same_row(book: FigureBook, found: Figure, year: int, again: Figure | None) -> Figure | None:
+def same_row(
+    book: FigureBook, found: Figure, year: int, again: Callable[[], Figure | None] | None
+) -> Figure | None:
     """The row printed as `found` on its page, for `year`: the only one so printed there, or
-    the one the part's rows were read as again (`again`) where several are."""
+    the one the part's rows are read as again (`again`, asked only then) where several are."""
     name = book.document.name
     rows = [Figure.of(name, r) for r in book.rows([found.label], year) if r.page == found.page]
     if len(rows) == 1:
         return rows[0]
-    return again if again is not None and again.page == found.page else None
+    read = again() if again is not None else None
+    return read if read is not None and read.page == found.page else None
 
 
 # a row that is a change over its period: "Changes in operating assets and liabilities:" over

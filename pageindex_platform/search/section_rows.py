@@ -23,7 +23,7 @@ _SECTION_NAMED = deferred(
 )
 # the totals that close a block of a balance sheet: the current one's, the noncurrent one's,
 # the whole side's (a line of figures after the words, not "... held for sale" rows)
-_TOTAL_CURRENT = deferred(r"^\s*total\s+current\s+(?:liabilities|assets)\b", re.IGNORECASE)
+_TOTAL_CURRENT = deferred(r"^\s*total\s+current\s+(liabilities|assets)\b", re.IGNORECASE)
 _TOTAL_NONCURRENT = deferred(
     r"^\s*total\s+(?:non-?current|long-term)\s+(?:liabilities|assets)\b", re.IGNORECASE
 )
@@ -79,6 +79,6 @@ def _noncurrent(figure: Figure, text: str) -> bool | None:
         side = _TOTAL_SIDE.match(line)
         if side:  # the current block's total of the same side above it: "Total current assets"
             # never places a liability
-            current = re.compile(rf"^\s*total\s+current\s+{side[1]}\b", re.IGNORECASE)
-            return any(current.match(x) for x in lines[max(0, at - _ROWS) : at]) or None
+            above = (_TOTAL_CURRENT.match(x) for x in lines[max(0, at - _ROWS) : at])
+            return any(m is not None and m[1].lower() == side[1].lower() for m in above) or None
     return None

@@ -10,6 +10,7 @@ import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 
 from ..db import queries
 from ..db.queries import DocumentInfo
@@ -58,8 +59,8 @@ def segment_stated(
             return share_stated(found, whole, checks, label)  # "what share ... came from EMEA"
         change = change_asked(question) if failed is None else None
         if change is not None and (before := year_before(year, document)) is not None:
-            again = _part_figure(session, book, item, part, before, items, None, question)[0]
-            prior = same_row(book, found, before, again)  # "how fast did EMEA's ... grow"
+            read = partial(_part_figure, session, book, item, part, before, items, None, question)
+            prior = same_row(book, found, before, lambda: read()[0])  # "how fast did EMEA's ..."
             return change_stated(book, found, prior, checks, label=label, percent=change[1])
         if failed is None:
             text = f"{found.shown} — {found.cited}: the row {found.label!r} {where}"
