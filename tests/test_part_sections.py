@@ -81,12 +81,46 @@ ASIA PACIFIC & LATIN AMERICA
 (Dollars in millions) FISCAL 2023 FISCAL 2022 % CHANGE
 TOTAL REVENUES $ 1,700 $ 1,600 6 %
 
-# Lumen Cloud Services
+# Outlook
 
 The Lumen Cloud Services segment consists of amounts earned from storage and compute sales.
 Years Ended December 31,
 2023 2022 2021
 Total revenues 8,000 7,000 6,000
+
+# Harbor Logistics
+
+Business Environment and Trends
+The markets the segment serves include port handling, bonded warehousing, customs brokerage
+and the short-sea feeder services that connect them. Volumes recovered during the year as
+congestion eased and contract rates were renewed with most of the larger shipping lines, and
+we expect demand to keep growing with regional trade over the next several years.
+
+## Earnings From Operations
+
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Total revenues 1,200 1,100 1,000
+Operating income 210 190 170
+Harbor Logistics earnings from operations increased by $20 million compared with 2022,
+primarily due to higher volumes at the bonded warehouses and favorable contract renewals.
+
+# Coastal Shipping
+
+The markets the segment serves include coastal container services, roll-on roll-off ferries
+and bulk feeder routes between the regional ports. Volumes were steady during the year as
+fuel costs eased and charter rates were renewed with most of the larger customers, and we
+expect demand to keep pace with regional trade over the next several years.
+
+# Results of Operations
+
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Total revenues 900 850 800
+Operating income 120 110 100
+Coastal Shipping and Harbor Logistics together carried most of the year's volume growth.
 """
 
 
@@ -107,6 +141,9 @@ OWN_SECTIONS = [
     ("What operating income did Lumen Cloud Services (LCS) report for fiscal 2023?", 700e6),
     # a name with a comma and an ampersand
     ("What operating income did Lumen Rail, Sea & Air report in 2022?", 400e6),
+    # a table with no heading of its own in a section named by the line ("Earnings From
+    # Operations") within the part's, on a page that names the part
+    ("What operating income did Lumen's Harbor Logistics segment report in 2023?", 210e6),
 ]
 
 
@@ -122,8 +159,11 @@ def test_a_part_s_own_section_gives_its_figure(lumen: None) -> None:
 NO_PART = [
     # a heading that names the part among other names heads another part's table
     "What were the revenues of Lumen's Asia Pacific region in fiscal 2023?",
-    # prose that mentions the part heads no table: the whole company's line is not its
+    # prose that mentions the part heads no table of a section named otherwise
     "What revenues did Lumen Cloud Services report in 2023?",
+    # a section of its own after the part's ("Results of Operations") holds the table, though
+    # its page names the part
+    "What operating income did Lumen's Coastal Shipping segment report in 2023?",
 ]
 
 

@@ -86,6 +86,13 @@ Net operating loss carryforwards 420 380
 Amortizable tax basis in intangibles 310 290
 Total deferred tax assets 730 670
 
+# Note 13. Supplemental Information
+
+Certain consolidated statements of earnings amounts are as follows (in millions):
+Years Ended December 31,
+2023 2022
+Freight brokerage commissions (including agent and carrier settlement costs) 190.4 175.2
+
 # Note 14. Segment Information
 
 The results of our reportable segments were as follows (in millions):
@@ -199,6 +206,11 @@ def test_words_a_question_asks_a_row_or_a_count_with(summit: None) -> None:
         "What salaries and employee benefits expense did Summit record for fiscal year 2023 "
         "alone, per its Form 10-K?"
     ) == pytest.approx(4_000e6)
+    # the words the row's label glosses in parentheses, written in the question too
+    assert _stated(
+        "What were Summit's freight brokerage commissions (including agent and carrier "
+        "settlement costs) in 2023?"
+    ) == pytest.approx(190.4e6)
 
 
 def test_a_figure_the_question_gives_is_not_its_answer(summit: None) -> None:

@@ -16,6 +16,7 @@ from pageindex_platform.search.amount_lists import of_year
 from pageindex_platform.search.amounts import AMOUNT
 from pageindex_platform.search.formula_words import translate
 from pageindex_platform.search.metric_questions import period_asked
+from pageindex_platform.search.narrowing import place_check
 
 from .helpers import annual_filing, ingest_files, run_json
 
@@ -504,6 +505,13 @@ def test_a_region_and_a_total_of_listed_counts(acme: None) -> None:
         ),
         # a count the sentence says of a place the question does not name
         ("How many customers did Acme distribute power to in 2023?", 1.2e6),
+        # a place the question names that the sentence does not: the whole portfolio's size
+        (
+            "According to Acme's annual report for fiscal 2023, how large (in MW) was the "
+            "generation portfolio Acme owned and/or operated in Ruritania, excluding the "
+            "generation capabilities of its integrated utilities?",
+            29352,
+        ),
         # a row of one service's revenue by segment is not the segment's revenue
         ("What share of Acme's 2023 net revenue came from the Enterprise segment?", 600 / 90),
         # a segment's share is not the company's
@@ -653,3 +661,18 @@ def test_a_share_of_another_year_in_the_same_sentence_is_not_the_years_asked(
         "customers domiciled outside the U.S.?",
         38,
     )
+
+
+def test_a_place_asked_is_named_in_the_figure_s_own_words() -> None:
+    asked = "How large (in MW) was Acme's generation portfolio in Ruritania?"
+    # the place listed after the whole figure does not make it the place's
+    whole = "Acme owns 29,352 MW in 14 countries, including Ruritania and Elbonia."
+    assert not place_check(asked, whole, "29,352").passed
+    own = "Acme has 1,055 MW of installed capacity in Ruritania, including the 550 MW Golfo plant."
+    assert place_check(asked, own, "1,055").passed
+    # the place's adjective names it; two places asked are each named
+    assert place_check(
+        "What did Acme earn in Europe?", "European sales were $4 million.", "4"
+    ).passed
+    both = "What was Acme's capacity in Ruritania and Elbonia?"
+    assert not place_check(both, "Ruritania plants hold 300 MW.", "300").passed

@@ -31,7 +31,7 @@ from .printed import row_headings, table_context
 from .results import Check
 from .sentence_numbers import MONTHS, PERIOD_WORDS
 from .statements import Statement
-from .terms import STATEMENT_NAMED, name_words, phrase_words
+from .terms import STATEMENT_NAMED, glossed, name_words, phrase_words
 
 # words of a label that say nothing of what the row is
 _FILLER = frozenset("total net and of the in for to a an from by on at or".split())
@@ -148,7 +148,8 @@ def named_row(
             continue  # "U.S." of income before taxes, for "U.S. net sales"
         # the row's name says half of what is asked at least (not "Operating leases" for
         # "operating lease payments scheduled to fall due in 2021")
-        if len(name) >= _LEAST and 2 * len(name & core) >= len(core) and names <= name:
+        said = name | glossed(figure.label, plain)  # "(including production costs)"
+        if len(name) >= _LEAST and 2 * len(said & core) >= len(core) and names <= name:
             scored.append((len(name), figure))
     if not scored:
         return Stated()
@@ -251,7 +252,8 @@ def _checked(
     named = [f for f in named if f.page in book.statement_pages] or named
     # the same digits read with and without the table's scale ("(in millions)" missed on one
     # page): one figure, stated in the scale read
-    first = max((f for f in named if _same_digits(f.value, named[0].value)), key=_magnitude)
+    same = [f for f in named if _same_digits(f.value, named[0].value)]
+    first = max(same, key=lambda f: abs(f.value))
     text = book.page_text(first.page)
     checks = [
         Check("label", True, f"the row {first.label!r} is named by the question's words"),
@@ -292,10 +294,6 @@ def _same_digits(one: float, other: float) -> bool:
     return (one >= 0) == (other >= 0) and any(
         math.isclose(small * 1000**power, large, rel_tol=1e-9) for power in range(4)
     )
-
-
-def _magnitude(figure: Figure) -> float:
-    return abs(figure.value)
 
 
 def _measures_another(headings: list[str], question: str, items: Sequence[LineItem]) -> bool:

@@ -259,6 +259,10 @@ def place_check(question: str, sentence: str, shown: str, names: Sequence[str] =
     share their noun ("46,000 full-time and 18,000 part-time employees domestically")."""
     asked = place_asked(question, names)
     if asked is None:
+        places = (p for x in places_named(question, names) for p in x.split(" and "))
+        unsaid = next((p for p in places if not _says(sentence, shown, p)), "")
+        if unsaid:  # "capacity in Mexico": not the SBU's "in five countries"
+            return Check("place", False, f"{unsaid} is asked; the sentence does not name it")
         where = _figure_place(question, sentence, shown, names)
         if where:  # "located in El Salvador and distribute power to 1.4 million people"
             return Check("place", False, f"the sentence says {shown} of {where}; none is asked")
@@ -280,6 +284,21 @@ def place_check(question: str, sentence: str, shown: str, names: Sequence[str] =
         if said and not other.search(own) and not _ALSO.match(after) and not hedged:
             return Check("place", True, f"{side}, as asked")
     return Check("place", False, f"{side} is asked; the sentence does not say it of {shown} alone")
+
+
+def _says(sentence: str, shown: str, place: str) -> bool:
+    """Whether a sentence names a place (or its adjective) in the figure's own words or before
+    every figure: not "29,352 MW in 14 countries, including Mexico" for Mexico."""
+    at, spans = position(sentence, shown), [m.span() for m in numbers(sentence)]
+    start = max((e for _, e in spans if e <= at), default=0)
+    end = min((s for s, _ in spans if s > at), default=len(sentence))
+    parts = [sentence[start:end], sentence[: min((s for s, _ in spans), default=0)]]
+    parts = parts if at >= 0 else [sentence]
+    stems = [w[:-1] if len(w) > 4 else w for w in place.split()]
+    return any(
+        all(re.search(rf"\b{re.escape(stem)}", part, re.IGNORECASE) for stem in stems)
+        for part in parts
+    )
 
 
 def _figure_place(question: str, sentence: str, shown: str, names: Sequence[str]) -> str:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from ..db import queries
+from ..db.queries import StoredNode
 from ..patterns import deferred
 from .checks import CheckedBook
 from .figures import Figure, LineItem
@@ -19,6 +21,8 @@ from .terms import phrase_words
 
 # lines above a table's header within which the heading that names its part is sought
 _ABOVE = 10
+# pages before a table's within which the section that names its part may begin
+_PAGES_BACK = 2
 # an amount on a line that is no year: a row of another table stands between
 _AMOUNT = deferred(r"(?<![\w.,])(?!(?:19|20)\d\d\b)\d[\d,]*(?:\.\d+)?(?![\w])")
 # words a section's heading or a table's introducing sentence says besides the part's name
@@ -52,13 +56,15 @@ def headed_by_part(
     """The line item's row of the period (or the row of `sub`, a part of the line, under a
     heading that names the line: "Apparel" under "Revenues by:") in a table whose own heading
     names the part (by one of `names`) and nothing else, with the heading; a row whose figure
-    is the whole company's is not the part's."""
+    is the whole company's is not the part's. A table with no heading of its own is the
+    part's where the section of the tree it lies in is, and its page names the part."""
     lines = [n.removesuffix(" *") for n in item.names]
     rows = book.rows(sorted([sub, *(f"{sub} {n}" for n in lines)] if sub else lines), year)
     if not rows:
         return None, [], ""
     book.load_pages([r.page for r in rows])  # the book's own pages: read once per question
     figures = [Figure.of(book.document.name, row) for row in sorted(rows, key=lambda r: r.page)]
+    nodes: list[StoredNode] = []  # the tree, read where a table has no heading of its own
     for figure in figures:
         if whole is not None and figure.value == whole.value:
             continue  # the whole company's line, whatever heads its page
@@ -67,7 +73,10 @@ def headed_by_part(
         text = book.page_text(figure.page)
         if sub and not _of_the_line(figure, text, item):
             continue  # "Apparel" of a table of earnings, not of revenues
-        heading = _part_heading(figure, page_lines(text), names)
+        heading = _part_heading(figure, page_lines(text), names, item)
+        if heading is None and _says_any(text, names):  # the section the table lies in
+            nodes = nodes or list(queries.tree(book.session, book.document).nodes)
+            heading = _section_of_part(nodes, figure, page_lines(text), names, item)
         if heading:
             peers = [f for f in figures if f.page == figure.page]
             return figure, peers, heading
@@ -81,11 +90,12 @@ def _of_the_line(figure: Figure, text: str, item: LineItem) -> bool:
     return any(items_in(said, [item]) for said in (figure.label, *headings))
 
 
-def _part_heading(figure: Figure, lines: list[str], names: list[str]) -> str:
+def _part_heading(figure: Figure, lines: list[str], names: list[str], item: LineItem) -> str | None:
     """The nearest line above the figure's table header that names the part and nothing
     besides words a heading says ("Results of Operations", "segment"), with only headings and
-    column headers between; "" where prose, a row of another table or a heading of something
-    else comes first, or the table groups its rows under headings of their own."""
+    column headers between; "" where a row of another table or a heading of something else
+    comes first, or the table groups its rows under headings of their own; None where prose
+    or the page's top comes first (the page's section may still be the part's)."""
     if not lines:
         return ""
     header = header_at(figure, lines)
@@ -98,13 +108,68 @@ def _part_heading(figure: Figure, lines: list[str], names: list[str]) -> str:
         if dates_in(line):
             continue  # the header's line above ("Year Ended December 31, 2021 vs. 2020")
         if not _heading_like(line):
-            return ""  # prose: the table is not the section's own
+            return None  # prose: no heading of the table's own
         said = _names_part(line, names)
         if said is not None:
             return line if said else ""
+        if _passed_over(line, item):
+            continue  # "Earnings From Operations": a heading of the line within a section
         if _other_heading(line):
             return ""  # "ASIA PACIFIC & LATIN AMERICA": the table is another part's
+    return None if header <= _ABOVE else ""
+
+
+def _section_of_part(
+    nodes: list[StoredNode], figure: Figure, lines: list[str], names: list[str], item: LineItem
+) -> str:
+    """The title of the part's section of the tree that the figure's table lies in: the one
+    innermost section holding its page — or the section before it, where that one's title is
+    printed below the table ("Earnings From Operations" under a table of "Global Services") —
+    or an ancestor of it past sections named by the line or by general words; "" where
+    sections meet on the page or the table's section is another's."""
+    page = figure.page
+    holding = [n for n in nodes if n.start_page <= page <= n.end_page]
+    inner = [n for n in holding if not any(c.parent_id == n.node_id for c in holding)]
+    if len(inner) != 1:
+        return ""
+    node: StoredNode | None = inner[0]
+    if inner[0].start_page == page and not _printed_above(inner[0].title, lines, figure):
+        at = nodes.index(inner[0])  # the section begins below the table: the one before's
+        node = nodes[at - 1] if at > 0 else None
+    by_id = {n.node_id: n for n in nodes}
+    while node is not None and node.start_page >= page - _PAGES_BACK:
+        said = _names_part(node.title, names)
+        if said is not None:
+            return node.title if said else ""
+        if not _passed_over(node.title, item):
+            return ""  # "Business Environment and Trends", "Item 7. ...": another's
+        node = by_id.get(node.parent_id) if node.parent_id else None
     return ""
+
+
+def _printed_above(title: str, lines: list[str], figure: Figure) -> bool:
+    """Whether a section's title is printed as a line above the figure's table header."""
+    wanted = " ".join(title.lower().split())
+    header = header_at(figure, lines)
+    return any(" ".join(x.lower().lstrip("# ").split()) == wanted for x in lines[:header])
+
+
+def _says_any(text: str, names: list[str]) -> bool:
+    """Whether a page names the part by one of its names ("BGS revenues increased")."""
+    return any(re.search(rf"\b{re.escape(n)}\b", text, re.IGNORECASE) for n in names if n)
+
+
+def _passed_over(title: str, item: LineItem) -> bool:
+    """Whether a heading within a part's section may stand between its name and its table:
+    the line's name ("Earnings From Operations") and general words ("Results of Operations")
+    only."""
+    words = phrase_words(title)
+    for _, at, length in items_in(title, [item]):
+        words = words[:at] + " " + words[at + length :]
+    rest = words.split()
+    return bool(re.search(r"[A-Za-z]", title)) and all(
+        w in _HEADING_WORDS or f"{w}s" in _HEADING_WORDS for w in rest
+    )
 
 
 def _unwrapped(lines: list[str]) -> list[str]:

@@ -15,6 +15,7 @@ from ..index.text import phrase_words
 from ..patterns import deferred
 
 __all__ = [
+    "glossed",
     "keywords",
     "name_words",
     "phrase_words",
@@ -137,3 +138,10 @@ def spelled_out(text: str) -> tuple[str, list[str]]:
         last = found.end()
     out.append(text[last:])
     return "".join(out), names
+
+
+def glossed(label: str, question: str) -> set[str]:
+    """The words a row's label says in parentheses that the question writes in parentheses
+    too ("(including production and communication costs)"): the gloss both give of it."""
+    asked = set(phrase_words(" ".join(re.findall(r"\(([^)]*)\)", question))).split())
+    return asked & set(phrase_words(" ".join(re.findall(r"\(([^)]*)\)", label))).split())
