@@ -567,6 +567,12 @@ def test_an_amount_is_never_stated_for_a_figure_asked_in_percent(widget: None) -
         ("How many Apple employees were there in 2023?", "employee"),
         ("How many stores does Target operate?", "store"),
         ("How many permanent part-time employees did FedEx have?", "employee"),
+        # kinds listed before the noun: the noun after the list
+        (
+            "What was FedEx's combined number of permanent full-time and permanent part-time "
+            "employees as of May 31, 2023?",
+            "employee",
+        ),
     ],
 )
 def test_the_noun_counted_is_the_head_of_the_phrase_asked(question: str, noun: str) -> None:

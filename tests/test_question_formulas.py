@@ -14,6 +14,7 @@ import pytest
 from pageindex_platform.search.formula_words import translate
 from pageindex_platform.search.metric_questions import defined_metrics, period_asked
 
+from .conftest import ingest_once
 from .helpers import annual_filing, ingest_files, run_json
 from .test_said_figures import TEXT
 
@@ -307,7 +308,13 @@ def test_a_share_no_row_gives_is_read_from_the_sentence_that_says_it(tmp_path: P
     ) == pytest.approx(71)
 
 
-SECTIONS = """# Item 8. Financial Statements
+SECTIONS = """# Item 6. Selected Financial Data
+
+(in millions)
+December 31, 2023 December 31, 2022
+Non-recourse debt (noncurrent) 14,500 13,000
+
+# Item 8. Financial Statements
 
 CONSOLIDATED BALANCE SHEETS
 (in millions)
@@ -317,18 +324,24 @@ Total assets 26,000 24,000
 CURRENT LIABILITIES
 Accounts payable 900 850
 Non-recourse debt, including $273 and $258 related to VIEs 1,300 1,200
+Notes payable and other borrowings, current 600 550
 Total current liabilities 2,500 2,300
 NONCURRENT LIABILITIES
 Non-recourse debt, including $1,502 and $1,531 related to VIEs 14,500 13,000
+Notes payable and other borrowings, non-current 9,000 8,700
 Recourse debt 4,700 5,000
 Total noncurrent liabilities 19,500 18,300
 Total equity 5,700 5,400
 """
 
 
-def test_a_balance_sheet_row_named_by_its_section(tmp_path: Path) -> None:
+@pytest.fixture
+def volta(tmp_path: Path) -> None:
     files = {"volta-10k-2023.md": annual_filing(2023, SECTIONS, name="VOLTA ENERGY CORP.")}
-    ingest_files(tmp_path / "volta", files)
+    ingest_once("volta", tmp_path / "volta", files)
+
+
+def test_a_balance_sheet_row_named_by_its_section(volta: None) -> None:
     # "current non-recourse debt": the row so named in the current block, whatever its label
     # says it includes; "as printed on the balance sheet (...)" says where a term is read
     assert _stated(
@@ -337,6 +350,35 @@ def test_a_balance_sheet_row_named_by_its_section(tmp_path: Path) -> None:
         "debt, and equity as total equity as printed on the balance sheet (including "
         "noncontrolling interests). Round to two decimal places."
     ) == pytest.approx((1_300 + 4_700 + 14_500) / 5_700, abs=0.006)
+
+
+def test_a_balance_asked_as_its_two_portions(volta: None) -> None:
+    # "(current plus noncurrent portions)": each portion the balance sheet's row of its side
+    # (a row under the block's total, or a row that prints its side after its name), added
+    assert _stated(
+        "What was Volta's total non-recourse debt (current plus noncurrent portions) at "
+        "December 31, 2023?"
+    ) == pytest.approx(15_800e6)
+    assert _stated(
+        "What were Volta's total notes payable and other borrowings (current plus non-current) "
+        "at December 31, 2023?"
+    ) == pytest.approx(9_600e6)
+    # the term taken is the one asked
+    assert _stated(
+        "What was Volta's total non-recourse debt at December 31, 2023, taking total "
+        "non-recourse debt as current non-recourse debt plus noncurrent non-recourse debt?"
+    ) == pytest.approx(15_800e6)
+    # a term taken for a ratio asked is an input, never the answer
+    out = run_json(
+        "ask",
+        "Using Volta's balance sheet as of December 31, 2023, what was its debt-to-assets ratio? "
+        "Treat debt as notes payable and other borrowings, current plus non-current, and divide "
+        "by total assets; round to two decimals.",
+    )
+    assert out["headline"] is None or out["headline"]["value"] == pytest.approx(0.37, abs=0.01)
+    # a row that says it is the noncurrent side is never the current one asked
+    out = run_json("ask", "What was Volta's current non-recourse debt at December 31, 2023?")
+    assert out["headline"] is None or out["headline"]["value"] == pytest.approx(1_300e6)
 
 
 PLAIN_SHEET = """# Item 8. Financial Statements

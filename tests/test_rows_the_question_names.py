@@ -46,6 +46,8 @@ Salaries and employee benefits 4,000 3,800 3,600
 Depreciation and amortization 700 650 600
 Operating income (loss) (200) 1,200 1,100
 Interest expense 300 250 200
+Asset impairment expense (120) (80) (40)
+Gain (loss) on sale of business (90) 30 20
 Income (loss) before income taxes (500) 950 900
 Income tax provision (benefit) (150) 200 190
 Net income (loss) (350) 750 710
@@ -59,11 +61,15 @@ Years Ended December 31,
 2023 2022 2021
 Net income (loss) (350) 750 710
 Depreciation and amortization 700 650 600
+Accrued expenses (50) (40) (30)
 Net cash provided by continuing operating activities 1,600 1,500 1,400
 Net cash used in discontinued operating activities (100) (50) (40)
 Net cash provided by operating activities 1,500 1,450 1,360
 Purchases of property and equipment (400) (380) (360)
 Net cash used in investing activities (400) (380) (360)
+Repurchases of common stock (500) (450) (400)
+Dividends paid (200) (190) (180)
+Net cash used in financing activities (700) (640) (580)
 
 # Balance Sheets
 
@@ -478,3 +484,34 @@ def test_a_metric_that_is_an_amount_is_not_the_percentage_asked(summit: None) ->
         assert "the question asks a percentage" in out["answer"]
     # asked as an amount, it is stated
     assert _stated("What was Summit's free cash flow in fiscal 2023?") == pytest.approx(1_100e6)
+
+
+def test_an_expense_printed_as_a_deduction_is_its_amount(summit: None) -> None:
+    # "Asset impairment expense (120)": the expense is 120, and its change a difference of
+    # amounts
+    assert _stated("What was Summit's asset impairment expense in 2023?") == pytest.approx(120e6)
+    higher = "How much higher was Summit's asset impairment expense in 2023 than in 2022?"
+    assert _stated(higher) == pytest.approx(40e6)
+    # a gain's parentheses say a loss: never stated as a gain of 90
+    out = run_json("ask", "What was Summit's gain on sale of business in 2023?")
+    assert out["headline"] is None or out["headline"]["value"] != pytest.approx(90e6)
+    # a cash flow statement's parentheses say a change, not an expense's amount
+    out = run_json("ask", "What were Summit's accrued expenses in 2023?")
+    assert out["headline"] is None or out["headline"]["value"] != pytest.approx(50e6)
+
+
+def test_two_lines_added_and_a_line_less_a_metric(summit: None) -> None:
+    # two lines the question joins by "and" and asks combined: their sum, each cited
+    combined = (
+        "How much cash did Summit return to shareholders through repurchases of common stock "
+        "and dividends paid combined in 2023?"
+    )
+    assert _stated(combined) == pytest.approx(700e6)
+    # without a word of a sum, the two are not added
+    out = run_json(
+        "ask", "What were Summit's repurchases of common stock and dividends paid in 2023?"
+    )
+    assert out["headline"] is None or out["headline"]["value"] != pytest.approx(700e6)
+    # a line less an amount metric of the same period: operating cash flow less free cash flow
+    exceed = "By how much did Summit's operating cash flow exceed its free cash flow in 2023?"
+    assert _stated(exceed) == pytest.approx(400e6)

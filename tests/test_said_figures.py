@@ -438,6 +438,10 @@ def test_a_region_and_a_total_of_listed_counts(acme: None) -> None:
         "December 31, 2023?"
     ) == pytest.approx(20000)
     assert _stated(
+        "What was Acme's combined number of permanent full-time and permanent part-time "
+        "drivers as of December 31, 2023?"
+    ) == pytest.approx(20000)
+    assert _stated(
         "How many permanent full-time drivers did Acme have as of December 31, 2023?"
     ) == pytest.approx(12000)
     # a count of the whole a sentence names first ("Of these employees, approximately ...")

@@ -214,3 +214,7 @@ def test_the_sides_of_a_question() -> None:
     # two periods are not two parts; a period earlier than the first is no change asked
     assert two_asked("What were Acme's combined revenues in 2021 and 2022?") is None
     assert two_asked("How much did Acme's revenue grow from 2022 to 2021?") is None
+    # one line asked of two places: the second side keeps the first's line
+    places = two_asked("How much higher were Acme's revenues from the Americas than from EMEA?")
+    assert places is not None
+    assert places.second == "What were Acme's revenues from EMEA?"

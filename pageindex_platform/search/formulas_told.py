@@ -195,3 +195,54 @@ def told(sentence: str) -> str:
     op = _TAKE_OPS.get(take["op"].lower(), "divided by")
     a, b = (_OWNER.sub("", trailing(take[side])) for side in "ab")
     return f"({a}) {op} ({b})"
+
+
+# the words that open a question asking one term ("What were Acme's total ...")
+_ASKS_TERM = (
+    r"^\s*(?:what|how\s+much)\s+(?:was|were|is|are)\s+(?:the\s+)?(?:(?-i:(?:[A-Z][\w&.-]*\s+)"
+    r"{0,4}[A-Z][\w&.-]*['’]s?\s+)|its\s+|their\s+)?(?:total\s+|combined\s+)?"
+)
+# words after a term that make what is asked another measure of it
+_MEASURE = deferred(
+    r"\b(?:ratio|divided|per|percent(?:age)?|margin|over|relative|versus|times|multiple|yield|"
+    r"coverage|turnover|share|to|as\s+a)\b|[%/]",
+    re.IGNORECASE,
+)
+
+
+def asks_term(sentence: str, name: str) -> bool:
+    """Whether a sentence asks the term itself ("What was Acme's total non-recourse debt at
+    December 31, 2021, taking ..."): its name right after the question's opening words, and
+    no measure of it before the first comma ("... debt relative to its equity")."""
+    found = re.match(rf"{_ASKS_TERM}{re.escape(name.strip())}\b(?P<rest>[^?]*)", sentence, re.I)
+    return found is not None and not _MEASURE.search(found["rest"].split(",")[0])
+
+
+# a balance asked as its two portions added ("total notes payable and other borrowings
+# (current plus non-current)", "non-recourse debt (current plus noncurrent portions)")
+_PORTIONS = deferred(
+    r"(?:['’]s?|\b(?:its|their))\s+(?:total\s+|combined\s+)?(?P<name>[a-z][\w&'’ -]{2,60}?)"
+    r"\s*\(\s*(?:the\s+)?current\s+(?:plus|and|\+)\s+(?:the\s+)?(?P<non>non-?current)"
+    r"(?:\s+portions?)?\s*\)",
+    re.IGNORECASE,
+)
+
+
+def portions(sentence: str) -> list[tuple[str, str]]:
+    """(name, expression) of a balance the sentence asks as its current and noncurrent
+    portions added, where it asks that balance itself: each portion the balance sheet's row
+    of that side."""
+    found = _PORTIONS.search(sentence)
+    if found is None:
+        return []
+    name, non = found["name"].strip(), found["non"].lower()
+    if re.search(r"\b(?:current|non-?current|long-term|ratio|of)\b", name, re.I):
+        return []  # "long-term debt (current plus noncurrent)": no one row name
+    return [(name, f"current {name} plus {non} {name}")] if _asks_portions(sentence, found) else []
+
+
+def _asks_portions(sentence: str, found: re.Match[str]) -> bool:
+    """Whether the sentence asks the balance itself: nothing but words of when or where after
+    the portions ("... (current plus noncurrent) as of May 31, 2017, in USD millions")."""
+    before = sentence[: found.start("name")]
+    return asks_term(before + found["name"] + sentence[found.end() :], found["name"])

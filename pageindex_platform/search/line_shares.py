@@ -6,14 +6,17 @@ as a metric the question defines (`ASKED`)."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from ..patterns import deferred
 from ..periods.grammar import quarters_written
 from .figures import LineItem
 from .formulas_told import SENTENCES
+from .items_named import items_in
 from .metric_questions import ASKED
 from .metrics import Catalogue, Metric
 from .narrowing import ADJUSTED
+from .statements import Statement
 from .terms import phrase_words
 
 # the first word of a period after a side's name ("for full-year 2022", "in the second quarter")
@@ -233,3 +236,57 @@ _A_PART = deferred(
     r"geograph\w*|only)\b",
     re.IGNORECASE,
 )
+
+
+# a sum asked of the lines named, said right after them ("A and B combined") or before them
+# ("the sum of A and B"); words that make what is asked another measure of them
+_ADDED_AFTER = frozenset(("combined", "together", "altogether", "total"))
+_ADDED_BEFORE = deferred(r"(?:\bsum of|\btotal of|\bcombined)\s*$")
+_TOTAL = deferred(r"\btotal\b")
+_NOT_A_SUM = deferred(
+    r"\b(?:ratio|percent(?:age)?|per(?!\s+(?:the|its|their)\b)|growth|change|less|minus|"
+    r"net\s+of|margin|as\s+a|"
+    r"combined\s+company|divided|over)\b|%",
+    re.IGNORECASE,
+)
+
+
+def line_metric(question: str, catalogue: Catalogue) -> dict[str, Metric]:
+    """The metric a question asks of line items without a metric's name: one as a
+    percentage of another, a line's change, or two lines added."""
+    return (
+        line_share(question, catalogue)
+        or line_growth(question, catalogue)
+        or lines_added(question, catalogue)
+    )
+
+
+def lines_added(question: str, catalogue: Catalogue) -> dict[str, Metric]:
+    """Two payments, or two balances none a total, that the question joins by "and" or
+    "plus" and asks the sum of ("repurchases of common stock and dividend payments combined",
+    "how much cash in total ... through stock repurchases and dividends"), as a metric it
+    defines (named `ASKED`); {} otherwise."""
+    if _NOT_A_SUM.search(question):
+        return {}
+    words = phrase_words(question)
+    found = sorted(items_in(question, catalogue.items), key=lambda x: x[1])
+    found = [f for f in found if not any(_inside(f, o) for o in found if o is not f)]
+    for (a, at_a, len_a), (b, at_b, len_b) in pairwise(found):
+        joined = words[at_a + len_a : at_b].strip() in ("and", "plus")
+        after = set(words[at_b + len_b :].split()[:2])
+        paid = a.outflow and b.outflow  # two payments ("repurchases ... and dividends")
+        said = bool(after & _ADDED_AFTER) or bool(_ADDED_BEFORE.search(words[:at_a]))
+        said = said or (paid and " in total " in words)
+        # two balances, none a total ("cash and equivalents and short-term investments")
+        held = a.statements == b.statements == (Statement.BALANCE,) and not _TOTAL.search(
+            f"{a.name} {b.name}"
+        )
+        if a is not b and joined and said and (paid or held):
+            return {phrase_words(ASKED): Metric((ASKED,), f"{a.name} + {b.name}", False)}
+    return {}
+
+
+def _inside(one: tuple[LineItem, int, int], other: tuple[LineItem, int, int]) -> bool:
+    """Whether one name found lies within another's ("net income" in "net income
+    attributable to ...")."""
+    return other[1] <= one[1] and one[1] + one[2] <= other[1] + other[2] and one != other

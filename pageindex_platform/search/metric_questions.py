@@ -20,6 +20,8 @@ from .formulas_told import (
     SENTENCES,
     TAKE_AND,
     TAKING,
+    asks_term,
+    portions,
     printed_in,
     read_in,
     taken,
@@ -151,6 +153,7 @@ def _definitions(question: str) -> list[tuple[str, str]]:
         asked = sentences[0] if n else None  # "Define gross margin as ...": the metric asked
         # "equity as total equity as printed on the balance sheet (...)": where it is read
         found.extend((name, including(printed_in(expr))) for name, expr in taken(sentence, asked))
+        found.extend(portions(sentence))  # "debt (current plus noncurrent portions)"
         for term in _EQUATION_TERM.finditer(sentence):
             found.append((term.group("name").strip(), trailing(term.group("expr")).strip()))
     return found
@@ -342,7 +345,8 @@ def _inputs_defined(text: str) -> str:
 
 def metric_in(question: str, catalogue: Catalogue, defined: dict[str, Metric]) -> Metric | None:
     """The metric a question asks for: one it defines (named in its first sentence, else
-    the first it defines), else the catalogue's with the longest name found in it."""
+    the first it defines), else the catalogue's with the longest name found in it, else a
+    term it takes ("taking X as ...") where its first sentence asks that term itself."""
     # a term defined by "taking X as ..." is an input of the metric asked, not the metric
     first = phrase_words(_inputs_defined(SENTENCES.split(question)[0]))
     told = defined.get(phrase_words(ASKED))
@@ -361,8 +365,11 @@ def metric_in(question: str, catalogue: Catalogue, defined: dict[str, Metric]) -
             w = phrase_words(name)
             if w in words and (best is None or len(w) > best[1]):
                 best = (metric, len(w))
-    if best is None:
-        return next((m for m in defined.values() if phrase_words(m.name) not in inputs), None)
+    if best is None:  # else the term taken is what is asked ("What was X, taking X as ...")
+        asked = (m for m in defined.values() if phrase_words(m.name) not in inputs)
+        opening = SENTENCES.split(question)[0]
+        taken = (m for m in defined.values() if any(asks_term(opening, n) for n in m.names))
+        return next(asked, None) or next(taken, None)
     if measures_another(question, catalogue):
         return None  # "free cash flow margin": a measure of the metric the catalogue has not
     # "ROE is defined as ...": the question's own definition of the catalogue's metric asked

@@ -20,6 +20,7 @@ from ..patterns import deferred
 from ..periods.filing_words import without_source
 from .balances import closing_balance
 from .checks import CheckedBook, column_check, page_check, statement_asked
+from .deductions import as_amounts
 from .figures import PER_SHARE, Figure, LineItem
 from .headline import Stated, row_stated, unsure
 from .items_named import items_in
@@ -29,6 +30,7 @@ from .part_shares import row_change
 from .parts_asked import besides_place
 from .printed import row_headings, table_context
 from .results import Check
+from .section_rows import other_side
 from .sentence_numbers import MONTHS, PERIOD_WORDS
 from .statements import Statement
 from .terms import STATEMENT_NAMED, glossed, name_words, phrase_words
@@ -110,8 +112,7 @@ def named_row(
     # ("Las Vegas Strip Resorts")
     asked = set(phrase_words(_without_company(plain, own)).split())
     what = _ASKED.search(plain)
-    # the words of what is asked ("how many shares of its common stock did ... repurchase"),
-    # or of what changed
+    # the words of what is asked ("how many shares ... did Acme repurchase"), or that changed
     said = change[0] if change else what["what"] if what else plain
     core = {w for w in phrase_words(said).split() if _word(w)} - own
     core -= _AS_PERCENT if percent else set()  # "what percentage of net sales": "net sales"
@@ -130,7 +131,7 @@ def named_row(
         facts = [f for f in percentages if f.concept.split(":", 1)[1] in keys and f.value != 100]
     else:
         facts = _amount_rows(session, document, keys, question, plain)
-    facts = book.of_period(facts, year)
+    facts = [f for f in book.of_period(facts, year) if not other_side(f.label or "", plain)]
     book.load_pages([f.page for f in facts])
     wanted = {id(i) for i, _, _ in items_in(plain, items)}  # the line the question names
     scored = []
@@ -250,22 +251,19 @@ def _checked(
     named = [figure for words, figure in scored if words == best]
     # the primary statements' rows before a note's (a discontinued business's "—")
     named = [f for f in named if f.page in book.statement_pages] or named
+    named, deductions = as_amounts(named, book.statement_pages)  # "Impairment expense (75)"
     # the same digits read with and without the table's scale ("(in millions)" missed on one
     # page): one figure, stated in the scale read
     same = [f for f in named if _same_digits(f.value, named[0].value)]
     first = max(same, key=lambda f: abs(f.value))
-    text = book.page_text(first.page)
+    text, read = book.page_text(first.page), _SIGN_READ[(first.page, first.label) in deductions]
     checks = [
         Check("label", True, f"the row {first.label!r} is named by the question's words"),
         book.duration_check(first, year),
         book.statement_check(first, text, part=part),  # not about affiliates (or segments)
         page_check(first, text),
         column_check(first, named, text),
-        Check(
-            "sign",
-            first.value >= 0 or first.unit == "%",  # a percentage may fall
-            "not printed negative (a deduction or an outflow)",
-        ),
+        Check("sign", first.value >= 0 or first.unit == "%", read),  # a percentage may fall
     ]
     # "segment assets as of May 31": a balance asked, not a year's flow, unless the row says
     # it is a balance ("Cash and equivalents, end of year" in a cash flow statement's column)
@@ -281,6 +279,10 @@ def _checked(
     return row_stated(first, checks, named, "the figure asked")
 
 
+_SIGN_READ = {
+    True: "printed as a deduction: the expense's amount",
+    False: "not printed negative (a deduction or an outflow)",
+}
 _BALANCE_NAMED = deferred(
     r"\b(?:assets?|liabilit(?:y|ies)|debt|equity|obligations?|borrowings?|deposits?)\b", re.I
 )

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from ..patterns import deferred
 from ..periods import MONTH_WORDS
 from .figures import LineItem
+from .formulas_told import portions
 from .home_abroad import company_words, other_side, place_asked
 from .results import Check, Headline
 from .sentence_numbers import numbers, position
@@ -117,7 +118,8 @@ def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> st
     place = place_asked(question, names)
     if place is not None and not place[0].search(said):
         return f"{place[1]} is asked; {said!r} does not say so"
-    if _BOTH_ASKED.search(question) and not re.search(r"\btotal\b", said, re.IGNORECASE):
+    both = _BOTH_ASKED.search(question) and not (headline.kind == "metric" and portions(question))
+    if both and not re.search(r"\btotal\b", said, re.IGNORECASE):
         return f"the current and non-current portions are asked together; {said!r} is one line"
     if _CASH_PAID_FOR.search(question) and not re.search(r"\b(?:paid|payments?)\b", said, re.I):
         return f"the cash paid is asked; {said!r} is not a payment"
@@ -185,8 +187,7 @@ def _unknown_name(question: str, label: str, names: Sequence[str]) -> str | None
     return None
 
 
-# a line asked with both its portions: "current plus non-current", "including the non-current
-# portion"
+# a line asked with both portions: "current plus non-current", "including the non-current part"
 _BOTH_ASKED = deferred(
     r"\bcurrent\s+(?:plus|and)\s+non-?current\b|\bnon-?current\s+(?:plus|and)\s+current\b|"
     r"\b(?:including|plus)\s+(?:the\s+|its\s+)?(?:non-?current|long-term)\s+portions?\b",
@@ -287,8 +288,7 @@ def place_check(question: str, sentence: str, shown: str, names: Sequence[str] =
 
 
 def _says(sentence: str, shown: str, place: str) -> bool:
-    """Whether a sentence names a place (or its adjective) in the figure's own words or before
-    every figure: not "29,352 MW in 14 countries, including Mexico" for Mexico."""
+    """Whether a sentence names a place (or its adjective) in the figure's words or subject."""
     at, spans = position(sentence, shown), [m.span() for m in numbers(sentence)]
     start = max((e for _, e in spans if e <= at), default=0)
     end = min((s for s, _ in spans if s > at), default=len(sentence))

@@ -52,6 +52,11 @@ def section_row(
     key = label_key(name)
     if not key or key.split()[-1] in _CLASS_WORDS or name.lower() in _CLASS_WORDS:
         return None
+    # the row that prints its side after its name ("Notes payable, non-current")
+    sides = ["current"] if which == "current" else ["non-current", "noncurrent"]
+    printed = [f for f in (book.row_named(f"{name}, {w}", year) for w in sides) if f]
+    if printed and book.statement_pages.get(printed[0].page) == Statement.BALANCE:
+        return printed[0]
     facts = book.rows([name], year, prefixes=[f"{key} including%"])
     named = re.compile(rf"^{re.escape(name)}(?:\s*$|{_INCLUDING_AMOUNT})", re.IGNORECASE)
     kept = [
@@ -82,3 +87,34 @@ def _noncurrent(figure: Figure, text: str) -> bool | None:
             above = (_TOTAL_CURRENT.match(x) for x in lines[max(0, at - _ROWS) : at])
             return any(m is not None and m[1].lower() == side[1].lower() for m in above) or None
     return None
+
+
+# the current side said ("current portion", "(current)", "current X"; not "the current
+# year"), the noncurrent one ("noncurrent", "non-current"); a portion a line includes or
+# leaves out ("including the current portion") says no side
+_CURRENT = deferred(
+    r"(?<![\w-])current\b(?!\s+(?:year|period|quarter|fiscal|month))", re.IGNORECASE
+)
+_NONCURRENT = deferred(r"\bnon-?current\b", re.IGNORECASE)
+_PORTION_SAID = deferred(
+    r"\b(?:including|excluding|net\s+of|less|except)\s+(?:the\s+|its\s+)?(?:non-?)?current\s+"
+    r"(?:portions?|maturities)\b",
+    re.IGNORECASE,
+)
+
+
+def other_side(label: str, question: str) -> bool:
+    """Whether a row's label says the other side of the balance sheet than the question asks:
+    "Non-recourse debt (noncurrent)" where "current non-recourse debt" is asked; no side where
+    either says both or neither."""
+    asked, said = _side(question), _side(label)
+    return bool(asked and said and asked != said)
+
+
+def _side(text: str) -> str:
+    """ "current", "noncurrent" or "" (neither, or both: "current plus noncurrent")."""
+    text = _PORTION_SAID.sub(" ", text)
+    current, noncurrent = _CURRENT.search(text), _NONCURRENT.search(text)
+    if bool(current) == bool(noncurrent):
+        return ""
+    return "current" if current else "noncurrent"

@@ -36,7 +36,7 @@ from .headline import (
     unsure,
 )
 from .items_named import items_asked, joined_items
-from .line_shares import line_growth, line_share
+from .line_shares import line_metric
 from .metric_parts import metric_part
 from .metric_questions import (
     Asked,
@@ -156,7 +156,7 @@ def _stated(
 ) -> Stated:
     """The metric asked, computed, else the line item asked (none if `formula_asked`)."""
     told = defined_metrics(question)  # the question's own formulas; else a share or a growth
-    defined = told or line_share(question, catalogue) or line_growth(question, catalogue)
+    defined = told or line_metric(question, catalogue)  # a share, a growth, a sum
     metric = metric_in(question, catalogue, defined)
     items = items_asked(question, catalogue.items)
     number = not _NOT_A_NUMBER.search(question)

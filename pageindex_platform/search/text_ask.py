@@ -20,8 +20,8 @@ from .terms import phrase_words, spelled_out
 _COUNT = deferred(
     r"\bhow many\s+(?!times\b)"
     r"(?:of\s+(?:the\s+)?(?:(?-i:[A-Z][\w&.-]*\s+){0,3}[\w&.-]+['’]s?\s+)?)?"
-    r"(?P<a>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})"
-    r"|\b(?:total\s+)?number of\s+(?P<b>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})",
+    r"(?P<a>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,6})"
+    r"|\b(?:total\s+)?number of\s+(?P<b>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,6})",
     re.IGNORECASE,
 )
 # ("how many times ... cover": a ratio, not a count); the words that end the noun phrase
@@ -152,13 +152,22 @@ def _counted(count: re.Match[str], company_words: set[str]) -> tuple[str, str]:
     while len(written) > 1 and written[0][:1].isupper():
         written = written[1:]  # "how many Apple employees": the owner's name first
     # the phrase ends at a verb or a name, read as written ("employees does Apple have")
-    cut = next(
-        (i for i, w in enumerate(written) if w.lower() in _PHRASE_END or _ENDS_PHRASE(w)),
-        len(written),
-    )
+    cut = next((i for i, w in enumerate(written) if _ends(w)), len(written))
     said = phrase_words(" ".join(written[:cut] or written[:1])).split() or [""]
     first = said[0] if len(said) > 1 else ""
+    # kinds listed before one noun ("permanent full-time and permanent part-time employees"):
+    # the first kind a modifier (hyphenated, or its first word said again after "and")
+    listed = written[cut + 1 :] if cut < len(written) and written[cut].lower() == "and" else []
+    kinds = bool(listed) and ("-" in written[cut - 1] or listed[0].lower() == written[0].lower())
+    end = next((i for i, w in enumerate(listed) if _ends(w)), len(listed)) if kinds else 0
+    if end > 1:  # the noun after the list
+        said = phrase_words(listed[end - 1]).split() or said
     return said[-1], first if first not in company_words else ""
+
+
+def _ends(word: str) -> bool:
+    """Whether a word ends the phrase counted: a verb, a preposition, a name."""
+    return word.lower() in _PHRASE_END or bool(_ENDS_PHRASE(word))
 
 
 def text_ask(question: str, company_words: set[str]) -> TextAsk | None:

@@ -16,7 +16,7 @@ from ..patterns import deferred
 from .headline import Stated, input_check
 from .results import Check, Headline
 from .sentence_numbers import SCALES
-from .sides_asked import change_sides, combined_sides
+from .sides_asked import change_sides, combined_sides, same_line
 
 _MORE = r"(?P<more>more|higher|larger|greater|bigger|less|lower|smaller|fewer)"
 _START = r"^(?P<lead>.*?)\b"
@@ -196,7 +196,7 @@ def _shaped(question: str) -> TwoAsked | None:
         if found is None:
             return None
         first = f"what {found['be']} {found['a']}"
-        second = f"what {found['be']} {found['b'].strip()}"
+        second = f"what {found['be']} {same_line(found['a'], found['b'].strip())}"
         across = _across(found["a"].strip(), found["b"].strip())  # "in 2019 than in 2018"
         if across is not None:
             first, second = (f"what {found['be']} {side}" for side in across)
@@ -302,12 +302,18 @@ def _said_in(word: str, label: str) -> bool:
 _KIND_WORDS = frozenset("group groups segment segments division business unit sbu".split())
 
 
+_NO_AMOUNT = frozenset(("%", "percent", "ratio", "x", "times", ""))  # units of no amount
+
+
 def _one_pair(two: TwoAsked, a: Headline, b: Headline) -> bool:
     """Whether two sides' figures are two figures of one unit and filing, of one period (or,
-    of one line, two periods), neither computed."""
-    if a.kind == "metric" or b.kind == "metric":
-        return False
-    if a.unit != b.unit or a.document != b.document or (a.period != b.period) != two.periods:
+    of one line, two periods); a computed one only an amount ("free cash flow") of one span."""
+    computed = a.kind == "metric" or b.kind == "metric"
+    if computed and (a.unit in _NO_AMOUNT or b.unit in _NO_AMOUNT or two.periods or two.percent):
+        return False  # a ratio's difference, or a metric's change: not two amounts
+    spans = (a.period_start, a.period_end) != (b.period_start, b.period_end)
+    apart = spans if computed else a.period != b.period
+    if a.unit != b.unit or a.document != b.document or apart != two.periods:
         return False  # one period asked of both sides (or, of one line, two periods)
     if two.percent and not b.value:
         return False
