@@ -214,6 +214,39 @@ def test_the_sides_of_a_question() -> None:
     # two periods are not two parts; a period earlier than the first is no change asked
     assert two_asked("What were Acme's combined revenues in 2021 and 2022?") is None
     assert two_asked("How much did Acme's revenue grow from 2022 to 2021?") is None
+    # one line in two quarters: each side the line in its own quarter
+    quarters = two_asked(
+        "How much higher was Acme's product development expense in the second quarter of 2023 "
+        "than in the second quarter of 2022?"
+    )
+    assert quarters is not None and quarters.periods
+    assert quarters.second == (
+        "What was Acme's product development expense in the second quarter of 2022?"
+    )
+    # the first months of two years, or the months ended at two dates
+    months = two_asked(
+        "By how much did Acme's product development expense for the first six months of 2023 "
+        "exceed that of the first six months of 2022?"
+    )
+    assert months is not None and months.second == (
+        "How much was Acme's product development expense in the first six months of 2022?"
+    )
+    ended = two_asked(
+        "By how much did Acme's capital expenditures for the nine months ended September 30, "
+        "2022 exceed those for the nine months ended September 30, 2021?"
+    )
+    assert ended is not None and ended.second.endswith("nine months ended September 30, 2021?")
+    # periods of two lengths are no change of one line
+    assert (
+        two_asked("How much higher was Acme's revenue in the second quarter of 2023 than in 2022?")
+        is None
+    )
+    assert (
+        two_asked(
+            "By how much did Acme's revenue in Q2 2023 exceed that of the first six months of 2022?"
+        )
+        is None
+    )
     # one line asked of two places: the second side keeps the first's line
     places = two_asked("How much higher were Acme's revenues from the Americas than from EMEA?")
     assert places is not None

@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from ..patterns import deferred
 
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-# a period a side is asked in: a (fiscal) year or a date
+# a period a side is asked in: a (fiscal, full) year, a date, a quarter, the first months of a
+# year or the months ended at a date
 _PERIOD = (
-    rf"(?:(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?)?(?:19|20)\d\d\b|{_MONTH}\s+\d{{1,2}},?\s+"
-    r"(?:19|20)\d\d\b|(?:the\s+)?(?:q[1-4]|(?:first|second|third|fourth)\s+quarter)\s+(?:of\s+)?"
-    r"(?:fiscal\s+(?:year\s+)?)?(?:19|20)\d\d\b)"
+    rf"(?:(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s?|full[-\s]year\s+)?(?:19|20)\d\d\b|"
+    rf"(?:(?:the\s+)?(?:three|six|nine|twelve)\s+months\s+ended\s+)?{_MONTH}\s+\d{{1,2}},?\s+"
+    r"(?:19|20)\d\d\b|(?:the\s+)?(?:q[1-4]|(?:first|second|third|fourth)\s+quarter|first\s+"
+    r"(?:three|six|nine)\s+months)\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?)?(?:19|20)\d\d\b)"
 )
 _UP = r"increase|grow|rise|expand|climb|improve|go\s+up"
 _DOWN = r"decrease|decline|fall|drop|shrink|go\s+down"
@@ -81,8 +83,8 @@ def change_sides(question: str) -> Sides | None:
     named = found.groupdict()
     later = named.get("p2") or named["q2"] or named.get("r2") or ""
     earlier = named.get("p1") or named["q1"] or _YEAR.sub(lambda y: str(int(y[0]) - 1), later)
-    if _year(earlier) >= _year(later):  # the later period is asked of first
-        return None
+    if _year(earlier) >= _year(later) or span_kind(earlier) != span_kind(later):
+        return None  # the later period is asked of first, both of one length
     lead, after = found["lead"].strip(), found["after"].strip()
     aside = named["aside"] or ""
     percent = bool(named.get("percent")) or bool(_IN_PERCENT.search(question))
@@ -101,6 +103,23 @@ def change_sides(question: str) -> Sides | None:
     down = bool(_DOWN_WORD.match(named.get("verb") or ""))
     line = found["line"].strip()
     return Sides(side(later), side(earlier), less=down, percent=percent, parts=(line, line))
+
+
+def span_kind(period: str) -> str:
+    """The length of a period as written: a quarter, a half, nine months, a date or a year;
+    two periods compared are of one kind ("Q2 2023 than 2022" is not)."""
+    said = period.lower()
+    for kind, words in _SPANS:
+        if re.search(words, said):
+            return kind
+    return "date" if _DATE.search(said) else "year"
+
+
+_SPANS = (
+    ("quarter", r"\bq[1-4]\b|\bquarter\b|\bthree\s+months\b"),
+    ("half", r"\bsix\s+months\b|\bhalf\b"),
+    ("nine months", r"\bnine\s+months\b"),
+)
 
 
 def _year(period: str) -> int:

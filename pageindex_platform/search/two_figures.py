@@ -16,7 +16,7 @@ from ..patterns import deferred
 from .headline import Stated, input_check
 from .results import Check, Headline
 from .sentence_numbers import SCALES
-from .sides_asked import change_sides, combined_sides, same_line
+from .sides_asked import change_sides, combined_sides, same_line, span_kind
 
 _MORE = r"(?P<more>more|higher|larger|greater|bigger|less|lower|smaller|fewer)"
 _START = r"^(?P<lead>.*?)\b"
@@ -83,11 +83,14 @@ _SPENT = _question(
     rf"{_HOW_MUCH}{_MORE}\s+did\s+(?P<a>.+?)\s+(?P<verb>spend|invest|pay)\s+(?P<on>on|in|for)\s+"
     r"(?P<x>.+?)\s+than\s+(?:on|in|for)\s+(?P<y>.+?)"
 )
+# a period a side ends with: a (fiscal) year, a quarter of one, its first months
+_SPAN = (
+    r"(?:(?:the\s+)?(?:(?:first|second|third|fourth)\s+quarter|first\s+(?:three|six|nine)\s+"
+    r"months|q[1-4])\s+(?:of\s+)?(?:fiscal\s+(?:year\s+)?)?|(?:the\s+)?fiscal\s+(?:year\s+)?|fy\s?)?"
+)
 # a period said at the end of the first side only ("AES's total revenue in 2021 exceed ...")
 _SIDE_TAIL = deferred(
-    r"^(?P<a>.+?)(?P<tail>,?\s+(?:in|for|during)\s+(?:(?:the\s+)?fiscal\s+(?:year\s+)?|fy\s?)?"
-    r"(?:19|20)\d\d)$",
-    re.IGNORECASE,
+    rf"^(?P<a>.+?)(?P<tail>,?\s+(?:in|for|during)\s+{_SPAN}(?:19|20)\d\d)$", re.IGNORECASE
 )
 _PLACE_FIRST = deferred(r"^(?:in|from|at|within|outside|across)\b", re.IGNORECASE)
 # a side that names its own period ("net income in fiscal 2022 than ... in the nine months
@@ -209,10 +212,10 @@ def _shaped(question: str) -> TwoAsked | None:
 
 
 _PREPOSITION = deferred(r"^(?:in|for|during)\s+", re.IGNORECASE)
-# a side that is only another period of the first side's line: "2021", "in fiscal 2018"
+# a side that is only another period of the first side's line: "2021", "in fiscal 2018", "in
+# the second quarter of 2022"
 _ONLY_PERIOD = deferred(
-    r"^(?:(?:in|for|during)\s+)?(?:(?:the\s+)?fiscal\s+(?:year\s+)?|fy\s?)?(?P<year>(?:19|20)\d\d)$",
-    re.IGNORECASE,
+    rf"^(?:(?:in|for|during)\s+)?{_SPAN}(?P<year>(?:19|20)\d\d)$", re.IGNORECASE
 )
 
 
@@ -222,6 +225,8 @@ def _across(side_a: str, side_b: str) -> tuple[str, str] | None:
     own, other = _SIDE_TAIL.match(side_a), _ONLY_PERIOD.match(side_b)
     if own is None or other is None or _OWN_PERIOD.search(own["a"]):
         return None
+    if span_kind(own["tail"]) != span_kind(side_b):
+        return None  # "in the second quarter of 2023 than in 2022": not one length
     period = _PREPOSITION.sub("", side_b)  # "in fiscal 2018": "fiscal 2018"
     return side_a, f"{own['a']} in {period}"
 
