@@ -198,7 +198,7 @@ def told(sentence: str) -> str:
 
 
 # the words that open a question asking one term ("What were Acme's total ...")
-_ASKS_TERM = (
+ASKS_TERM = (
     r"^\s*(?:what|how\s+much)\s+(?:was|were|is|are)\s+(?:the\s+)?(?:(?-i:(?:[A-Z][\w&.-]*\s+)"
     r"{0,4}[A-Z][\w&.-]*['’]s?\s+)|its\s+|their\s+)?(?:total\s+|combined\s+)?"
 )
@@ -214,7 +214,7 @@ def asks_term(sentence: str, name: str) -> bool:
     """Whether a sentence asks the term itself ("What was Acme's total non-recourse debt at
     December 31, 2021, taking ..."): its name right after the question's opening words, and
     no measure of it before the first comma ("... debt relative to its equity")."""
-    found = re.match(rf"{_ASKS_TERM}{re.escape(name.strip())}\b(?P<rest>[^?]*)", sentence, re.I)
+    found = re.match(rf"{ASKS_TERM}{re.escape(name.strip())}\b(?P<rest>[^?]*)", sentence, re.I)
     return found is not None and not _MEASURE.search(found["rest"].split(",")[0])
 
 

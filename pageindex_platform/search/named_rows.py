@@ -32,6 +32,7 @@ from .printed import row_headings, table_context
 from .results import Check
 from .section_rows import other_side
 from .sentence_numbers import MONTHS, PERIOD_WORDS
+from .side_rows import side_row
 from .statements import Statement
 from .terms import STATEMENT_NAMED, glossed, name_words, phrase_words
 
@@ -382,8 +383,7 @@ def or_named_row(
     year: int | None,
     items: Sequence[LineItem] = (),
 ) -> Stated:
-    """`stated` where it states a figure or computed a metric; else the figure of the row the
-    question names (or the rows set aside), where it names one."""
+    """`stated` where it states a figure or a metric; else the row the question names, if any."""
     if stated.headline is not None or stated.working is not None:
         return stated
     document = book.document
@@ -391,7 +391,9 @@ def or_named_row(
         session=session, question=question, document=document, book=book, year=year, items=items
     )
     if row.headline is None and not row.candidates:  # a roll-forward's closing balance
-        row = closing_balance(question=question, book=book, year=year)
+        row = side_row(question, book, year) or closing_balance(
+            question=question, book=book, year=year
+        )
     if row.headline is None and (stated.text or not row.candidates):
         return stated  # what was said of the line asked stands
     row.candidates += stated.candidates

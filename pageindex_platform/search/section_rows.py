@@ -12,6 +12,7 @@ from collections.abc import Callable
 from ..index.tables import label_key
 from ..patterns import deferred
 from .figures import Figure, FigureBook
+from .formulas_told import ASKS_TERM
 from .printed import page_lines, row_at
 from .statements import Statement
 
@@ -118,3 +119,18 @@ def _side(text: str) -> str:
     if bool(current) == bool(noncurrent):
         return ""
     return "current" if current else "noncurrent"
+
+
+# a balance asked by its side alone: "What was Acme's current non-recourse debt at ..."
+_SIDE_ASKED = deferred(
+    rf"{ASKS_TERM}(?P<term>(?:current|non-?current)\s+[a-z][\w&'’ -]{{2,60}}?)"
+    r"(?=\s+(?:on|at|as\s+of|in|for|reported|,)\b|\s*[?,])",
+    re.IGNORECASE,
+)
+
+
+def side_asked(question: str) -> str:
+    """The balance a question asks by its side of the balance sheet alone ("current
+    non-recourse debt"), as the term `section_row` reads; "" where it asks none."""
+    found = _SIDE_ASKED.match(question)
+    return found["term"].strip() if found else ""
