@@ -348,7 +348,8 @@ def metric_in(question: str, catalogue: Catalogue, defined: dict[str, Metric]) -
     the first it defines), else the catalogue's with the longest name found in it, else a
     term it takes ("taking X as ...") where its first sentence asks that term itself."""
     # a term defined by "taking X as ..." is an input of the metric asked, not the metric
-    first = phrase_words(_inputs_defined(SENTENCES.split(question)[0]))
+    opening = SENTENCES.split(question)[0]
+    first = phrase_words(_inputs_defined(opening))
     told = defined.get(phrase_words(ASKED))
     if told is not None:  # "compute it as ...": the question's formula for what it asks
         return told
@@ -367,7 +368,6 @@ def metric_in(question: str, catalogue: Catalogue, defined: dict[str, Metric]) -
                 best = (metric, len(w))
     if best is None:  # else the term taken is what is asked ("What was X, taking X as ...")
         asked = (m for m in defined.values() if phrase_words(m.name) not in inputs)
-        opening = SENTENCES.split(question)[0]
         taken = (m for m in defined.values() if any(asks_term(opening, n) for n in m.names))
         return next(asked, None) or next(taken, None)
     if measures_another(question, catalogue):

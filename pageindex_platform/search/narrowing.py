@@ -16,7 +16,7 @@ from .figures import LineItem
 from .formulas_told import portions
 from .home_abroad import company_words, other_side, place_asked
 from .results import Check, Headline
-from .sentence_numbers import numbers, position
+from .sentence_numbers import numbers, own_words, position
 from .terms import phrase_words
 from .within import inner_parts
 
@@ -289,11 +289,8 @@ def place_check(question: str, sentence: str, shown: str, names: Sequence[str] =
 
 def _says(sentence: str, shown: str, place: str) -> bool:
     """Whether a sentence names a place (or its adjective) in the figure's words or subject."""
-    at, spans = position(sentence, shown), [m.span() for m in numbers(sentence)]
-    start = max((e for _, e in spans if e <= at), default=0)
-    end = min((s for s, _ in spans if s > at), default=len(sentence))
-    parts = [sentence[start:end], sentence[: min((s for s, _ in spans), default=0)]]
-    parts = parts if at >= 0 else [sentence]
+    at, clause, subject = own_words(sentence, shown)
+    parts = [clause, subject] if at >= 0 else [sentence]
     stems = [w[:-1] if len(w) > 4 else w for w in place.split()]
     return any(
         all(re.search(rf"\b{re.escape(stem)}", part, re.IGNORECASE) for stem in stems)
@@ -304,10 +301,7 @@ def _says(sentence: str, shown: str, place: str) -> bool:
 def _figure_place(question: str, sentence: str, shown: str, names: Sequence[str]) -> str:
     """A place named in capitals in the figure's own words — from the figure before it to the
     next one — that the question does not name; "" when there is none."""
-    at, spans = position(sentence, shown), [m.span() for m in numbers(sentence)]
-    start = max((e for _, e in spans if e <= at), default=0)
-    end = min((s for s, _ in spans if s > at), default=len(sentence))
-    clause = sentence[start:end]
+    at, clause, _ = own_words(sentence, shown)
     hedged = _MOSTLY.search(clause)  # "300,000 colleagues primarily in the United States"
     found = places_named(clause, names) if at >= 0 and not hedged else iter(())
     return next((p for p in found if p not in question), "")

@@ -73,10 +73,11 @@ def headed_by_part(
         text = book.page_text(figure.page)
         if sub and not _of_the_line(figure, text, item):
             continue  # "Apparel" of a table of earnings, not of revenues
-        heading = _part_heading(figure, page_lines(text), names, item)
+        lines = page_lines(text)
+        heading = _part_heading(figure, lines, names, item)
         if heading is None and _says_any(text, names):  # the section the table lies in
             nodes = nodes or list(queries.tree(book.session, book.document).nodes)
-            heading = _section_of_part(nodes, figure, page_lines(text), names, item)
+            heading = _section_of_part(nodes, figure, lines, names, item)
         if heading:
             peers = [f for f in figures if f.page == figure.page]
             return figure, peers, heading

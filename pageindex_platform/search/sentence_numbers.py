@@ -122,6 +122,15 @@ def position(sentence: str, shown: str) -> int:
     return found.start() if found else -1
 
 
+def own_words(sentence: str, shown: str) -> tuple[int, str, str]:
+    """Where a figure stands in its sentence (`position`), its own words (from the figure
+    before it to the next one) and the words before every figure (the sentence's subject)."""
+    at, spans = position(sentence, shown), [m.span() for m in numbers(sentence)]
+    start = max((e for _, e in spans if e <= at), default=0)
+    end = min((s for s, _ in spans if s > at), default=len(sentence))
+    return at, sentence[start:end], sentence[: min((s for s, _ in spans), default=0)]
+
+
 # a percentage a question asks of a sentence: a change, comparable sales, or a share
 PERCENT_ASKED = deferred(
     r"\bby (?:what|how much) (?:percent|percentage|%)|\bwhat (?:was |is )?(?:the )?"

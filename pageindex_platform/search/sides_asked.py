@@ -223,13 +223,13 @@ def _singular(rest: str) -> str:
 
 
 # a side that begins with a place ("from EMEA", "in Japan")
-_PLACE_FIRST = deferred(r"^(?:in|from|at|within|outside|across)\b", re.IGNORECASE)
+PLACE_FIRST = deferred(r"^(?:in|from|at|within|outside|across)\b", re.IGNORECASE)
 
 
 def same_line(side_a: str, side_b: str) -> str:
     """The second side of one line asked of two places, where the first side ends with its
     place's name: "Acme's revenues from EMEA" of "... from the Americas than from EMEA"."""
-    place = _PLACE_FIRST.match(side_b)
+    place = PLACE_FIRST.match(side_b)
     at = side_a.lower().rfind(f" {place[0].strip().lower()} ") if place else -1
     named = at > 0 and re.fullmatch(r"\s\w+\s+(?:the\s+)?(?:[A-Z][\w&.-]*\s?)+", side_a[at:])
     return f"{side_a[:at]} {side_b}" if named else side_b

@@ -143,5 +143,9 @@ def spelled_out(text: str) -> tuple[str, list[str]]:
 def glossed(label: str, question: str) -> set[str]:
     """The words a row's label says in parentheses that the question writes in parentheses
     too ("(including production and communication costs)"): the gloss both give of it."""
-    asked = set(phrase_words(" ".join(re.findall(r"\(([^)]*)\)", question))).split())
-    return asked & set(phrase_words(" ".join(re.findall(r"\(([^)]*)\)", label))).split())
+    return _in_parentheses(question) & _in_parentheses(label)
+
+
+def _in_parentheses(text: str) -> set[str]:
+    """The words a text writes in parentheses."""
+    return set(phrase_words(" ".join(re.findall(r"\(([^)]*)\)", text))).split())

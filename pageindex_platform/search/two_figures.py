@@ -16,7 +16,7 @@ from ..patterns import deferred
 from .headline import Stated, input_check
 from .results import Check, Headline
 from .sentence_numbers import SCALES
-from .sides_asked import change_sides, combined_sides, same_line, span_kind
+from .sides_asked import PLACE_FIRST, change_sides, combined_sides, same_line, span_kind
 
 _MORE = r"(?P<more>more|higher|larger|greater|bigger|less|lower|smaller|fewer)"
 _START = r"^(?P<lead>.*?)\b"
@@ -92,7 +92,6 @@ _SPAN = (
 _SIDE_TAIL = deferred(
     rf"^(?P<a>.+?)(?P<tail>,?\s+(?:in|for|during)\s+{_SPAN}(?:19|20)\d\d)$", re.IGNORECASE
 )
-_PLACE_FIRST = deferred(r"^(?:in|from|at|within|outside|across)\b", re.IGNORECASE)
 # a side that names its own period ("net income in fiscal 2022 than ... in the nine months
 # ended ..."): a difference across periods, which is not this shape
 _OWN_PERIOD = deferred(
@@ -187,7 +186,7 @@ def _shaped(question: str) -> TwoAsked | None:
     if found is not None:
         what, verb, aside = found["what"], found["verb"], found["aside"]
         side_b = found["b"].strip()
-        if _PLACE_FIRST.match(side_b):  # "generate in the U.S. than in other countries"
+        if PLACE_FIRST.match(side_b):  # "generate in the U.S. than in other countries"
             second = f"what {what} did {found['a']} {verb} {side_b}"
         elif _NAMED_SIDE.match(side_b):  # "than its Data Center Group"
             second = f"what {what} did {side_b} {verb}{aside}"
