@@ -103,7 +103,7 @@ def _a_cause(sentence: str, at: int, core: Sequence[str]) -> bool:
 def _changes(sentence: str, listed: Sequence[re.Match[str]]) -> list[bool]:
     """Whether each amount is a change: said after "increased by" and the like, or listed
     after one that is ("increased by $497 million, or 16%, and $963 million, or 16%, in the
-    three and six months")."""
+    three and six months"), or followed by a change's noun ("a $76 million increase")."""
     moved: list[bool] = []
     for i, amount in enumerate(listed):
         joined = (
@@ -111,11 +111,16 @@ def _changes(sentence: str, listed: Sequence[re.Match[str]]) -> list[bool]:
             and moved[-1]
             and _LISTED_AFTER.fullmatch(sentence[listed[i - 1].end() : amount.start()])
         )
-        moved.append(bool(MOVED_BY.search(sentence[: amount.start()][-40:]) or joined))
+        before = MOVED_BY.search(sentence[: amount.start()][-40:])
+        moved.append(bool(before or _CHANGE_AFTER.match(sentence, amount.end()) or joined))
     return moved
 
 
 _LISTED_AFTER = deferred(r"[^.;$]{0,30}?\band\s+", re.IGNORECASE)
+# an amount that is a change by the noun after it: "refined by a $76 million increase"
+_CHANGE_AFTER = deferred(
+    r"\s+(?:net\s+)?(?:increase|decrease|reduction|decline|rise|change)s?\b", re.IGNORECASE
+)
 
 
 def _explained(sentence: str, end: int, core: Sequence[str]) -> bool:

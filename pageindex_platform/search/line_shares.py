@@ -48,6 +48,9 @@ _OF_WHOLE = (
 _LINE_SHARE = (
     re.compile(rf"['’]s?\s+{_SHARE_WORDS}", re.IGNORECASE),
     re.compile(rf"\bwhat\s+(?:was|is|were)\s+(?:the\s+)?{_SHARE_WORDS}", re.IGNORECASE),
+    # "Acme FY2023 R&D intensity: research and development expense as a percentage of ...":
+    # the share written after its name and a colon
+    re.compile(rf":{_SHARE_WORDS}", re.IGNORECASE),
     re.compile(_OF_WHOLE, re.IGNORECASE),
 )
 # "the ratio of capital expenditures to depreciation and amortization": one line over another

@@ -22,7 +22,7 @@ from .balances import closing_balance
 from .checks import CheckedBook, column_check, page_check, statement_asked
 from .deductions import as_amounts
 from .figures import PER_SHARE, Figure, LineItem
-from .headline import Stated, row_stated, unsure
+from .headline import Stated, row_stated
 from .items_named import items_in
 from .line_shares import change_asked
 from .narrowing import ADJUSTED, RATE_ASKED
@@ -33,16 +33,15 @@ from .results import Check
 from .section_rows import other_side
 from .sentence_numbers import MONTHS, PERIOD_WORDS
 from .side_rows import side_row
-from .statements import Statement
+from .table_named import FILLER as _FILLER
+from .table_named import LEAST as _LEAST
+from .table_named import of_table_named
 from .terms import STATEMENT_NAMED, glossed, name_words, phrase_words
 
-# words of a label that say nothing of what the row is
-_FILLER = frozenset("total net and of the in for to a an from by on at or".split())
 # a percentage asked: read from a row of percentages ("MBR ... 85.0 %"), never an amount's
 _PERCENT = deferred(r"%|\bpercent|\bpercentage\b|\bshare\s+of\b|\bmargin\b|\bratio\b", re.I)
 _SHARE_OF = deferred(r"\b(?:percent(?:age)?|share|portion|proportion)\s+of\b|%\s+of\b", re.I)
 _AS_PERCENT = frozenset(phrase_words("percent percentage share proportion").split())
-_LEAST = 2  # words of the question a row's name must say
 _MOST_PLACINGS = 1000  # the ways a row's words may be placed in a question, tried at most
 # what is asked: the words after "how many", "how much" or "what"
 _ASKED = deferred(r"\b(?:how\s+many|how\s+much|what)\b(?P<what>[^?]*)", re.IGNORECASE)
@@ -77,6 +76,9 @@ _SHOWN_IN = deferred(
 )
 # a row whose name says it is per share ("Adjusted EPS"), whatever unit its cells were read in
 _PER_SHARE_ROW = deferred(r"\beps\b|\bper\s+(?:diluted\s+|basic\s+)?share\b").search
+# a row of a rate per unit ("Net plant investment per customer", "Revenue per package"): a
+# measure of its own, printed as it is whatever the table's scale of its amounts
+_PER_UNIT_ROW = deferred(r"\beps\b|\bper\s+(?!cent\b)[a-z]").search
 _COUNTED = deferred(r"\bhow\s+many\s+([a-z]+)", re.IGNORECASE)  # the noun counted
 # words of a question that name no row: its verbs, its period, how to answer
 _NOT_SAID = (
@@ -140,7 +142,7 @@ def named_row(
         figure = Figure.of(document.name, fact)
         name = set(keys[fact.concept.split(":", 1)[1]])
         headings = row_headings(figure, book.page_text(figure.page))
-        if _measures_another(headings, question, items):
+        if _measures_another(headings, question, items) and not _PER_UNIT_ROW(fact.concept):
             continue  # "Coast Group" under "Operating income (loss):" for its net revenue
         if len(name) < _LEAST:  # "International": named only with its heading
             name |= _heading_words(headings, asked)
@@ -158,7 +160,7 @@ def named_row(
     part = _PART_ASKED.search(question) is not None  # a segment's table may then hold it
     # a balance asked at a date: what a balance sheet holds, at the date the question says
     balance = book.ask.months == 0 and _BALANCE_NAMED.search(question) is not None
-    return _checked(scored, book, year, statement_asked(question), part=part, balance=balance)
+    return _checked(scored, book, year, question, part=part, balance=balance)
 
 
 def _named_keys(
@@ -229,10 +231,10 @@ def _of_line(
 
 
 def _per_share_unscaled(fact: FactInfo) -> FactInfo:
-    """A per-share row of a table "in millions, except per share amounts", read in the
-    table's scale ("Adjusted EPS 1.52" as 1,520,000): its figure as printed."""
+    """A row per share or per unit of a table "in millions, except per share amounts", read
+    in the table's scale ("Adjusted EPS 1.52" as 1,520,000): its figure as printed."""
     scale = fact.decimals or 0
-    if _PER_SHARE_ROW(fact.concept) and "/" not in fact.unit and scale < 0:
+    if _PER_UNIT_ROW(fact.concept) and "/" not in fact.unit and scale < 0:
         return replace(fact, value=fact.value * 10.0**scale, decimals=None)
     return fact
 
@@ -241,7 +243,7 @@ def _checked(
     scored: list[tuple[int, Figure]],
     book: CheckedBook,
     year: int | None,
-    statement: Statement | None,
+    question: str,
     *,
     part: bool = False,
     balance: bool = False,
@@ -252,6 +254,7 @@ def _checked(
     named = [figure for words, figure in scored if words == best]
     # the primary statements' rows before a note's (a discontinued business's "—")
     named = [f for f in named if f.page in book.statement_pages] or named
+    named = of_table_named(named, book.page_text, question)  # "per the electricity statistics"
     named, deductions = as_amounts(named, book.statement_pages)  # "Impairment expense (75)"
     # the same digits read with and without the table's scale ("(in millions)" missed on one
     # page): one figure, stated in the scale read
@@ -270,13 +273,15 @@ def _checked(
     # it is a balance ("Cash and equivalents, end of year" in a cash flow statement's column)
     if balance and first.period_start is not None and not _AT_END.search(first.label):
         checks.append(Check("kind", False, "a flow over a period; a balance at a date is asked"))
+    statement = statement_asked(question)
     if statement is not None and book.statement_pages.get(first.page) != statement:
         checks.append(
             Check("statement", False, f"the {statement} is asked; p. {first.page} is not")
         )
     others = sorted({f.value for f in named if not _same_digits(f.value, first.value)})
     if others:
-        checks.append(Check("agreement", False, f"another row so named gives {others[0]:,.2f}"))
+        given = ", ".join(f"{v:,.2f}" for v in [first.value, *others][:3])
+        checks.append(Check("agreement", False, f"rows so named give different figures ({given})"))
     return row_stated(first, checks, named, "the figure asked")
 
 
@@ -354,24 +359,6 @@ def _interrupted(said: list[str], sequence: list[str]) -> bool:
 def _word(word: str) -> bool:
     """A word that may say what a row is: not a number, not a month, not a filler word."""
     return word.isalpha() and word not in MONTHS and word not in _NOT_SAID
-
-
-# a row's name the question quotes: "'amortizable tax basis in intangibles'"
-_QUOTED = deferred(r"(?<!\w)['‘“\"]([^'‘’“”\"?]{3,80}?)['’”\"](?!\w)")
-
-
-def unquoted(stated: Stated, question: str) -> None:
-    """Sets aside the line `stated` states where the question quotes the name of a row its
-    label does not say ("for 'amortizable tax basis in intangibles'": not "Total assets")."""
-    headline = stated.headline
-    if headline is None or headline.kind == "metric":
-        return
-    label = set(phrase_words(headline.label).split())
-    for name in _QUOTED.findall(question):
-        words = {w for w in phrase_words(name).split() if w.isalpha() and w not in _FILLER}
-        if len(words) >= _LEAST and not words <= label:
-            unsure(stated, f"the question names the row {name!r}; {headline.label!r} is not it")
-            return
 
 
 def or_named_row(

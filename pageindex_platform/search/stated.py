@@ -48,7 +48,7 @@ from .metric_questions import (
     writes_definition,
 )
 from .metrics import Catalogue, Metric
-from .named_rows import or_named_row, unquoted
+from .named_rows import or_named_row
 from .narrowing import ADJUSTED, another_measure, narrowed, other_than_the_line
 from .one_figure import one_asked
 from .parts_asked import part_asked
@@ -59,6 +59,7 @@ from .said_first import in_text
 from .schedules import due_later, scheduled
 from .segments import segment_stated
 from .stated_periods import fiscal_years_of, read_period, with_reading, year_labels
+from .table_named import unquoted
 from .text_amounts import or_in_text
 from .working import MissingInput, Working, compute, terms_defined
 
@@ -71,12 +72,12 @@ _NOT_A_NUMBER = deferred(
     r"explains|contributed|are the (?:main|major|key|primary)))\b",
     re.IGNORECASE,
 )
-# words that make a line's name a measure no statement reports ("comparable sales")
 _GROWTH_FORMULA = deferred(r"/\s*\(?\s*previous\(|\s-\s*1\s*$")  # "X / previous(X) - 1"
-_SUM_ASKED = deferred(r"\b(?:plus|minus)\b", re.IGNORECASE)
+# two figures asked added ("A plus B", "A and B combined"): no one row is the answer
+_SUM_ASKED = deferred(r"\b(?:plus|minus|sum\s+of)\b|\band\s[^?.;]{1,80}?\bcombined\b", re.I)
+# words that make a line's name a measure no statement reports ("comparable sales")
 _OTHER_MEASURE = frozenset({"comparable", "comp", "same", "like", "deferred"})
 _VALUED = deferred(r"\b(?:fair|market)\s+value\b", re.IGNORECASE)  # not the carrying amount
-# a percentage or share of a line item, which its amount is not
 _DEDUCTED = deferred(r" (?:net of|excluding|exclusive of|less|after|before) $")
 
 
@@ -115,11 +116,7 @@ def state(
         stated = _stated(session, question, catalogue, book, ask, document, formula_asked)
     year = ask.years[-1] if ask.years else None
     unquoted(stated, question)  # "for 'amortizable tax basis in intangibles'"
-    if not (
-        _NOT_A_NUMBER.search(question)
-        or formula_asked
-        or _SUM_ASKED.search(question)  # "net loss plus stock-based compensation": no one row
-    ):
+    if not (_NOT_A_NUMBER.search(question) or formula_asked or _SUM_ASKED.search(question)):
         items = catalogue.items
         stated = or_named_row(
             stated, session=session, question=question, book=book, year=year, items=items
