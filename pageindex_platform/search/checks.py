@@ -26,18 +26,15 @@ from ..patterns import deferred
 from ..periods import PeriodAsk
 from .figures import Figure, FigureBook, LineItem, months_of
 from .items_named import items_in
-from .printed import (
-    dated_columns,
-    printed_form,
-    row_line,
-    table_context,
-)
+from .printed import dated_columns, printed_form, row_line, table_context
+from .registrants import other_registrant, own_first
 from .results import Check
 from .row_labels import heading_check
 from .section_rows import section_row
 from .statements import Statement
 
 _MAX_CANDIDATES = 6
+_READ_FOR_REGISTRANT = 30  # candidates whose pages are read for whose statement they are
 
 # a table about something other than the company's consolidated lines
 _NOT_CONSOLIDATED = deferred(
@@ -117,6 +114,7 @@ class CheckedBook(FigureBook):
         super().__init__(session, document, ask)
         # line items the question asks from one statement ("D&A from the cash flow statement")
         self.required: dict[str, Statement] = {}
+        self.registrant = ""  # a registrant of a combined filing the question names
         self.vetted: dict[tuple[str, int | None], Vetted] = {}
         self._pages: dict[int, str] = {}
 
@@ -165,7 +163,11 @@ class CheckedBook(FigureBook):
         self._pages.update({p: "" for _, p in wanted if p not in self._pages})
 
     def vet(self, item: LineItem, year: int | None) -> Vetted:
-        figures = self.candidates(item, year)[:_MAX_CANDIDATES]
+        figures = self.candidates(item, year)
+        if self.registrant:  # its own statements first ("PACIFIC GAS AND ELECTRIC COMPANY")
+            self.load_pages([f.page for f in figures[:_READ_FOR_REGISTRANT]])
+            figures = own_first(figures[:_READ_FOR_REGISTRANT], self.registrant, self.page_text)
+        figures = figures[:_MAX_CANDIDATES]
         self.load_pages([f.page for f in figures])
         vetted = Vetted(item, year)
         for figure in figures:
@@ -241,13 +243,12 @@ class CheckedBook(FigureBook):
                 False,
                 f"the question asks for the {required}'s; p. {figure.page} is {where}",
             )
+        company = self.document.company or ""
+        if self.registrant and (why := other_registrant(text, self.registrant, company)):
+            return Check("statement", False, why)  # "Pacific Gas and Electric Company" asked
         if figure.source == "tagged":
-            return Check(
-                "statement",
-                True,
-                "tagged in the filing's inline XBRL with no dimension: the company's "
-                "consolidated figure",
-            )
+            what = "with no dimension: the company's consolidated figure"
+            return Check("statement", True, f"tagged in the filing's inline XBRL {what}")
         context = table_context(figure, text)
         about = _NOT_CONSOLIDATED.search(context)
         other = self._another_entity(context)

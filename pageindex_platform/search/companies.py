@@ -26,6 +26,7 @@ from ..names import SYMBOL, letters, short_company
 from ..patterns import deferred
 from .entities import entity_groups, with_other_names
 from .name_match import NICKNAME, initialism_of, misspelt, same_entity
+from .registrants import JOINED_NAME, names_tried
 from .unknown_names import unknown_names
 
 FUZZY_SIMILARITY = 0.75
@@ -84,10 +85,33 @@ def resolve_companies(
         companies = sorted(with_other_names(found, stored))
         said = [f'read "{n}" as {c}, whose filings name it as their own' for n, c in owners.items()]
         return Resolved(companies, entity_groups(companies, stored), notes, said)
+    registrant = _on_cover(session, question, unknown) if unknown else None
+    if registrant is not None:  # a registrant of a combined filing ("... and Electric Company")
+        name, company = registrant
+        companies = sorted(with_other_names({company}, stored))
+        said = [f'read "{name}" as {company}, whose filings name it on their cover page']
+        return Resolved(companies, entity_groups(companies, stored), notes, said)
     if unknown:
         return Resolved(notes=notes, unknown=[n for n, c in owners.items() if not c])
     similar = sorted(queries.companies_resembling(session, question, FUZZY_SIMILARITY))
     return Resolved(similar, entity_groups(similar, stored), notes, readings)
+
+
+def _on_cover(session: Session, question: str, unknown: Sequence[str]) -> tuple[str, str] | None:
+    """(the name as written, the company) where every name the question writes that no
+    stored company goes by lies in one name of two words or more that one stored company's
+    filings print on their cover page; None otherwise."""
+    found: set[tuple[str, str]] = set()
+    runs = [r[0] for r in JOINED_NAME.finditer(question) if any(n in r[0] for n in unknown)]
+    if not runs or not all(any(n in r for r in runs) for n in unknown):
+        return None
+    for run in runs:
+        tried = ((n, queries.cover_mentions(session, n)) for n in names_tried(run))
+        named = next(((n, c[0]) for n, c in tried if len(c) == 1), None)
+        if named is None:
+            return None
+        found.add(named)
+    return found.pop() if len(found) == 1 else None
 
 
 BRAND_SHARE = 0.8  # of the pages naming a brand, its owner's filings hold this share...

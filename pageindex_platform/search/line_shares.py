@@ -23,15 +23,18 @@ from .terms import phrase_words
 _PERIOD_START = (
     r"(?:fy|fiscal|the|\d|full|year|q[1-4]\b|first|second|third|fourth|three|six|nine|twelve)"
 )
+_YEARS = r"(?:fy|fiscal|q[1-4]\b|(?:19|20)\d\d)"  # "from FY2018 to FY2020", not "from the U.S."
 # one line as a share of another, asked without a name: "what was Acme's capital expenditure
 # (purchases of property and equipment) as a percentage of net revenues in FY2018?"
 # (a line's name may hold a comma: "marketing, general and administrative expense"; "relative
 # to" asks the same share)
 _SHARE_WORDS = (
-    r"\s*(?P<a>[a-z](?:[^?,;]|,\s(?=[a-z])(?!(?:what|which|how|who)\b))*?)\s+(?:as\s+an?\s+(?:percentage|percent|share|"
+    # (an average over years written first: "3-year average of R&D expense as a % of ...")
+    r"\s*(?:(?:\d|two|three|four|five)[\s-]years?\s+average\s+of\s+)?(?P<a>[a-z](?:[^?,;]|,\s(?=[a-z])(?!(?:what|which|how|who)\b))*?)\s+(?:as\s+an?\s+(?:percentage|percent|%|share|"
     r"proportion)\s+of|relative\s+to|in\s+relation\s+to)\s+"
     r"(?:its\s+|the\s+)?(?P<b>[a-z][^?,;]*?)"
-    rf"(?=\s+(?:in|for|during|at|over)\s+{_PERIOD_START}|\?|,|;|\.\s|\.?$)"
+    rf"(?=\s+(?:in|for|during|at|over)\s+{_PERIOD_START}|\s+(?:from|between)\s+{_YEARS}"
+    r"|\?|,|;|\.\s|\.?$)"
 )
 # the whole named first: "What percentage of Acme's fiscal 2023 revenue went to salaries and
 # employee benefits?", "What share of net sales did cost of sales represent in 2022?"
@@ -40,6 +43,7 @@ _OF_WHOLE = (
     r"(?:(?:[\w&.-]+\s+){0,3}?[\w&.-]+['’]s?\s+)?(?:(?:fiscal\s+(?:year\s+)?|fy\s?)?\d{4}\s+)?"
     r"(?:its\s+|the\s+)?(?P<b>[a-z][^?,;()]*?)\s*(?:\([^()]*\)\s*)?"
     r"(?:went\s+to|was\s+spent\s+on|(?:was|were)\s+(?:made\s+up\s+of|accounted\s+for\s+by)|"
+    r"(?:was|were)\s+paid\s+(?:out\s+)?(?:as|in|for)|"
     r"did\s+(?:its\s+|the\s+)?(?P<a2>[a-z][^?,;]*?)\s+(?:represent|account\s+for|make\s+up|"
     r"consume|take))\s*(?:its\s+|the\s+)?(?P<a>[a-z][^?,;]*?)?"
     rf"(?=\s+(?:in|for|during|at|over)\s+{_PERIOD_START}|\?|,|;|\.\s|\.?$)"
@@ -143,11 +147,19 @@ _GROWTH = (
         rf"(?:prior|previous|same))|{_IN_PERIOD}|\s*[?,;]|$)",
         re.IGNORECASE,
     ),
+    # "What is Acme's year-over-year change in total revenue from FY2019 to FY2020 (in
+    # percent)?": in percent where the question says so (`_AMOUNT_OR_PERCENT`)
+    re.compile(
+        r"\b(?:year[- ]over[- ]year|yoy)\s+(?:change|increase|decrease|decline)\s+in\s+"
+        rf"(?P<a>[^?,;]+?)(?=\s+(?:from|between|compared|versus|vs)\b|{_IN_PERIOD}|\s*[?,;(]|$)",
+        re.IGNORECASE,
+    ),
     re.compile(
         rf"\bhow\s+much\s+(?:did|does|do|has|have|had)\s+(?P<a>[^?,;]+?)\s+{_MOVED}",
         re.IGNORECASE,
     ),
 )
+_AMOUNT_OR_PERCENT = _GROWTH[-2:]  # a change asked in percent only where a percentage is
 # a change from another base than the same period a year before, or on a basis of its own
 _OVER_YEARS = deferred(
     r"\b(?:since|sequential\w*|quarter[- ]over[- ]quarter|compound\w*|cagr|annuali[sz]ed|"
@@ -188,7 +200,7 @@ def change_asked(question: str) -> tuple[str, bool] | None:
         return None  # "Q2 2023 versus Q1 2023": from the quarter before, not the year before
     # "Give the percentage" (not the "5.25%" of a note's name)
     percent = _IN_PERCENT.search(_OWN_FIGURES.sub(" ", question))
-    return found["a"], found.re is not _GROWTH[-1] or bool(percent)
+    return found["a"], found.re not in _AMOUNT_OR_PERCENT or bool(percent)
 
 
 def line_growth(question: str, catalogue: Catalogue) -> dict[str, Metric]:

@@ -35,9 +35,14 @@ from .terms import phrase_words
 _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _DEFINED = deferred(
     r"^(?:(?:the\s+)?(?P<name>[\w&%/' -]+?)\s+(?:here\s+)?(?:is|are)\s+defined\s+as"
-    rf"|define\s+(?P<name2>[\w&%/' -]+?)\s+as)\s*:?\s*(?P<expr>.+?)(?:{HOW_GIVEN}.*)?\.?$",
+    r"|define\s+(?P<name2>[\w&%/' -]+?)\s+as"
+    # "free cash flow margin = free cash flow / total revenues", a sentence of its own
+    r"|(?:the\s+)?(?P<name3>[a-z][\w&%/' -]{2,60}?)\s*=)"
+    rf"\s*:?\s*(?P<expr>.+?)(?:{HOW_GIVEN}.*)?\.?$",
     re.IGNORECASE,
 )
+# definitions joined by a semicolon: "X is defined as A minus B; Y = X / C"
+_JOINED = deferred(r";\s+(?=[\w&%/' -]{2,60}?(?:\s*=|\s+is\s+defined\s+as))", re.IGNORECASE)
 _SPAN_AVERAGE = deferred(r"\b(\d|two|three|four|five)[\s-]years?\s+average\b", re.IGNORECASE)
 # "round your answer to two decimal places", "as a percentage with two decimals", "give a
 # percentage to two decimal places"
@@ -97,9 +102,8 @@ _MEASURE_BEFORE = deferred(r"\b(?:to|per|over|versus|vs)\s*$")
 
 
 def measures_another(question: str, catalogue: Catalogue) -> bool:
-    """Whether the question asks a measure of a catalogue metric that the catalogue does not
-    name ("free cash flow margin", "debt-to-EBITDA"): then neither the metric nor a line of it
-    is the answer."""
+    """Whether the question asks a measure of a catalogue metric the catalogue does not name
+    ("free cash flow margin", "debt-to-EBITDA"): neither the metric nor its lines answer it."""
     words = phrase_words(_inputs_defined(question))
     names = dict.fromkeys(phrase_words(n) for metric in catalogue.metrics for n in metric.names)
     said = [name for name in names if name in words]  # the catalogue's names the question says
@@ -107,7 +111,10 @@ def measures_another(question: str, catalogue: Catalogue) -> bool:
         if any(len(other) > len(name) and name.strip() in other for other in said):
             continue  # a longer name the catalogue has ("ebitda margin") holds it
         at = words.find(name)
-        if _MEASURE_OF.match(words[at + len(name) :]) or _MEASURE_BEFORE.search(words[:at]):
+        after = _MEASURE_OF.match(words[at + len(name) :])
+        if after and after[0].strip() == "ratio" and " to " in name:
+            continue  # "capex to revenue ratio": the ratio the name says, not another measure
+        if after or _MEASURE_BEFORE.search(words[:at]):
             return True
     return False
 
@@ -135,7 +142,7 @@ def _definitions(question: str) -> list[tuple[str, str]]:
     (`_written`, or a formula it tells how to compute, named `ASKED`), and "taking X as Y"
     of an input anywhere in a sentence."""
     found = []
-    sentences = SENTENCES.split(question)
+    sentences = [p for s in SENTENCES.split(question) for p in _JOINED.split(s)]
     for n, sentence in enumerate(sentences):
         written = _written(sentence)
         found.extend(written)
@@ -173,7 +180,7 @@ def _written(sentence: str) -> list[tuple[str, str]]:
     as Y", or one after its name ("..., defined as Y", "i.e. Y"); [] when it writes none."""
     match = _DEFINED.match(sentence.strip())
     if match:
-        name = (match.group("name") or match.group("name2")).strip()
+        name = (match.group("name") or match.group("name2") or match.group("name3")).strip()
         # "Define it as: ...", "This ratio is defined as ...": the metric the question asks
         name = ASKED if _PRONOUN.fullmatch(name) else name
         return [(name, read_in(match.group("expr")))]
@@ -354,6 +361,9 @@ def metric_in(question: str, catalogue: Catalogue, defined: dict[str, Metric]) -
     if told is not None:  # "compute it as ...": the question's formula for what it asks
         return told
     inputs = {phrase_words(n) for n in input_names(question)}
+    # a term another definition uses is its input ("EBITDA = ...; EBITDA margin = EBITDA / ...")
+    used = " ".join(phrase_words(m.formula) for m in defined.values())
+    inputs |= {w for m in defined.values() if (w := phrase_words(m.name)) in used}
     for metric in defined.values():
         if phrase_words(metric.name) in inputs:
             continue  # "where debt = ...": an input of the metric asked, not the metric
@@ -373,8 +383,8 @@ def metric_in(question: str, catalogue: Catalogue, defined: dict[str, Metric]) -
     if measures_another(question, catalogue):
         return None  # "free cash flow margin": a measure of the metric the catalogue has not
     # "ROE is defined as ...": the question's own definition of the catalogue's metric asked
-    names = {phrase_words(n) for n in best[0].names}
-    own = next((m for m in defined.values() if names & {phrase_words(n) for n in m.names}), None)
+    names = {phrase_words(n) for n in best[0].names}  # "capex to revenue (ratio)"
+    own = next((m for m in defined.values() if any(n in phrase_words(m.name) for n in names)), None)
     return own or _with_terms(best[0], catalogue, defined)
 
 

@@ -373,7 +373,8 @@ def other_than_the_line(question: str, item: LineItem, uncomputed: str) -> tuple
     metric it names that could not be computed, a percentage or share of the line, or a
     figure per share of a line of the company's total; None when the line is the answer."""
     if uncomputed:
-        return uncomputed, f"a line of the question, not the {uncomputed} asked (not computed)"
+        what = uncomputed.removeprefix("the ")  # "the question's formula"
+        return uncomputed, f"a line of the question, not the {what} asked (not computed)"
     if _SHARE_ASKED.search(question):
         why = "an amount; the question asks for a percentage or a share of it"
         return f"{item.name} as a percentage", why

@@ -70,6 +70,12 @@ def section_row(
     return kept[0] if kept and len({f.value for f in kept}) == 1 else None
 
 
+def names_a_block(term: str) -> bool:
+    """Whether a term names a row by its block of the balance sheet ("long-term debt",
+    "current non-recourse debt", "notes payable, non-current")."""
+    return _SECTION_NAMED.match(term.strip()) is not None
+
+
 def _noncurrent(figure: Figure, text: str) -> bool | None:
     """Whether the row stands in the noncurrent block of its balance sheet, by the totals
     around it: the current block's total below it (before the side's), a current one; the

@@ -55,6 +55,7 @@ from .parts_asked import part_asked
 from .phrase_end import named_beyond
 from .printed import continuing_unsaid
 from .printed_rates import against_printed
+from .registrants import registrant_asked
 from .said_first import in_text
 from .schedules import due_later, scheduled
 from .segments import segment_stated
@@ -106,6 +107,7 @@ def state(
         ask = replace(ask, years=ask.years or [ended])
     book = CheckedBook(session, document, period)
     book.required = required_statements(question, catalogue.items)
+    book.registrant = registrant_asked(session, document, question, names_of(session, document))
     # an amount by the year it falls due is no line's: a schedule's row
     stated = scheduled(session=session, question=question, document=document)
     scheduled_row = stated.headline is not None

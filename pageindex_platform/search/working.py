@@ -15,6 +15,7 @@ from .formulas import FormulaError, Node, parse_formula
 from .metric_questions import Asked, input_names
 from .metrics import Catalogue, Lookup, Metric
 from .results import MetricWorking
+from .section_rows import names_a_block
 from .terms import STATEMENT_NAMED, initials, phrase_words
 
 # a row's figure by its printed label; True: only where no other row is so named on its page
@@ -201,6 +202,11 @@ class Evaluator:
         if said != phrase_words(name):
             raise FormulaError(f"{said!r} and {name!r} would both be read as {item.name}")
         figure = self.lookup(item, year)
+        if figure is None and self.rows is not None and names_a_block(name):
+            # the balance sheet's row of the block the term names: "long-term debt" printed
+            # "Debt" below "Total current liabilities"
+            figure = self.rows(name, year, False)
+            figure = figure if figure is not None and figure.value >= 0 else None
         if figure is None:
             raise MissingInput(item.name, year)
         if not any(n == item.name and y == year for n, y, _ in self.inputs):
