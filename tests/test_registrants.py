@@ -14,7 +14,8 @@ from .helpers import annual_filing, ingest_files, run_json
 
 CO_REGISTRANT = (
     "BRIGHTWATER POWER AND LIGHT COMPANY\n\n(Exact name of registrant as specified in its "
-    "charter)\n\n"
+    "charter)\n\nGLOSSARY\n\nRWC Riverside Water Company, a subsidiary of Northgate Energy "
+    "Corporation\n\n"
 )
 # other companies' filings: a name that one filing of three prints is no common word
 OTHER = "# Item 8. Financial Statements\n\nTotal revenues 5,000 4,000\nNet income 500 400\n"
@@ -94,3 +95,9 @@ def test_the_registrant_named_is_read_from_its_own_statements(combined: None) ->
 def test_the_company_stored_keeps_its_own_statements(combined: None) -> None:
     out = run_json("ask", "What was Northgate Energy's operating income in 2023?")
     assert out["headline"]["value"] == 1_500e6
+
+
+def test_a_subsidiary_the_first_pages_name_is_no_registrant(combined: None) -> None:
+    # named in a glossary, not as a registrant: the parent's figure is never stated for it
+    out = run_json("ask", "What were Riverside Water Company's total operating revenues in 2023?")
+    assert out["headline"] is None, out["answer"]

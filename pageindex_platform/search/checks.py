@@ -27,7 +27,7 @@ from ..periods import PeriodAsk
 from .figures import Figure, FigureBook, LineItem, months_of
 from .items_named import items_in
 from .printed import dated_columns, printed_form, row_line, table_context
-from .registrants import other_registrant, own_first
+from .registrants import not_the_registrants, own_first
 from .results import Check
 from .row_labels import heading_check
 from .section_rows import section_row
@@ -243,8 +243,7 @@ class CheckedBook(FigureBook):
                 False,
                 f"the question asks for the {required}'s; p. {figure.page} is {where}",
             )
-        company = self.document.company or ""
-        if self.registrant and (why := other_registrant(text, self.registrant, company)):
+        if self.registrant and (why := not_the_registrants(text, self.registrant)):
             return Check("statement", False, why)  # "Pacific Gas and Electric Company" asked
         if figure.source == "tagged":
             what = "with no dimension: the company's consolidated figure"

@@ -26,7 +26,7 @@ from ..names import SYMBOL, letters, short_company
 from ..patterns import deferred
 from .entities import entity_groups, with_other_names
 from .name_match import NICKNAME, initialism_of, misspelt, same_entity
-from .registrants import JOINED_NAME, names_tried
+from .registrants import JOINED_NAME, names_tried, registered_by
 from .unknown_names import unknown_names
 
 FUZZY_SIMILARITY = 0.75
@@ -106,7 +106,7 @@ def _on_cover(session: Session, question: str, unknown: Sequence[str]) -> tuple[
     if not runs or not all(any(n in r for r in runs) for n in unknown):
         return None
     for run in runs:
-        tried = ((n, queries.cover_mentions(session, n)) for n in names_tried(run))
+        tried = ((n, registered_by(session, n)) for n in names_tried(run))
         named = next(((n, c[0]) for n, c in tried if len(c) == 1), None)
         if named is None:
             return None

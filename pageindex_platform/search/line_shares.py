@@ -147,8 +147,8 @@ _GROWTH = (
         rf"(?:prior|previous|same))|{_IN_PERIOD}|\s*[?,;]|$)",
         re.IGNORECASE,
     ),
-    # "What is Acme's year-over-year change in total revenue from FY2019 to FY2020 (in
-    # percent)?": in percent where the question says so (`_AMOUNT_OR_PERCENT`)
+    # "What is Acme's year-over-year change in total revenue from FY2019 to FY2020?": in
+    # percent, as the catalogue's "year-over-year change in revenue" is
     re.compile(
         r"\b(?:year[- ]over[- ]year|yoy)\s+(?:change|increase|decrease|decline)\s+in\s+"
         rf"(?P<a>[^?,;]+?)(?=\s+(?:from|between|compared|versus|vs)\b|{_IN_PERIOD}|\s*[?,;(]|$)",
@@ -159,7 +159,7 @@ _GROWTH = (
         re.IGNORECASE,
     ),
 )
-_AMOUNT_OR_PERCENT = _GROWTH[-2:]  # a change asked in percent only where a percentage is
+
 # a change from another base than the same period a year before, or on a basis of its own
 _OVER_YEARS = deferred(
     r"\b(?:since|sequential\w*|quarter[- ]over[- ]quarter|compound\w*|cagr|annuali[sz]ed|"
@@ -200,7 +200,7 @@ def change_asked(question: str) -> tuple[str, bool] | None:
         return None  # "Q2 2023 versus Q1 2023": from the quarter before, not the year before
     # "Give the percentage" (not the "5.25%" of a note's name)
     percent = _IN_PERCENT.search(_OWN_FIGURES.sub(" ", question))
-    return found["a"], found.re not in _AMOUNT_OR_PERCENT or bool(percent)
+    return found["a"], found.re is not _GROWTH[-1] or bool(percent)
 
 
 def line_growth(question: str, catalogue: Catalogue) -> dict[str, Metric]:

@@ -155,8 +155,7 @@ _FROM_SOURCE = deferred(
 _TRANSACTION = deferred(
     r"\b(?:sale|sell(?:ing)?|acquisition|purchase|divestiture|disposition|merger|spin-?off)\s+of\s+"
     r"(?:the\s+|its\s+)?(?-i:[A-Z])|\bto\s+(?:acquire|buy|sell|divest)\s+(?:the\s+|its\s+)?(?-i:[A-Z])|"
-    r"\b(?:purchase\s+price|consideration)\s+allocation\b|\ballocation\s+of\s+(?:the\s+)?purchase\b|"
-    r"\b(?:acquisition|purchase|business\s+combination)\s+(?:for|with)\s+(?:the\s+|its\s+)?(?-i:[A-Z])",
+    r"\b(?:purchase\s+price|consideration)\s+allocation\b|\ballocation\s+of\s+(?:the\s+)?purchase\b",
     re.IGNORECASE,
 )
 # what a line includes, asked: "how much unearned revenue was included in other long-term

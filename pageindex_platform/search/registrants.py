@@ -25,6 +25,9 @@ _LEGAL_END = deferred(
     re.IGNORECASE,
 )
 _HEAD_LINES = 4  # the lines that head a statement's page, which name whose statement it is
+# a registrants' table row opens with its Commission File Number ("1-2348", "001-12609")
+_FILE_NUMBER = deferred(r"^\d{1,3}-\d{3,6}\b")
+_REGISTRANT_NOTE = deferred(r"exact\s+names?\s+of\s+registrants?", re.IGNORECASE)
 
 
 def names_tried(run: str) -> list[str]:
@@ -35,6 +38,27 @@ def names_tried(run: str) -> list[str]:
     if not words or not _LEGAL_END.fullmatch(words[-1]):
         return []
     return [" ".join(words[i:]) for i in range(len(words) - 1)]
+
+
+def registered_by(session: Session, name: str, document_id: int | None = None) -> list[str]:
+    """The stored companies whose filings' cover pages print `name` as a registrant: on a
+    line of the registrants' table after its Commission File Number ("1-2348 PACIFIC GAS AND
+    ELECTRIC COMPANY California"), or over "(Exact name of registrant as specified in its
+    charter)" — not a subsidiary a glossary or a forward-looking statement names."""
+    pages = queries.cover_texts(session, name, document_id)
+    return sorted({company for company, text in pages if _as_registrant(text, name)})
+
+
+def _as_registrant(text: str, name: str) -> bool:
+    """Whether a page prints `name` as a registrant (see `registered_by`)."""
+    lines = [" ".join(x.split()) for x in text.splitlines() if x.strip()]
+    wanted = phrase_words(name)
+    for at, line in enumerate(lines):
+        if wanted not in phrase_words(line):
+            continue
+        if _FILE_NUMBER.match(line) or _REGISTRANT_NOTE.search(" ".join(lines[at + 1 : at + 3])):
+            return True
+    return False
 
 
 def registrant_asked(
@@ -48,7 +72,7 @@ def registrant_asked(
         # the company's own name, written in part or with more ("In PG&E Corporation's")
         if any(o in f" {w} " or w in o for w in map(phrase_words, tried) for o in own):
             continue
-        named = next((n for n in tried if queries.cover_mentions(session, n, document.id)), "")
+        named = next((n for n in tried if registered_by(session, n, document.id)), "")
         if named:
             return named
     return ""
@@ -65,11 +89,10 @@ def _head(text: str) -> str:
     return phrase_words(" ".join(text.splitlines()[:_HEAD_LINES]))
 
 
-def other_registrant(text: str, asked: str, company: str) -> str | None:
-    """Why a page's figure is not the registrant's asked: the page is headed by the
-    company's name, not the registrant's ("PG&E CORPORATION / CONSOLIDATED STATEMENTS OF
-    INCOME" where Pacific Gas and Electric Company's is asked); None otherwise."""
-    head = _head(text)
-    if phrase_words(asked) in head or not company or phrase_words(company) not in head:
+def not_the_registrants(text: str, asked: str) -> str | None:
+    """Why a table's figure is not the registrant's asked: its page is not headed by the
+    registrant's name (its own statements are: "PACIFIC GAS AND ELECTRIC COMPANY /
+    CONSOLIDATED STATEMENTS OF INCOME"); None where it is."""
+    if phrase_words(asked) in _head(text):
         return None
-    return f"a statement of {company}; {asked}'s is asked"
+    return f"a page not headed by {asked}'s name: not its own statement"

@@ -93,20 +93,21 @@ def mentions(session: Session, phrase: str, limit: int = 10) -> list[Mentions]:
 COVER_PAGES = 3  # a filing's cover page is among its first pages (an EDGAR reprint adds one)
 
 
-def cover_mentions(session: Session, phrase: str, document_id: int | None = None) -> list[str]:
-    """The stored companies whose filings (or the one document) print `phrase` on a cover
-    page (among their first pages): a registrant of a combined filing, named beside the
-    company it is stored as."""
+def cover_texts(
+    session: Session, phrase: str, document_id: int | None = None
+) -> list[tuple[str, str]]:
+    """(company, page text) of the first pages of stored filings (or of one document) that
+    name `phrase`: where a cover page prints its registrants."""
     rows = session.execute(
         text(
-            "SELECT DISTINCT d.company FROM pages p JOIN documents d ON d.id = p.document_id "
+            "SELECT d.company, p.text FROM pages p JOIN documents d ON d.id = p.document_id "
             "WHERE p.page <= :n AND d.company IS NOT NULL "
             "AND (CAST(:d AS integer) IS NULL OR d.id = :d) "
-            "AND p.tsv @@ phraseto_tsquery('english', :p) ORDER BY 1"
+            "AND p.tsv @@ phraseto_tsquery('english', :p) ORDER BY d.company, p.page"
         ),
         {"p": phrase, "n": COVER_PAGES, "d": document_id},
     )
-    return [str(company) for (company,) in rows]
+    return [(str(company), str(body)) for company, body in rows]
 
 
 def stop_word(session: Session, word: str) -> bool:
