@@ -138,3 +138,11 @@ def test_a_sentences_amount_not_the_revision_said_after_it(utility: None) -> Non
         "In fiscal 2023, how much income tax benefit did Corvane Energy record for the "
         "remeasurement of its net deferred tax liabilities under the Tax Act (USD millions)?"
     ) == pytest.approx(820e6)
+
+
+def test_a_percentage_printed_to_fewer_places_than_asked(utility: None) -> None:
+    asked = "What was Corvane Energy's research and development % of total revenues in fiscal 2023"
+    assert _stated(f"{asked}?") == 17  # the table's own "17%"
+    out = _asked(f"{asked}, rounded to one decimal?")  # "17%" is not it to one decimal place
+    assert out["headline"] is None, out["answer"]
+    assert "printed to 0 decimal places" in out["candidates"][0]["set_aside"]

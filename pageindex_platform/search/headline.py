@@ -189,7 +189,9 @@ def not_sure(what: str, candidates: Sequence[Candidate]) -> str:
 def in_unit(stated: Stated, question: str, places: int | None) -> None:
     """The headline in the unit the question asks ("in USD billions"), where it is an
     amount of dollars: its value and shown text in that unit, the text saying it first; an
-    amount set aside where the question asks a percentage."""
+    amount set aside where the question asks a percentage, a table's percentage where it
+    asks more decimal places than printed (`to_places`)."""
+    to_places(stated, places)
     asked = _UNIT_ASKED.search(question)
     headline = stated.headline
     if headline is not None and headline.unit == "USD" and percent_asked(question):
@@ -208,6 +210,19 @@ def in_unit(stated: Stated, question: str, places: int | None) -> None:
         notes=[*headline.notes, f"in {word}s as asked: {headline.shown}"],
     )
     stated.text = f"{shown} ({headline.shown}) — {stated.text.split(' — ', 1)[-1]}"
+
+
+def to_places(stated: Stated, places: int | None) -> None:
+    """A table's percentage printed with fewer decimal places than the question asks set
+    aside ("17%" for a share asked "rounded to one decimal"): it is not the figure asked."""
+    headline = stated.headline
+    if headline is None or places is None or headline.unit != "%":
+        return
+    if headline.kind not in ("row", "line item", "segment"):
+        return  # a metric computed to the places asked; a sentence's own figure
+    printed = len(found[1]) if (found := re.search(r"\.(\d+)", headline.shown)) else 0
+    if printed < places:
+        unsure(stated, f"printed to {printed} decimal places; the question asks {places}")
 
 
 def as_candidate(headline: Headline, reason: str) -> Candidate:
