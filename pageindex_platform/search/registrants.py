@@ -25,6 +25,13 @@ _LEGAL_END = deferred(
     re.IGNORECASE,
 )
 _HEAD_LINES = 4  # the lines that head a statement's page, which name whose statement it is
+_MORE_WORDS = 3  # words a heading may add to the name ("AND SUBSIDIARIES")
+_NOT_BEFORE = deferred(
+    r"\b(?:not|excluding|except|other\s+than|rather\s+than|exclusive\s+of)\s+$", re.IGNORECASE
+)
+_DEFINING_PAGES = 20  # pages read for the name a short name stands for
+# a short name written capitalised after "the" ("the Utility", "the Bank")
+_SHORT_NAME = deferred(r"\bthe\s+([A-Z][a-z]{2,20})\b")
 # a registrants' table row opens with its Commission File Number ("1-2348", "001-12609")
 _FILE_NUMBER = deferred(r"^\d{1,3}-\d{3,6}\b")
 _REGISTRANT_NOTE = deferred(r"exact\s+names?\s+of\s+registrants?", re.IGNORECASE)
@@ -37,7 +44,8 @@ def names_tried(run: str) -> list[str]:
     words = run.split()[:MOST_WORDS]
     if not words or not _LEGAL_END.fullmatch(words[-1]):
         return []
-    return [" ".join(words[i:]) for i in range(len(words) - 1)]
+    starts = [i for i in range(len(words) - 1) if words[i].lower() not in ("and", "&", "of")]
+    return [" ".join(words[i:]) for i in starts]
 
 
 def registered_by(session: Session, name: str, document_id: int | None = None) -> list[str]:
@@ -65,10 +73,14 @@ def registrant_asked(
     session: Session, document: DocumentInfo, question: str, names: Sequence[str]
 ) -> str:
     """The registrant the question names that `document`'s cover page prints and that is not
-    the company it is stored as (`names`: the company's names); "" where it names none."""
+    the company it is stored as (`names`: the company's names) — by its name, or by the short
+    name the filing defines for it ("the Utility"); "" where it names none."""
     own = [f" {phrase_words(n).strip()} " for n in names if n]
-    for run in JOINED_NAME.finditer(question):
-        tried = names_tried(run[0])
+    runs = [names_tried(r[0]) for r in JOINED_NAME.finditer(question) if not _denied(question, r)]
+    # (the short name's, spelled with "and" too: "Pacific Gas & Electric Company")
+    for name in _defined_names(session, document, question):
+        runs.append(names_tried(re.sub(r"\s+&\s+", " and ", name)) + names_tried(name))
+    for tried in runs:
         # the company's own name, written in part or with more ("In PG&E Corporation's")
         if any(o in f" {w} " or w in o for w in map(phrase_words, tried) for o in own):
             continue
@@ -78,21 +90,46 @@ def registrant_asked(
     return ""
 
 
+def _defined_names(session: Session, document: DocumentInfo, question: str) -> list[str]:
+    """The names the filing defines by the short names the question writes ("the Utility":
+    "Pacific Gas and Electric Company (the “Utility”)")."""
+    out = []
+    terms = (m[1] for m in _SHORT_NAME.finditer(question) if not _denied(question, m))
+    for term in dict.fromkeys(terms):
+        defining = re.compile(rf"({JOINED_NAME.pattern})\s*\(\s*(?:the\s+)?[“\"]{term}[”\"]\s*\)")
+        quoted = [f"“{term}”", f'"{term}"']  # the pages that define it
+        pages = queries.pages_mentioning(session, document, quoted, limit=_DEFINING_PAGES)
+        found = next((m for p in pages if (m := defining.search(p.text))), None)
+        if found is not None:
+            out.append(" ".join(found[1].split()))
+    return out
+
+
+def _denied(question: str, found: re.Match[str]) -> bool:
+    """Whether the question names it to leave it out ("PG&E Corporation, not the Utility")."""
+    return _NOT_BEFORE.search(question[: found.start()]) is not None
+
+
 def own_first(figures: list[Figure], name: str, text_of: Callable[[int], str]) -> list[Figure]:
     """The figures on pages headed by the registrant's name first, in their order."""
-    said = phrase_words(name)
-    return sorted(figures, key=lambda f: said not in _head(text_of(f.page)))
+    return sorted(figures, key=lambda f: not _headed(text_of(f.page), name))
 
 
-def _head(text: str) -> str:
-    """The words of the lines that head a page."""
-    return phrase_words(" ".join(text.splitlines()[:_HEAD_LINES]))
+def _headed(text: str, name: str) -> bool:
+    """Whether a line among the first of a page is the name alone, or with a few words more
+    ("PACIFIC GAS AND ELECTRIC COMPANY", "... AND SUBSIDIARIES"): not a sentence naming it."""
+    said = phrase_words(name).strip()
+    size = len(said.split())
+    return any(
+        phrase_words(line).strip().startswith(said) and len(line.split()) <= size + _MORE_WORDS
+        for line in text.splitlines()[:_HEAD_LINES]
+    )
 
 
 def not_the_registrants(text: str, asked: str) -> str | None:
     """Why a table's figure is not the registrant's asked: its page is not headed by the
     registrant's name (its own statements are: "PACIFIC GAS AND ELECTRIC COMPANY /
     CONSOLIDATED STATEMENTS OF INCOME"); None where it is."""
-    if phrase_words(asked) in _head(text):
+    if _headed(text, asked):
         return None
     return f"a page not headed by {asked}'s name: not its own statement"
