@@ -90,6 +90,9 @@ def test_the_registrant_named_is_read_from_its_own_statements(combined: None) ->
         "to one decimal place.",
     )
     assert margin["headline"]["value"] == pytest.approx(14.4, abs=0.05)  # 1,700 / 11,800
+    # its name without its legal ending: the start of the name the cover prints
+    short = run_json("ask", "What was Brightwater Power and Light's operating income in 2023?")
+    assert short["headline"]["value"] == 1_700e6
 
 
 def test_the_company_stored_keeps_its_own_statements(combined: None) -> None:

@@ -19,6 +19,8 @@ from .terms import phrase_words
 # Electric Company"), less a possessive's ending
 JOINED_NAME = deferred(r"[A-Z][\w.&-]*(?:\s+(?:(?:and|&|of)\s+)?[A-Z][\w.&-]*)+")
 MOST_WORDS = 8  # words of a name tried at most
+_LEAST_WITHOUT_ENDING = 4  # words of a name tried without a legal name's ending, at least
+_JOINS = ("and", "&", "of")
 # the word a company's legal name ends with
 _LEGAL_END = deferred(
     r"(?:Company|Corporation|Corp|Incorporated|Inc|Co|LLC|L\.?P|Ltd|Limited|plc|PLC)\.?",
@@ -40,11 +42,12 @@ _REGISTRANT_NOTE = deferred(r"exact\s+names?\s+of\s+registrants?", re.IGNORECASE
 def names_tried(run: str) -> list[str]:
     """The registrant's names a run of capitalised words may be, longest first: its words
     from each one on, two at least, where it ends as a company's legal name does ("Did
-    Pacific Gas and Electric Company" is tried as "Pacific Gas ..."; "Common Stock" never)."""
+    Pacific Gas and Electric Company" is tried as "Pacific Gas ..."; "Common Stock" never),
+    or four at least where it does not ("Pacific Gas and Electric's": a legal name's start,
+    which the cover page prints whole)."""
     words = run.split()[:MOST_WORDS]
-    if not words or not _LEGAL_END.fullmatch(words[-1]):
-        return []
-    starts = [i for i in range(len(words) - 1) if words[i].lower() not in ("and", "&", "of")]
+    least = 2 if words and _LEGAL_END.fullmatch(words[-1]) else _LEAST_WITHOUT_ENDING
+    starts = [i for i in range(len(words) - least + 1) if words[i].lower() not in _JOINS]
     return [" ".join(words[i:]) for i in starts]
 
 
