@@ -24,9 +24,10 @@ from ..db.sql import Session
 from ..index.text import normalize
 from ..names import SYMBOL, letters, short_company
 from ..patterns import deferred
+from .defined_terms import JOINED_NAME
 from .entities import entity_groups, with_other_names
 from .name_match import NICKNAME, initialism_of, misspelt, same_entity
-from .registrants import JOINED_NAME, names_tried, registered_by
+from .registrants import names_tried, registered_by
 from .unknown_names import unknown_names
 
 FUZZY_SIMILARITY = 0.75

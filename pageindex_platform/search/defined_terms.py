@@ -19,6 +19,10 @@ _SHORT = r"\s*\(\s*(?:the\s+)?[“\"]([A-Z][\w&.' -]{0,30}?)[”\"]\s*\)"
 # a page of defined terms: each line a term, then what it means
 _GLOSSARY = deferred(r"\bglossary\b|\bmeanings?\s+indicated\b|\bdefined\s+terms\b", re.I)
 _MOST_NAMES = 4  # names of a question looked up at most
+# a name of capitalised words that may join words by "and", "&" or "of" ("Pacific Gas and
+# Electric Company"), less a possessive's ending
+JOINED_NAME = deferred(r"[A-Z][\w.&-]*(?:\s+(?:(?:and|&|of)\s+)?[A-Z][\w.&-]*)+")
+_DEFINING_PAGES = 20  # pages read for the name a short name stands for
 
 
 def defined_terms(session: Session, document: DocumentInfo, question: str) -> dict[str, str]:
@@ -44,6 +48,18 @@ def defined_terms(session: Session, document: DocumentInfo, question: str) -> di
                     out[short] = phrase_words(name).strip()
                 break
     return out
+
+
+def name_defined_as(session: Session, document: DocumentInfo, short: str) -> str:
+    """The name the document defines by a short name ("Utility": "Pacific Gas & Electric
+    Company", from "Pacific Gas & Electric Company (the “Utility”)"); "" where none."""
+    quoted = [f"“{short}”", f'"{short}"']  # the pages that define it
+    defining = re.compile(rf"({JOINED_NAME.pattern}){_SHORT}")
+    for page in queries.pages_mentioning(session, document, quoted, limit=_DEFINING_PAGES):
+        found = next((m for m in defining.finditer(page.text) if m[2] == short), None)
+        if found is not None:
+            return " ".join(found[1].split())
+    return ""
 
 
 def named_in_full(question: str, defined: dict[str, str]) -> str:

@@ -12,12 +12,10 @@ from ..db import queries
 from ..db.queries import DocumentInfo
 from ..db.sql import Session
 from ..patterns import deferred
+from .defined_terms import JOINED_NAME, name_defined_as
 from .figures import Figure
 from .terms import phrase_words
 
-# a name of capitalised words that may join words by "and", "&" or "of" ("Pacific Gas and
-# Electric Company"), less a possessive's ending
-JOINED_NAME = deferred(r"[A-Z][\w.&-]*(?:\s+(?:(?:and|&|of)\s+)?[A-Z][\w.&-]*)+")
 MOST_WORDS = 8  # words of a name tried at most
 _LEAST_WITHOUT_ENDING = 4  # words of a name tried without a legal name's ending, at least
 _JOINS = ("and", "&", "of")
@@ -31,7 +29,6 @@ _MORE_WORDS = 3  # words a heading may add to the name ("AND SUBSIDIARIES")
 _NOT_BEFORE = deferred(
     r"\b(?:not|excluding|except|other\s+than|rather\s+than|exclusive\s+of)\s+$", re.IGNORECASE
 )
-_DEFINING_PAGES = 20  # pages read for the name a short name stands for
 # a short name written capitalised after "the" ("the Utility", "the Bank")
 _SHORT_NAME = deferred(r"\bthe\s+([A-Z][a-z]{2,20})\b")
 # a registrants' table row opens with its Commission File Number ("1-2348", "001-12609")
@@ -96,16 +93,8 @@ def registrant_asked(
 def _defined_names(session: Session, document: DocumentInfo, question: str) -> list[str]:
     """The names the filing defines by the short names the question writes ("the Utility":
     "Pacific Gas and Electric Company (the “Utility”)")."""
-    out = []
     terms = (m[1] for m in _SHORT_NAME.finditer(question) if not _denied(question, m))
-    for term in dict.fromkeys(terms):
-        defining = re.compile(rf"({JOINED_NAME.pattern})\s*\(\s*(?:the\s+)?[“\"]{term}[”\"]\s*\)")
-        quoted = [f"“{term}”", f'"{term}"']  # the pages that define it
-        pages = queries.pages_mentioning(session, document, quoted, limit=_DEFINING_PAGES)
-        found = next((m for p in pages if (m := defining.search(p.text))), None)
-        if found is not None:
-            out.append(" ".join(found[1].split()))
-    return out
+    return [n for t in dict.fromkeys(terms) if (n := name_defined_as(session, document, t))]
 
 
 def _denied(question: str, found: re.Match[str]) -> bool:

@@ -107,7 +107,8 @@ def state(
         ask = replace(ask, years=ask.years or [ended])
     book = CheckedBook(session, document, period)
     book.required = required_statements(question, catalogue.items)
-    book.registrant = registrant_asked(session, document, question, names_of(session, document))
+    names = names_of(session, document)  # the company's, read once
+    book.registrant = registrant_asked(session, document, question, names)
     # an amount by the year it falls due is no line's: a schedule's row
     stated = scheduled(session=session, question=question, document=document)
     scheduled_row = stated.headline is not None
@@ -123,11 +124,7 @@ def state(
         stated = or_named_row(
             stated, session=session, question=question, book=book, year=year, items=items
         )
-    why = (
-        narrowed(question, stated.headline, names_of(session, document))
-        if stated.headline is not None
-        else None
-    )
+    why = narrowed(question, stated.headline, names) if stated.headline is not None else None
     line = stated.headline if stated.headline and stated.headline.kind != "metric" else None
     together = joined_items(question, catalogue.items, line.label) if line else ""
     why = why or (f"{together} are asked together; one line is not both" if together else None)
