@@ -354,6 +354,9 @@ def test_a_count_and_a_percentage_are_read_from_the_sentence_that_states_them(
     assert run_json("ask", asked)["headline"]["value"] == 2_000  # not the full-time 9,000
     asked = "How many full-time employees did Widget Works have at the end of 2023?"
     assert run_json("ask", asked)["headline"]["value"] == 9_000
+    # a part named: the company's count is not the part's
+    asked = "How many full-time employees did Widget Works have in its South America SBU in 2023?"
+    assert run_json("ask", asked)["headline"] is None
     shares = run_json("ask", "How many shares did Widget Works repurchase in 2023?")
     assert shares["headline"]["value"] == 3e6  # not "$500 million share repurchase": money
     assert 95e6 not in _reasons(shares)  # outstanding, not bought: the sentence that says it

@@ -172,6 +172,7 @@ CONSOLIDATED BALANCE SHEETS
 (In millions)
 December 31, 2023 December 31, 2022
 Cash and cash equivalents 1,305 1,100
+Inventories 600 550
 
 Other information
 Years Ended December 31,
@@ -221,6 +222,9 @@ def test_a_figure_is_the_one_the_question_s_words_name(
         "How much of Summit's fiscal 2023 revenue was generated internationally?",
         "What was Summit's domestic revenue in 2023?",
         "How much revenue did Summit's first-party advertising products deliver in 2023?",
+        "How much revenue did Summit say its first-party advertising products delivered in 2023?",
+        # a component of a line is not the line
+        "What was the finished goods component of Summit's inventories at December 31, 2023?",
         "What net revenue retention rate did Summit report for 2023?",
         "What was Summit's revenue per shipment in 2023?",
         "How much remained available under Summit's repurchase program at the end of 2023?",

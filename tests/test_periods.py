@@ -131,6 +131,8 @@ def test_a_period_named_without_a_company_weighs_the_whole_corpus_ranking(
         ("Apple revenue FY2023", [2023]),
         ("What was revenue in 2022 and 2023 as reported in the 2023 10-K?", [2022, 2023]),
         ("What was revenue in the 2023 10-K compared to the prior year?", [2023]),
+        # a quarter naming the release read is not the year asked beside it
+        ("What was R&D spending in 2021, based on its Q4 2022 earnings release?", [2021]),
     ],
 )
 def test_the_years_a_figure_is_asked_for_leave_out_the_filing_s(

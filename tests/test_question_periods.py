@@ -266,6 +266,31 @@ def test_a_period_no_filing_reports_is_said_to_be_missing(gizmo: None) -> None:
             None,
         ),
         ("Q4 2022 net margin, per its earnings release", PeriodKind.QUARTER, (2022,), 4, 3, None),
+        # ... nor beside a bare year, while a quarter asked without its year stays the quarter
+        (
+            "R&D in 2021, based on its Q4 2022 earnings release",
+            PeriodKind.YEAR,
+            (2021,),
+            None,
+            12,
+            None,
+        ),
+        (
+            "revenue in Q4, based on its Q4 2022 earnings release",
+            PeriodKind.QUARTER,
+            (2022,),
+            4,
+            3,
+            None,
+        ),
+        (
+            "Q1 2023 net income per its Q1 2023 earnings release published on April 25, 2023",
+            PeriodKind.QUARTER,
+            (2023,),
+            1,
+            3,
+            None,
+        ),
     ],
 )
 @pytest.mark.no_database

@@ -45,6 +45,33 @@ Net revenues $ 2,540 $ 2,422
 Operating income 600 550
 Net income 400 380
 """
+YEAR_RELEASE = """Zeta Corp Reports Fourth-Quarter and Full-Year 2024 Financial Results
+SAN JOSE, Calif. -- Zeta Corp (NASDAQ: ZETA) today announced financial results for its fourth
+quarter and full year 2024.
+
+Zeta Corp
+Consolidated Condensed Statements of Income
+Three Months Ended Twelve Months Ended
+(In Millions)
+Dec 31, 2024 Dec 31, 2023 Dec 31, 2024 Dec 31, 2023
+Net revenue $ 2,700 $ 2,500 $ 10,200 $ 9,600
+Research and development 610 560 2,380 2,150
+Operating income 640 590 2,460 2,300
+
+Zeta Corp
+Supplemental Operating Segment Results
+Three Months Ended Twelve Months Ended
+(In Millions)
+Dec 31, 2024 Dec 31, 2023 Dec 31, 2024 Dec 31, 2023
+Operating segment revenue:
+Marketplace $ 1,900 $ 1,800 $ 7,300 $ 7,000
+Payments 800 700 2,900 2,600
+Total operating segment revenue $ 2,700 $ 2,500 $ 10,200 $ 9,600
+Operating income (loss):
+Marketplace $ 500 $ 470 $ 1,950 $ 1,800
+Payments 140 120 510 500
+Total operating income $ 640 $ 590 $ 2,460 $ 2,300
+"""
 POWER = """# Item 7. Management's Discussion and Analysis
 
 Consolidated Operating Margin — Operating margin increased $108 million, or 4%, in 2024
@@ -73,6 +100,7 @@ def filings(tmp_path: Path) -> None:
             )
             + QUARTER,
             "zeta-release-2025q2.md": RELEASE,
+            "zeta-release-2024q4.md": YEAR_RELEASE,
             "vela-10k-2024.md": annual_filing(2024, POWER, name="VELA POWER CORPORATION"),
         },
     )
@@ -185,3 +213,21 @@ def test_how_much_one_figure_is_more_than_another_is_their_difference(filings: N
     # a side no figure passes for: no difference is stated
     out = _ask("How much more revenue did Zeta generate in Europe than in Asia in Q2 2025?")
     assert out["headline"] is None, out["answer"]
+
+
+def test_a_full_year_asked_of_a_year_end_release_is_its_twelve_months(filings: None) -> None:
+    """A fourth quarter's release prints each row for the quarter and for the year: a year
+    asked is the twelve months' column, and the quarter the release is named by is not the
+    year asked ("in 2023, based on its Q4 2024 earnings release")."""
+    out = _ask("How much was operating income of Zeta's Marketplace segment in full-year 2024?")
+    assert out["headline"] is not None, out["answer"]
+    assert out["headline"]["value"] == pytest.approx(1_950e6), out["answer"]
+    out = _ask("What did Zeta spend on research and development in 2023, per its Q4 2024 release?")
+    assert out["headline"] is not None, out["answer"]
+    assert out["headline"]["value"] == pytest.approx(2_150e6), out["answer"]
+    out = _ask(
+        "By how much did Zeta's research and development spending grow in full-year 2024 "
+        "versus 2023, based on its Q4 2024 earnings release?"
+    )
+    assert out["headline"] is not None, out["answer"]
+    assert out["headline"]["value"] == pytest.approx(230e6), out["answer"]

@@ -33,6 +33,10 @@ Our certificate of incorporation authorizes us to issue 3.6 billion shares of co
 
 # Item 7. Management's Discussion and Analysis
 
+The amount of revenues recognized during 2023 that were included in the opening deferred
+revenues balance was approximately $2.1 billion. revenues recognized from performance
+obligations satisfied in prior periods were immaterial. remaining performance obligations
+represent contracted revenues that had not yet been recognized.
 As of December 31, 2023, our remaining performance obligations were $6.8 billion,
 approximately 45% of which we expect to recognize as revenues over the next twelve months.
 As of December 31, 2023, approximately $1.2 billion remained available for future

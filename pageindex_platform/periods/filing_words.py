@@ -44,6 +44,8 @@ FILING_AFTER = deferred(
     r"|10-?Q|report|shareholder\s+letter|conference\s+call)\b",
     re.IGNORECASE,
 )
+# the words before a filing's own date: "published on April 25, 2023", "dated May 3, 2023"
+ISSUED = deferred(r"\b(?:published|dated|filed|released|issued)(?:\s+on)?\s*$", re.IGNORECASE)
 FULL_YEAR = deferred(
     r"\bFY\s?'?\d{2,4}\b|\bfull[\s-]+year\b|\bfiscal\s+(?:year\s+)?\d{4}\b|\bannual\b",
     re.IGNORECASE,

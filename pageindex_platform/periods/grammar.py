@@ -17,7 +17,7 @@ from enum import StrEnum
 
 from ..patterns import deferred
 from .dates import months_before, parse_question_dates
-from .filing_words import FILING_AFTER, FILING_NAMED, FILING_YEAR, FULL_YEAR, PRIOR
+from .filing_words import FILING_AFTER, FILING_NAMED, FILING_YEAR, FULL_YEAR, ISSUED, PRIOR
 
 _FY = deferred(r"\bFY\s?'?(\d{4}|\d{2})\b", re.IGNORECASE)
 _FISCAL = deferred(r"\bfiscal(?:\s+year)?\s+'?(\d{4}|\d{2}(?!\d))\b", re.IGNORECASE)
@@ -175,9 +175,13 @@ def fiscal_years_written(question: str) -> list[int]:
 
 def _years_asked(question: str) -> list[int]:
     question = MATURITY.sub(" ", question)
+    asked = _quarters_asked(question)
+    for quarter in quarters_written(question):
+        if quarter not in asked:  # "its Q4 2022 earnings release": the filing's, not asked
+            question = question.replace(quarter[2], " ")
     fiscal = {_year(y) for y in _FY.findall(question)}
     fiscal.update(_year(y) for y in _FISCAL.findall(question))
-    fiscal.update(y for _, y, _ in quarters_written(question) if y is not None)
+    fiscal.update(y for _, y, _ in asked if y is not None)
     years = fiscal or {int(y) for y in _YEAR.findall(question)}
     for a, b in _ranges(question):
         years.update(range(a, b + 1))
@@ -301,17 +305,20 @@ def parse_period(question: str) -> PeriodAsk:
 
 def _quarters_asked(question: str) -> list[tuple[int, int | None, str]]:
     """The quarters written (`quarters_written`), less one that only names the filing read
-    where the question asks a full year beside it."""
-    quarters = quarters_written(question)
+    where the question asks a full year beside it ("fiscal 2022", "in 2021, based on its Q4
+    2022 earnings release")."""
+    quarters, found = quarters_written(question), list(_QUARTER.finditer(question))
+    # the question less its quarters' words and a release's date ("published on April 25,
+    # 2023"), each cut where it is written
+    dated = [d[1:] for d in parse_question_dates(question) if ISSUED.search(question[: d[1]])]
     rest = question
-    for _, _, words in quarters:
-        rest = rest.replace(words, " ")
-    if not FULL_YEAR.search(rest):
+    for start, end in sorted([m.span() for m in found] + dated)[::-1]:
+        rest = f"{rest[:start]} {rest[end:]}"
+    if not (FULL_YEAR.search(rest) or _YEAR.search(rest)):
         return quarters
+    # a quarter followed by the filing's noun where it is written ("Q4 2022 earnings release")
     return [
-        q
-        for q in quarters
-        if not re.search(re.escape(q[2]) + FILING_AFTER.pattern, question, re.IGNORECASE)
+        q for q, m in zip(quarters, found, strict=True) if not FILING_AFTER.match(question, m.end())
     ]
 
 

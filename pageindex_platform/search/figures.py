@@ -342,9 +342,10 @@ class FigureBook:
     ) -> list[FactInfo]:
         """The facts of the period asked: of its span (its end, and as many months); a
         fiscal year's, where no column ends on the calendar's day, by its end's year (a
-        column headed by a year alone). A filing with no calendar: by fiscal year."""
-        if span is None:
-            return [f for f in facts if self.of_year(f, year)]
+        column headed by a year alone). No calendar: by fiscal year, of the months asked."""
+        if span is None:  # a release's twelve months beside its quarter's
+            found, months = [f for f in facts if self.of_year(f, year)], self.ask.months
+            return [f for f in found if months_of(f) in (0, months or months_of(f))] or found
         held = [f for f in facts if span.holds(f.period_start, f.period_end)]
         if held or self.ask.end is not None or span.months not in (0, 12) or span.quarter != 4:
             return held

@@ -13,6 +13,7 @@ from ..patterns import deferred
 from .figures import LineItem
 from .home_abroad import HOME_SIDE, place_asked
 from .narrowing import REGION, places_named
+from .results import Check
 from .terms import phrase_words
 from .within import inner_parts
 
@@ -32,8 +33,10 @@ _SEGMENT_WORD = deferred(
 _OWNED_PART = deferred(rf"[\w&.-]+['’]s?\s+((?:[a-z][\w&'’-]*\s+){{1,4}})(?:{PART_NOUN})\b(?!['’])")
 # a part as the subject that earns the line ("how much revenue did Acme's first-party
 # advertising products deliver"): the words between the owner and the verb
+# ("did Acme say its first-party advertising products delivered": the same part)
 _PART_SUBJECT = deferred(
-    r"\bdid\s+(?:the\s+)?[\w&.-]+(?:\s+[A-Z][\w&.-]*)*['’]s?\s+((?:[\w&-]+\s+){1,5}?)"
+    r"\bdid\s+(?:the\s+)?[\w&.-]+(?:\s+[A-Z][\w&.-]*)*(?:['’]s?|\s+(?:say|state|report)\s+"
+    r"(?:that\s+)?(?:its|their))\s+((?:[\w&-]+\s+){1,5}?)"
     r"(?:deliver|generate|earn|contribute|bring|produce|account)\w*\b"
 )
 # a part named after the company as the subject that reports the line ("what operating income
@@ -278,3 +281,22 @@ def _owned_name(words: str, item: LineItem) -> str:
     while said and said[0].lower() == "and":
         said.pop(0)
     return " ".join(said)
+
+
+def part_check(question: str, sentence: str, document: DocumentInfo) -> Check:
+    """A sentence's figure is of the segment, SBU or division the question names by name
+    ("its South America SBU") only where the sentence says that name: a sentence of the whole
+    company's count is not the part's."""
+    named = inner_parts(
+        [
+            s
+            for s in _SEGMENT.finditer(_ABBREVIATION.sub("", question))
+            if _part_name(s[1], document)
+        ],
+        question,
+    )
+    name = _part_name(named[0][1], document) if named else ""
+    said = set(phrase_words(sentence).split())
+    if not name or set(phrase_words(name).split()) <= said:
+        return Check("part", True, f"the sentence names {name}" if name else "no part asked")
+    return Check("part", False, f"{name} is asked; the sentence does not name it")

@@ -18,6 +18,7 @@ from .headline import Stated, not_sure
 from .listed_counts import total_stated
 from .listed_parts import after_noun, named_alone, owner
 from .narrowing import counted_kind, place_check
+from .parts_asked import part_check
 from .results import Candidate, Check
 from .sentence_checks import sentence_checks, sentence_figure, sentence_period, stated_from
 from .sentence_numbers import (
@@ -81,8 +82,6 @@ _FIRST_PERSON = deferred(r"(?:^\W*the\s+company|\b(?:we|our))\b", re.IGNORECASE)
 # units a count is printed in by their symbol ("8,228 MW of renewable generation")
 _SYMBOLS = {"megawatt": "MW", "gigawatt": "GW", "kilowatt": "kW", "barrel": "bbl"}
 _RANGE = deferred(r"(?:\d\s*(?:to|-|–|and)\s*)$")  # "20 to 30": a range, not a count
-
-
 _PERCENT_SHOWN = deferred(r"%|\bpercent\b", re.IGNORECASE)  # "48 percent were located"
 
 
@@ -111,6 +110,7 @@ def text_stated(
             checks += [_attached(sentence, shown, ask), counted_kind(question, shown)]
         checks.append(respective(sentence, shown, ask.percent, year))
         checks.append(place_check(question, sentence, shown, names))
+        checks.append(part_check(question, sentence, document))  # "its South America SBU"
         figure = sentence_figure(
             value=value,
             shown=shown,

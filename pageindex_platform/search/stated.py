@@ -79,6 +79,7 @@ _SUM_ASKED = deferred(r"\b(?:plus|minus|sum\s+of)\b|\band\s[^?.;]{1,80}?\bcombin
 # words that make a line's name a measure no statement reports ("comparable sales")
 _OTHER_MEASURE = frozenset({"comparable", "comp", "same", "like", "deferred"})
 _VALUED = deferred(r"\b(?:fair|market)\s+value\b", re.IGNORECASE)  # not the carrying amount
+_COMPONENT = deferred(r"\b(?:component|portion)s?\s+of(?:\s+\S+){0,3}\s*$")  # "... of inventories"
 _DEDUCTED = deferred(r" (?:net of|excluding|exclusive of|less|after|before) $")
 
 
@@ -193,6 +194,7 @@ def _stated(
         _OTHER_MEASURE.intersection(qualifiers)
         or another_measure(words[at + length :])
         or (_VALUED.search(question))
+        or _COMPONENT.search(words[:at])  # "the finished goods component of its inventories"
     ):
         logger.info("%r asks for another measure than %s", question, item.name)
         return Stated()

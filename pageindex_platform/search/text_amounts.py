@@ -100,7 +100,12 @@ _YEAR_AFTER = deferred(
 # a page's sentences as prose runs on over its lines ("... issued $1,500,000,000 of 4.875%
 # Senior Notes due 2026 (the “2026\nNotes”), $1,750,000,000 ..."); a table's row or a
 # heading is a line of its own
-_SENTENCE_END = deferred(r"(?<=[.;!?])\s+(?=[A-Z(“\"])")
+_SENTENCE_END = deferred(
+    r"(?<=[.;!?])\s+(?=[A-Z(“\"])"
+    # a sentence the page prints starting in lower case ("... $8.3 billion. revenues
+    # recognized ..."), after a word of three letters at least that abbreviates nothing
+    r"|(?<=[a-z]{3}\.)(?<!orp\.)(?<!prox\.)(?<!etc\.)(?<!inc\.)(?<!ltd\.)\s+(?=[a-z]{2,}\s)"
+)
 _ROW_END = deferred(r"(?:\s+\(?\$?\s?[\d,.]+\s?\)?%?){2,}\s*$|^.{0,60}[\d)%]\s*$")
 _HEADING = 30  # characters: a shorter line is a heading or a label, not prose
 # the question's own figures that name what is asked ("5.200% Senior Notes"): not a year, not
