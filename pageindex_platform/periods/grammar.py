@@ -305,21 +305,21 @@ def parse_period(question: str) -> PeriodAsk:
 
 def _quarters_asked(question: str) -> list[tuple[int, int | None, str]]:
     """The quarters written (`quarters_written`), less one that only names the filing read
-    where the question asks a full year beside it ("fiscal 2022", "in 2021, based on its Q4
-    2022 earnings release")."""
+    (followed by the filing's noun: "Q4 2022 earnings release") where the question asks a
+    full year beside it ("FY2022", "in 2021, based on its Q4 2022 earnings release"; a bare
+    year only where nothing is compared: "Q2 2023 results compared to 2022" asks the quarter)."""
     quarters, found = quarters_written(question), list(_QUARTER.finditer(question))
+    kept = [
+        q for q, m in zip(quarters, found, strict=True) if not FILING_AFTER.match(question, m.end())
+    ]
     # the question less its quarters' words and a release's date ("published on April 25,
     # 2023"), each cut where it is written
     dated = [d[1:] for d in parse_question_dates(question) if ISSUED.search(question[: d[1]])]
     rest = question
     for start, end in sorted([m.span() for m in found] + dated)[::-1]:
         rest = f"{rest[:start]} {rest[end:]}"
-    if not (FULL_YEAR.search(rest) or _YEAR.search(rest)):
-        return quarters
-    # a quarter followed by the filing's noun where it is written ("Q4 2022 earnings release")
-    return [
-        q for q, m in zip(quarters, found, strict=True) if not FILING_AFTER.match(question, m.end())
-    ]
+    year = _YEAR.search(rest) and not _COMPARING.search(question)
+    return kept if FULL_YEAR.search(rest) or year else quarters
 
 
 def _of_date(base: PeriodAsk, day: date, months: int | None, words: str) -> PeriodAsk:
