@@ -158,3 +158,10 @@ SPAN_MONTHS = {
     "thirty-nine": 9, "39": 9, "twelve": 12, "fifty-two": 12, "fifty-three": 12, "52": 12,
     "53": 12, "year": 12, "quarter": 3,
 }  # fmt: skip
+
+
+def cut_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` less the words at `spans` (start, end), each cut where it is written."""
+    for start, end in sorted(spans, reverse=True):
+        text = f"{text[:start]} {text[end:]}"
+    return text

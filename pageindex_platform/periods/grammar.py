@@ -16,7 +16,7 @@ from datetime import date
 from enum import StrEnum
 
 from ..patterns import deferred
-from .dates import months_before, parse_question_dates
+from .dates import cut_spans, months_before, parse_question_dates
 from .filing_words import FILING_AFTER, FILING_NAMED, FILING_YEAR, FULL_YEAR, ISSUED, PRIOR
 
 _FY = deferred(r"\bFY\s?'?(\d{4}|\d{2})\b", re.IGNORECASE)
@@ -175,10 +175,10 @@ def fiscal_years_written(question: str) -> list[int]:
 
 def _years_asked(question: str) -> list[int]:
     question = MATURITY.sub(" ", question)
-    asked = _quarters_asked(question)
-    for quarter in quarters_written(question):
-        if quarter not in asked:  # "its Q4 2022 earnings release": the filing's, not asked
-            question = question.replace(quarter[2], " ")
+    asked, filing = _quarters_asked(question)
+    question = cut_spans(
+        question, filing
+    )  # "its Q4 2022 earnings release": the filing's, not asked
     fiscal = {_year(y) for y in _FY.findall(question)}
     fiscal.update(_year(y) for y in _FISCAL.findall(question))
     fiscal.update(y for _, y, _ in asked if y is not None)
@@ -280,7 +280,7 @@ def parse_period(question: str) -> PeriodAsk:
     """The period `question` asks about (see the module's wordings); kind None when it
     names none."""
     dates = tuple(d for d, _, _ in parse_question_dates(question))
-    quarters = _quarters_asked(question)
+    quarters, _ = _quarters_asked(question)
     base = PeriodAsk(
         mentioned=tuple(years_written(question)),
         quarters=tuple(sorted({q for q, _, _ in quarters})),
@@ -303,23 +303,23 @@ def parse_period(question: str) -> PeriodAsk:
     return _without_date_or_quarter(question, base, years)
 
 
-def _quarters_asked(question: str) -> list[tuple[int, int | None, str]]:
+def _quarters_asked(
+    question: str,
+) -> tuple[list[tuple[int, int | None, str]], list[tuple[int, int]]]:
     """The quarters written (`quarters_written`), less one that only names the filing read
     (followed by the filing's noun: "Q4 2022 earnings release") where the question asks a
     full year beside it ("FY2022", "in 2021, based on its Q4 2022 earnings release"; a bare
-    year only where nothing is compared: "Q2 2023 results compared to 2022" asks the quarter)."""
+    year only where nothing is compared: "Q2 2023 results compared to 2022" asks the
+    quarter); and where those left out are written."""
     quarters, found = quarters_written(question), list(_QUARTER.finditer(question))
-    kept = [
-        q for q, m in zip(quarters, found, strict=True) if not FILING_AFTER.match(question, m.end())
-    ]
-    # the question less its quarters' words and a release's date ("published on April 25,
-    # 2023"), each cut where it is written
+    filing = [bool(FILING_AFTER.match(question, m.end())) for m in found]
+    # less its quarters' words and a release's date ("published on April 25, 2023")
     dated = [d[1:] for d in parse_question_dates(question) if ISSUED.search(question[: d[1]])]
-    rest = question
-    for start, end in sorted([m.span() for m in found] + dated)[::-1]:
-        rest = f"{rest[:start]} {rest[end:]}"
-    year = _YEAR.search(rest) and not _COMPARING.search(question)
-    return kept if FULL_YEAR.search(rest) or year else quarters
+    rest = cut_spans(question, [m.span() for m in found] + dated)
+    if not (FULL_YEAR.search(rest) or (_YEAR.search(rest) and not _COMPARING.search(question))):
+        return quarters, []
+    kept = [q for q, named in zip(quarters, filing, strict=True) if not named]
+    return kept, [m.span() for m, named in zip(found, filing, strict=True) if named]
 
 
 def _of_date(base: PeriodAsk, day: date, months: int | None, words: str) -> PeriodAsk:

@@ -85,10 +85,7 @@ class Part:
 
 def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | None:
     """The segment or sub-row a question asks `item` of, if any."""
-    text = _ABBREVIATION.sub("", question)  # not "2020 segment net sales"
-    segments = [s for s in _SEGMENT.finditer(text) if _part_name(s.group(1), document)]
-    segments = inner_parts(segments, text)  # "Within Acme's Retail segment, ... the X unit"
-    named = _part_name(segments[0].group(1), document) if segments else ""
+    named = _segment_named(question, document)
     owned = _OWNED_PART.search(question)
     if not named and owned:
         named = _owned_name(owned.group(1), item)
@@ -283,19 +280,21 @@ def _owned_name(words: str, item: LineItem) -> str:
     return " ".join(said)
 
 
+def _segment_named(question: str, document: DocumentInfo) -> str:
+    """The name of the segment, division, group, SBU or business the question names by
+    its name ("the Domestic segment"), the innermost where it names one within another; ""
+    where it names none."""
+    text = _ABBREVIATION.sub("", question)  # not "2020 segment net sales"
+    segments = [s for s in _SEGMENT.finditer(text) if _part_name(s.group(1), document)]
+    segments = inner_parts(segments, text)  # "Within Acme's Retail segment, ... the X unit"
+    return _part_name(segments[0].group(1), document) if segments else ""
+
+
 def part_check(question: str, sentence: str, document: DocumentInfo) -> Check:
     """A sentence's figure is of the segment, SBU or division the question names by name
     ("its South America SBU") only where the sentence says that name: a sentence of the whole
     company's count is not the part's."""
-    named = inner_parts(
-        [
-            s
-            for s in _SEGMENT.finditer(_ABBREVIATION.sub("", question))
-            if _part_name(s[1], document)
-        ],
-        question,
-    )
-    name = _part_name(named[0][1], document) if named else ""
+    name = _segment_named(question, document)
     said = set(phrase_words(sentence).split())
     if not name or set(phrase_words(name).split()) <= said:
         return Check("part", True, f"the sentence names {name}" if name else "no part asked")
