@@ -68,6 +68,14 @@ def run_json(*args: str) -> Any:
     return json.loads(out)
 
 
+def stated_value(question: str) -> float:
+    """The value of the headline `pi ask` states for `question` (failing, with the answer,
+    where it states none)."""
+    out = run_json("ask", question)
+    assert out["headline"] is not None, out["answer"]
+    return float(out["headline"]["value"])
+
+
 REGISTRANT = "GIZMO WORKS INC."
 _REPORTS = {"10-K": "ANNUAL REPORT", "10-Q": "QUARTERLY REPORT"}
 

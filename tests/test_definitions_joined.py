@@ -13,7 +13,8 @@ import pytest
 
 from pageindex_platform.search.metric_questions import defined_metrics
 
-from .helpers import annual_filing, ingest_files, run_json
+from .helpers import annual_filing, ingest_files
+from .helpers import stated_value as _stated
 
 FILING = """# Item 8. Financial Statements
 
@@ -61,12 +62,6 @@ Net cash used in investing activities (1,200) (1,100) (900)
 def brightline(tmp_path: Path) -> None:
     files = {"brightline-10k-2023.md": annual_filing(2023, FILING, name="BRIGHTLINE SYSTEMS INC.")}
     ingest_files(tmp_path / "brightline", files)
-
-
-def _stated(question: str) -> float:
-    out = run_json("ask", question)
-    assert out["headline"] is not None, out["answer"]
-    return float(out["headline"]["value"])
 
 
 @pytest.mark.no_database

@@ -16,6 +16,7 @@ from pageindex_platform.search.metric_questions import defined_metrics, period_a
 
 from .conftest import ingest_once
 from .helpers import annual_filing, ingest_files, run_json
+from .helpers import stated_value as _stated
 from .test_said_figures import TEXT
 
 FILING = TEXT.replace(
@@ -27,12 +28,6 @@ FILING = TEXT.replace(
 def acme(tmp_path: Path) -> None:
     files = {"acme-10k-2023.md": annual_filing(2023, FILING, name="ACME CORPORATION")}
     ingest_files(tmp_path / "acme", files)
-
-
-def _stated(question: str) -> float:
-    out = run_json("ask", question)
-    assert out["headline"] is not None, out["answer"]
-    return float(out["headline"]["value"])
 
 
 DEFINED = [

@@ -18,6 +18,7 @@ from pageindex_platform.search.metric_questions import defined_metrics
 from pageindex_platform.search.text_ask import text_ask
 
 from .helpers import annual_filing, ingest_files, run_json
+from .helpers import stated_value as _stated
 
 FILING = """# Item 1. Business
 
@@ -118,13 +119,6 @@ def summit(tmp_path: Path) -> None:
 def _asked(question: str) -> dict[str, Any]:
     out = run_json("ask", question)
     return dict(out)
-
-
-def _stated(question: str) -> float:
-    out = _asked(question)
-    headline = out["headline"]
-    assert isinstance(headline, dict), out["answer"]
-    return float(headline["value"])
 
 
 def test_a_row_as_a_percentage_of_a_line(summit: None) -> None:

@@ -19,6 +19,7 @@ from pageindex_platform.search.metric_questions import period_asked
 from pageindex_platform.search.narrowing import place_check
 
 from .helpers import annual_filing, ingest_files, run_json
+from .helpers import stated_value as _stated
 
 TEXT = """# Item 1. Business
 
@@ -184,12 +185,6 @@ Total stockholders' equity 8,000 7,500
 def acme(tmp_path: Path) -> None:
     files = {"acme-10k-2023.md": annual_filing(2023, TEXT, name="ACME CORPORATION", symbol="ACMX")}
     ingest_files(tmp_path / "acme", files)
-
-
-def _stated(question: str) -> float:
-    out = run_json("ask", question)
-    assert out["headline"] is not None, out["answer"]
-    return float(out["headline"]["value"])
 
 
 def _not_stated_as(question: str, not_this: float) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from .helpers import annual_filing, ingest_files, run_json
+from .helpers import stated_value as _stated
 
 FILING = """# Item 1. Business
 
@@ -95,13 +96,6 @@ def utility(tmp_path: Path) -> None:
 
 def _asked(question: str) -> dict[str, Any]:
     return dict(run_json("ask", question))
-
-
-def _stated(question: str) -> float:
-    out = _asked(question)
-    headline = out["headline"]
-    assert isinstance(headline, dict), out["answer"]
-    return float(headline["value"])
 
 
 def test_the_table_the_question_names_of_two_rows_so_named(utility: None) -> None:
