@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pageindex_platform.search.for_part import part_for
 from pageindex_platform.search.home_abroad import HOME_SIDE, place_asked
 from pageindex_platform.search.text_ask import text_ask
 
@@ -88,6 +89,8 @@ def summit(tmp_path: Path) -> None:
             600e6,
             "Summit Freight segment",
         ),
+        # a part named by its name after "for", without the word "segment"
+        ("What total revenue did Summit report for MCAC in 2022?", 1_400e6, "MCAC SBU"),
     ],
 )
 def test_a_part_s_figure_is_read_as_the_filing_prints_the_part(
@@ -207,6 +210,8 @@ def places(tmp_path: Path) -> None:
         ("How many stores did Summit have at the end of 2022?", 980),
         # the cash of its operating activities, not its cash at the year's end
         ("How much net cash did Summit generate from operating activities in 2023?", 820e6),
+        # the line's own words after "for" name no part of it
+        ("What was Summit's net cash provided for operating activities in 2023?", 820e6),
     ],
 )
 def test_a_figure_is_the_one_the_question_s_words_name(
@@ -228,6 +233,8 @@ def test_a_figure_is_the_one_the_question_s_words_name(
         "What net revenue retention rate did Summit report for 2023?",
         "What was Summit's revenue per shipment in 2023?",
         "How much remained available under Summit's repurchase program at the end of 2023?",
+        # what the line is for narrows it: not the whole company's line
+        "What were Summit's total revenues for data storage products in 2023?",
         # a ratio asked that cannot be computed is never a line of it
         "How many times did Summit's 2023 net income cover its interest expense?",
         # a sentence's change is not the line's amount
@@ -242,10 +249,13 @@ def test_the_whole_line_is_never_stated_for_a_figure_the_question_narrows(
     out = run_json("ask", question)
     assert out["headline"] is None, out["answer"]
     assert not out["answer"].startswith("$4,000 million")
-    # the same line asked whole is stated
-    assert run_json("ask", "What were Summit's total revenues in 2023?")["headline"]["value"] == (
-        4_000e6
-    )
+    # the same line asked whole is stated, whatever period or owner it is asked "for"
+    for whole in (
+        "What were Summit's total revenues in 2023?",
+        "What were Summit's total revenues for the fiscal year 2023?",
+        "What were the total revenues for Summit Inc. in 2023?",
+    ):
+        assert run_json("ask", whole)["headline"]["value"] == 4_000e6, whole
 
 
 HARBOR = """# Item 1. Business
@@ -484,3 +494,60 @@ def test_amounts_listed_after_their_years_are_each_year_s(units: None) -> None:
     assert out["headline"]["value"] == pytest.approx(101.9 / 4000 * 100, abs=0.05)
     assert "sentence" in out["answer"].split("Read ")[0]
     assert {f["source"] for f in out["figures"]} == {"text", "table"}  # where each was read
+
+
+@pytest.mark.no_database
+@pytest.mark.parametrize(
+    ("question", "part"),
+    [
+        ("What were Acme's capital expenditures for aircraft and related equipment?", "aircraft"),
+        ("What were Acme's net sales for Health Care in 2022?", "Health Care"),
+        ("What was Acme's revenue for the fiscal year ended May 31, 2023?", ""),
+        ("What was the revenue for Acme Corp. in 2023?", ""),
+        ("What was Acme's revenue for the three months ended June 30?", ""),
+        ("What was Acme's net income for common stockholders in 2021?", ""),
+        ("What was Acme's revenue growth for 2022? Use a negative number for a decline.", ""),
+        ("What was Acme's provision for income taxes in 2022?", "income taxes"),
+        ("How did Acme's revenue compare with that for the comparable prior-year quarter?", ""),
+        ("What was Acme's free cash flow in 2022? Use a negative sign for a net outflow.", ""),
+    ],
+)
+def test_what_a_line_is_asked_for(question: str, part: str) -> None:
+    found = part_for(question, ["Acme Corp."])
+    assert found.startswith(part) and bool(found) == bool(part)
+
+
+SIDE_BY_SIDE = """# Note 16. Segment Information
+
+Total Assets Depreciation and Amortization Capital Expenditures
+(in millions)
+Year Ended December 31, 2023 2022 2021 2023 2022 2021 2023 2022 2021
+Andes SBU
+8,971 8,594 7,741 218 175 182 538 949 702
+Brazil SBU
+6,448 5,209 6,830 145 145 210 264 224 317
+Total $ 15,419 $ 13,803 $ 14,571 $ 363 $ 320 $ 392 $ 802 $ 1,173 $ 1,019
+
+Net revenues by geography
+(in millions)
+Years Ended December 31, 2023 2022
+United States $ 2,500 $ 2,300
+China 600 500
+Rest of world 900 900
+Total revenues $ 4,000 $ 3,700
+"""
+
+
+def test_a_part_s_column_is_never_guessed_and_a_place_attributed_is_its_row(
+    tmp_path: Path,
+) -> None:
+    files = {"andes-10k-2023.md": annual_filing(2023, INCOME + SIDE_BY_SIDE, name="PEAK INC.")}
+    ingest_once("side_by_side", tmp_path / "side", files)
+    # side-by-side tables whose cells the page prints under each row's name: the first
+    # column is the total assets, never the capital expenditures asked
+    out = run_json("ask", "What were Peak's Andes SBU capital expenditures in 2023?")
+    assert out["headline"] is None or out["headline"]["value"] == 538e6, out["answer"]
+    assert not out["answer"].startswith("$8,971")
+    # "attributed to China": its row, not the whole company's revenue
+    out = run_json("ask", "How much of Peak's revenue was attributed to China in 2023?")
+    assert out["headline"] is not None and out["headline"]["value"] == 600e6, out["answer"]

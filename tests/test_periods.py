@@ -134,6 +134,7 @@ def test_a_period_named_without_a_company_weighs_the_whole_corpus_ranking(
         # a quarter naming the release read is not the year asked beside it
         ("What was R&D spending in 2021, based on its Q4 2022 earnings release?", [2021]),
         ("What was revenue in Q4, based on its Q4 2022 earnings release?", [2022]),
+        ("What was revenue in Q4 2021, per its Q4 2022 earnings release?", [2021]),
     ],
 )
 def test_the_years_a_figure_is_asked_for_leave_out_the_filing_s(

@@ -285,6 +285,14 @@ def test_a_period_no_filing_reports_is_said_to_be_missing(gizmo: None) -> None:
         ),
         ("revenue in Q4 2021, per its Q4 2022 release", PeriodKind.QUARTER, (2021,), 4, 3, None),
         (
+            "revenue in Q4 2021, per its Q4 2022 earnings release",
+            PeriodKind.QUARTER,
+            (2021,),
+            4,
+            3,
+            None,
+        ),
+        (
             "Q1 2023 net income per its Q1 2023 earnings release published on April 25, 2023",
             PeriodKind.QUARTER,
             (2023,),

@@ -225,6 +225,10 @@ def test_a_full_year_asked_of_a_year_end_release_is_its_twelve_months(filings: N
     out = _ask("What did Zeta spend on research and development in 2023, per its Q4 2024 release?")
     assert out["headline"] is not None, out["answer"]
     assert out["headline"]["value"] == pytest.approx(2_150e6), out["answer"]
+    # a quarter asked beside the release's own: the quarter asked, from the year-ago column
+    out = _ask("What was Zeta's research and development in Q4 2023, per its Q4 2024 release?")
+    assert out["headline"] is not None, out["answer"]
+    assert out["headline"]["value"] == pytest.approx(560e6), out["answer"]
     out = _ask(
         "By how much did Zeta's research and development spending grow in full-year 2024 "
         "versus 2023, based on its Q4 2024 earnings release?"

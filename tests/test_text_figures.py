@@ -17,6 +17,7 @@ from pageindex_platform.search.sentence_numbers import of_a_whole
 from pageindex_platform.search.terms import spelled_out
 from pageindex_platform.search.vocabulary import Vocabulary
 
+from .conftest import ingest_once
 from .helpers import annual_filing, ingest_files, run_json
 
 TEXT = """# Item 1. Business
@@ -415,3 +416,48 @@ Total assets 9,000 8,500
     headline = run_json("ask", question)["headline"]
     assert headline is not None and headline["value"] == 4_285e6
     assert headline["document"] == "summit-10k-2021"
+
+
+GRILL = """# Item 1. Business
+
+During 2023, over 1,200 new restaurants were opened.
+The increase in closures in 2023 was primarily due to the closure of 640 restaurants in
+Russia.
+As of December 31, 2023, Harbor Express employed approximately 45,000 employees.
+As of December 31, 2023, we employed approximately 60,000 full-time and part-time employees.
+
+# Item 8. Financial Statements
+
+CONSOLIDATED STATEMENTS OF OPERATIONS
+(In millions)
+Years Ended December 31,
+2023 2022 2021
+Total revenues $ 4,000 $ 3,700 $ 3,400
+Net income 450 380 300
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # restaurants opened or closed are not how many there are
+        ("How many restaurants did Harbor Grill have at year-end 2023?", None),
+        ("How many new restaurants did Harbor Grill open in 2023?", 1_200),
+        ("How many restaurants did Harbor Grill open in 2023?", 1_200),
+        # a part's count said as its subject is not the company's; all staff are not a part
+        ("How many employees did Harbor Grill have at the end of 2023?", 60_000),
+        ("How many part-time employees did Harbor Grill have at the end of 2023?", None),
+        ("How many employees did Harbor Express have at the end of 2023?", 45_000),
+    ],
+)
+def test_what_a_sentence_counts_is_the_count_asked(
+    tmp_path: Path, question: str, value: float | None
+) -> None:
+    files = {"grill-10k-2023.md": annual_filing(2023, GRILL, name="HARBOR GRILL INC.")}
+    ingest_once("grill", tmp_path / "grill", files)
+    out = run_json("ask", question)
+    headline = out["headline"]
+    if value is None:
+        assert headline is None, out["answer"]
+    else:
+        assert headline is not None and headline["value"] == value, out["answer"]

@@ -5,6 +5,7 @@ period before the one named, or a full year beside a quarter."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ..patterns import deferred
 
@@ -94,3 +95,28 @@ _FORM = deferred(
 def without_form(question: str) -> str:
     """The question less the words that say how its answer is to be given."""
     return _FORM.sub(" ", question)
+
+
+# the words that name a filing as where a figure is read: "per its", "according to the"
+_READ_IN = deferred(
+    r"\b(?:per|according\s+to|based\s+on|from|in|using|citing)\s+(?:its|the|their)\s+$",
+    re.IGNORECASE,
+)
+
+
+def filing_quarters(
+    question: str, spans: Sequence[tuple[int, int]], years: Sequence[int | None]
+) -> tuple[list[bool], bool]:
+    """For each quarter the question writes (its span, the year written onto it), whether
+    the filing's noun follows it ("Q4 2022 earnings release"); and whether another quarter of
+    its own year is asked beside one that only names the filing read ("revenue in Q4 2021,
+    per its Q4 2022 release"): then only those read in are the filing's."""
+    filing = [bool(FILING_AFTER.match(question, end)) for _, end in spans]
+    read_in = [
+        named and bool(_READ_IN.search(question, 0, start))
+        for (start, _), named in zip(spans, filing, strict=True)
+    ]
+    beside = any(y is not None and not r for y, r in zip(years, read_in, strict=True))
+    if any(read_in) and beside:
+        return read_in, True
+    return filing, False

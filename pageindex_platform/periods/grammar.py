@@ -17,7 +17,7 @@ from enum import StrEnum
 
 from ..patterns import deferred
 from .dates import cut_spans, months_before, parse_question_dates
-from .filing_words import FILING_AFTER, FILING_NAMED, FILING_YEAR, FULL_YEAR, ISSUED, PRIOR
+from .filing_words import FILING_NAMED, FILING_YEAR, FULL_YEAR, ISSUED, PRIOR, filing_quarters
 
 _FY = deferred(r"\bFY\s?'?(\d{4}|\d{2})\b", re.IGNORECASE)
 _FISCAL = deferred(r"\bfiscal(?:\s+year)?\s+'?(\d{4}|\d{2}(?!\d))\b", re.IGNORECASE)
@@ -306,17 +306,17 @@ def parse_period(question: str) -> PeriodAsk:
 def _quarters_asked(
     question: str,
 ) -> tuple[list[tuple[int, int | None, str]], list[tuple[int, int]]]:
-    """The quarters written (`quarters_written`), less one that only names the filing read
-    (followed by the filing's noun: "Q4 2022 earnings release") where the question asks a
-    full year beside it ("FY2022", "in 2021, based on its Q4 2022 earnings release"; a bare
-    year only where nothing is compared: "Q2 2023 results compared to 2022" asks the
-    quarter); and where those left out are written."""
+    """The quarters written, less one that only names the filing read ("Q4 2022 earnings
+    release") beside a full year ("in 2021, based on its Q4 2022 earnings release"; a bare year
+    where nothing is compared: "Q2 2023 results compared to 2022" asks the quarter) or another
+    quarter ("in Q4 2021, per its Q4 2022 release"); and where those left out are written."""
     quarters, found = quarters_written(question), list(_QUARTER.finditer(question))
-    filing = [bool(FILING_AFTER.match(question, m.end())) for m in found]
+    filing, beside = filing_quarters(question, [m.span() for m in found], [q[1] for q in quarters])
     # less its quarters' words and a release's date ("published on April 25, 2023")
     dated = [d[1:] for d in parse_question_dates(question) if ISSUED.search(question[: d[1]])]
     rest = cut_spans(question, [m.span() for m in found] + dated)
-    if not (FULL_YEAR.search(rest) or (_YEAR.search(rest) and not _COMPARING.search(question))):
+    year = FULL_YEAR.search(rest) or (_YEAR.search(rest) and not _COMPARING.search(question))
+    if not (beside or year):
         return quarters, []
     kept = [q for q, named in zip(quarters, filing, strict=True) if not named]
     return kept, [m.span() for m, named in zip(found, filing, strict=True) if named]

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from ..patterns import deferred
 from ..periods import MONTH_WORDS
 from .figures import LineItem
+from .for_part import names_part, part_for
 from .formulas_told import portions
 from .home_abroad import company_words, other_side, place_asked
 from .results import Check, Headline
@@ -101,7 +102,7 @@ def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> st
     if headline.kind in ("line item", "segment", "row") and _TRANSACTION.search(question):
         return "the question asks an amount of one transaction; a statement line's is not it"
     included = _INCLUDED_ASKED.search(question)
-    if included and not _names_part(included["part"], said, names):
+    if included and not names_part(included["part"], said, names):
         return f"the {included['part'].strip()} a line includes is asked; {said!r} is the line"
     named = _unknown_name(question, said, names) if headline.kind == "line item" else None
     if named:  # "DCAI revenue": a name the whole line's label does not carry
@@ -110,8 +111,11 @@ def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> st
         *inner_parts(_PART_NAMED.finditer(question), question)[:1],
         _FROM_SOURCE.search(question),
     ):
-        if part and not _names_part(part["part"], said, names):
+        if part and not names_part(part["part"], said, names):
             return f"{part[0].strip()!r} is asked; {said!r} does not name it"
+    part_of = part_for(question, names) if headline.kind == "line item" else ""  # "capex for X"
+    if part_of and not names_part(part_of, said, names):
+        return f"the line for {part_of} is asked; {said!r} does not name it"
     named = None if headline.kind == "text" else _place_named(question, said, names)
     if named:  # "how much revenue did Acme generate in Japan"
         return f"{named} is asked; {said!r} does not name it"
@@ -165,7 +169,6 @@ _INCLUDED_ASKED = deferred(
     r"(?:included|recorded|reported)\s+(?:with)?in\b",
     re.IGNORECASE,
 )
-_NOT_A_PART = frozenset("the its their our and of a an total net".split())
 # a name written in capitals ("DCAI", "AWS"): a segment, a product, a measure of its own
 _CAPITALS = deferred(r"(?<![\w&.-])[A-Z]{2,6}(?![\w&-]|\.\w)")
 # capitals that name no part: units, periods, statements, accounting and filing words, and
@@ -204,7 +207,7 @@ _CASH_PAID_FOR = deferred(
 # a place named in capitals after "in" or "from": "revenue generated in Japan", "sales in Greater
 # China" (not a filing, a statement, a period or the company)
 _PLACE_NAMED = deferred(
-    r"\b(?:in|from|within|across)\s+(?:the\s+)?"
+    r"\b(?:in|from|within|across|(?:attribut(?:ed|able)|allocated)\s+to)\s+(?:the\s+)?"
     r"(?P<place>[A-Z][a-z]+(?:-[a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[a-z]+)?){0,3})"
     r"\b(?!['’])"
     # where a place's name ends (not "in Calendar 2019", "in Accordance with", "in Full-Year"):
@@ -245,13 +248,6 @@ _MONTH = deferred(
     r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 )
-
-
-def _names_part(part: str, label: str, names: Sequence[str]) -> bool:
-    """Whether a figure's label says a word of the part asked (not the company's name)."""
-    own = {w for n in names for w in n.lower().split()}
-    words = [w for w in re.findall(r"[a-z0-9&-]+", part.lower()) if w not in _NOT_A_PART | own]
-    return not words or any(re.search(rf"\b{re.escape(w)}", label, re.I) for w in words)
 
 
 def place_check(question: str, sentence: str, shown: str, names: Sequence[str] = ()) -> Check:
@@ -317,9 +313,12 @@ _MOSTLY = deferred(
 def counted_kind(question: str, shown: str) -> Check:
     """Whether a count is of the kind asked: "18,000 part-time employees" is no answer to
     how many employees a company has, only to how many part-time ones."""
-    kind = _PART_OF_STAFF.search(shown)
+    kind = _PART_OF_STAFF.search(_ALL_STAFF.sub(" ", shown))  # not "full-time and part-time"
     if kind and not re.search(re.escape(kind.group(0)), question, re.IGNORECASE):
         return Check("kind", False, f"{kind.group(0)} ones only; the question asks them all")
+    asked = _PART_OF_STAFF.search(_ALL_STAFF.sub(" ", question))
+    if asked and _ALL_STAFF.search(shown):
+        return Check("kind", False, f"all together; the question asks the {asked[0]} ones")
     return Check("kind", True, "the count asked")
 
 
@@ -335,6 +334,9 @@ _HEDGED = deferred(
 )
 # a part of a workforce counted apart
 _PART_OF_STAFF = deferred(r"\b(?:part-time|part time|seasonal|temporary)\b", re.IGNORECASE)
+_ALL_STAFF = deferred(
+    r"\bfull[- ]time\s+and\s+part[- ]time\b|\bpart[- ]time\s+and\s+full[- ]time\b", re.I
+)
 
 
 _SHARE_ASKED = deferred(

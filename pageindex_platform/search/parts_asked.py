@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from ..db.queries import DocumentInfo
 from ..patterns import deferred
 from .figures import LineItem
+from .for_part import part_for
 from .home_abroad import HOME_SIDE, place_asked
 from .narrowing import REGION, places_named
 from .results import Check
@@ -116,10 +117,14 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
         said = f"{place} ({name})" if place else name  # "United States (domestic)"
         return Part(said, True, place=True, labels=labels, against=against)
     before = _before_line(question, item, r"[A-Z0-9][\w&'’.-]*")
-    if before:
-        part = _part_name(before.group(1), document) or _sub_line(before.group(1))
-        return Part(part, False) if part else None
-    return None
+    part = _part_name(before.group(1), document) or _sub_line(before.group(1)) if before else ""
+    if part:
+        return Part(part, False)
+    named_for = part_for(question, names)  # "net sales for Health Care": a part by its name
+    for_words = set(phrase_words(named_for).split())
+    if not for_words or any(for_words <= set(phrase_words(n).split()) for n in item.names):
+        return None  # "provision for income taxes", "cash used for investing activities"
+    return Part(named_for, named_for[:1].isupper())
 
 
 def _before_line(question: str, item: LineItem, word: str) -> re.Match[str] | None:
@@ -290,11 +295,36 @@ def _segment_named(question: str, document: DocumentInfo) -> str:
     return _part_name(segments[0].group(1), document) if segments else ""
 
 
-def part_check(question: str, sentence: str, document: DocumentInfo) -> Check:
+# words of a company's legal name that name no part of it ("FedEx Corporation")
+_LEGAL = frozenset(
+    "inc incorporated corp corporation company co ltd limited plc llc lp holdings group the".split()
+)
+
+
+def _subject_part(question: str, sentence: str, shown: str, document: DocumentInfo) -> str:
+    """A part named after the company that the sentence says its figure `shown` of, in the
+    clause before it ("FedEx Express employed approximately 245,000 employees"), where the
+    question does not name it; "" where there is none."""
+    at = sentence.find(shown)
+    before = re.split(r"[;:]", sentence[: max(at, 0)])[-1]
+    company = _company_words(document) | _LEGAL
+    asked = set(phrase_words(question).split())
+    for run in re.finditer(r"(?:[A-Z][\w&'’.-]*\s+){2,5}", before):
+        part = _owner_part(run[0].split(), company)
+        if part and not set(phrase_words(part).split()) <= asked:
+            return part
+    return ""
+
+
+def part_check(question: str, sentence: str, document: DocumentInfo, shown: str = "") -> Check:
     """A sentence's figure is of the segment, SBU or division the question names by name
     ("its South America SBU") only where the sentence says that name: a sentence of the whole
-    company's count is not the part's."""
+    company's count is not the part's; nor is a part's, said as the figure's subject ("FedEx
+    Express employed ..."), the company's."""
     name = _segment_named(question, document)
+    subject = "" if name else _subject_part(question, sentence, shown, document)
+    if subject:
+        return Check("part", False, f"the sentence says {subject}'s; no part of it is asked")
     said = set(phrase_words(sentence).split())
     if not name or set(phrase_words(name).split()) <= said:
         return Check("part", True, f"the sentence names {name}" if name else "no part asked")

@@ -26,8 +26,9 @@ from .narrowing import ADJUSTED
 from .part_sections import headed_by_part, no_prose, of_another_measure
 from .part_shares import change_stated, same_row, share_stated, year_before
 from .parts_asked import GENERAL, PART_NOUN, Part
-from .printed import page_lines, printed_forms, row_at, row_headings, row_line, table_context
+from .printed import page_lines, row_at, row_headings, table_context
 from .sentence_numbers import SHARE_ASKED
+from .side_by_side import grouped, repeated
 from .terms import phrase_words
 
 
@@ -186,8 +187,10 @@ def _segment_figure(
         if (part.place or headed) and not part.against and not _beside_whole(book, figure, whole):
             continue  # a "U.S." row of a table of income before taxes, not of net sales
         if section or any(i is item for i, _, _ in items_in(context, [item])):
-            grouped = _grouped(figure, figures, pages.get(figure.page, ""), item, items)
-            return (grouped, []) if grouped is not None else (figure, figures)
+            under = grouped(figure, figures, pages.get(figure.page, ""), item, items)
+            if under is None and repeated(figure, figures, pages.get(figure.page, "")):
+                continue  # side-by-side tables whose headings do not say which is the item's
+            return (under, []) if under is not None else (figure, figures)
     return None, figures
 
 
@@ -355,45 +358,3 @@ def _part_heading(item: LineItem, segment: str, items: Sequence[LineItem]) -> Ca
     known = {w for i in items for n in i.names for w in n.lower().split()}
     known |= {w.lower() for w in segment.split()} | GENERAL
     return lambda context: any(m[1].lower() not in known for m in heading.finditer(context))
-
-
-def _grouped(
-    figure: Figure, figures: list[Figure], text: str, item: LineItem, items: Sequence[LineItem]
-) -> Figure | None:
-    """In side-by-side tables whose row gives one figure per heading for each period ("Net
-    Sales | Operating Income" over "2019 2018 2017 2019 2018 2017"), the figure under the
-    heading that names the line item; None when the row gives one figure for the period,
-    or the headings do not say which is the item's."""
-    row = row_line(figure, text)
-    same = [
-        f
-        for f in figures
-        if f.page == figure.page
-        and f.label == figure.label
-        and (f.period_start, f.period_end) == (figure.period_start, figure.period_end)
-        and _at(f, row) >= 0
-    ]
-    if len(same) < 2:
-        return None
-    same.sort(key=lambda f: _at(f, row))
-    for line in reversed(table_context(figure, text).splitlines()[:-2]):
-        named = _headings(line, items)
-        if len(named) == len(same) and item in named:
-            return same[named.index(item)]
-    return None
-
-
-def _headings(line: str, items: Sequence[LineItem]) -> list[LineItem]:
-    """The line items a heading line names, left to right, none inside a longer one."""
-    found = sorted(items_in(line, items), key=lambda x: -x[2])
-    kept: list[tuple[LineItem, int, int]] = []
-    for item, at, length in found:
-        if all(at + length - 1 <= a or a + n - 1 <= at for _, a, n in kept):  # space-padded
-            kept.append((item, at, length))
-    return [item for item, _, _ in sorted(kept, key=lambda x: x[1])]
-
-
-def _at(figure: Figure, row: str) -> int:
-    """Where the figure is printed on its row line (-1: not on it)."""
-    found = [row.find(f" {form}") for form in printed_forms(figure)]
-    return min((x for x in found if x >= 0), default=-1)

@@ -215,3 +215,50 @@ def sentence_period(document: DocumentInfo, year: int | None) -> str:
         return str(document.period_end or "")
     quarter = document.fiscal_period if document.fiscal_period in ("Q1", "Q2", "Q3", "Q4") else ""
     return f"{quarter} FY{year}".strip() if document.fiscal_year == year else f"FY{year}"
+
+
+# an act done to what is counted, where the question asks what is had: "hired 23,000 new
+# employees", "completed construction of 2,079 MW"
+_DONE = deferred(
+    r"\b(?:completed|acquired|added|hired|opened|closed|signed|sold|retired|built|launched|"
+    r"divested|repurchased)\b[^.;]{0,150}$",
+    re.IGNORECASE,
+)
+# the act said after the figure: "1,500 new restaurants ... were opened"
+_DONE_AFTER = deferred(
+    r"[^.;\d]{0,150}?\b(?:were|was|been)\s+(?:\w+\s+)?(?P<act>completed|acquired|added|hired|"
+    r"opened|closed|signed|sold|retired|built|launched|divested|repurchased)\b",
+    re.IGNORECASE,
+)
+# the act named as a noun before the figure: "the closure of 855 restaurants"
+_ACT_OF = deferred(
+    r"\b(?P<act>closure|opening|acquisition|addition|divestiture|retirement|sale|repurchase)s?"
+    r"\s+of\s+(?:approximately\s+|about\s+|over\s+|nearly\s+|some\s+)?$",
+    re.IGNORECASE,
+)
+_NEW = deferred(r"[\d,.]+\s+(?P<act>new)\b", re.IGNORECASE)
+
+
+def act_done(sentence: str, at: int) -> str:
+    """The act a sentence says was done to what the figure at `at` counts ("hired" of "we
+    hired 23,000 employees", "opened" of "1,500 new restaurants were opened", "new" of "1,500
+    new restaurants"), in lower case; "" where it says none."""
+    before = _DONE.search(sentence[:at]) if at > 0 else None
+    if before:
+        return before[0].split()[0].lower()
+    named = _ACT_OF.search(sentence[:at]) if at > 0 else None
+    if named:
+        return named["act"].lower()
+    after = _NEW.match(sentence, max(at, 0)) or _DONE_AFTER.match(sentence, max(at, 0))
+    return after["act"].lower() if after else ""
+
+
+# what is new was opened, added, hired, launched, built or acquired
+_NEW_BY = ("new", "open", "add", "hire", "laun", "buil", "acqu")
+
+
+def act_asked(done: str, terms: tuple[str, ...]) -> bool:
+    """Whether the question's words ask the act a sentence says was done ("open" asks what
+    was "opened", or what is "new")."""
+    stems = _NEW_BY if done == "new" else (done[:4],)
+    return any(t[:4] in stems for t in terms)

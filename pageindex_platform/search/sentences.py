@@ -20,7 +20,14 @@ from .listed_parts import after_noun, named_alone, owner
 from .narrowing import counted_kind, place_check
 from .parts_asked import part_check
 from .results import Candidate, Check
-from .sentence_checks import sentence_checks, sentence_figure, sentence_period, stated_from
+from .sentence_checks import (
+    act_asked,
+    act_done,
+    sentence_checks,
+    sentence_figure,
+    sentence_period,
+    stated_from,
+)
 from .sentence_numbers import (
     A_YEAR,
     MONTHS,
@@ -53,13 +60,6 @@ _MODIFIER = deferred(
     r"\s+(?:[A-Z][a-z]+\s+)?(?!(?:across|was|has|is|as|its|this|plus|versus|less|us|thus)\b)"
     r"(?:[a-z]{2,}|[A-Z][a-z]+)s\b"
 )  # "15 different Employee Resource Groups": groups, not employees
-# an act done to what is counted, where the question asks what is had: "hired 23,000 new
-# employees", "completed construction of 2,079 MW"
-_DONE = deferred(
-    r"\b(?:completed|acquired|added|hired|opened|closed|signed|sold|retired|built|launched|"
-    r"divested|repurchased)\b[^.;]{0,150}$",
-    re.IGNORECASE,
-)
 # the words a sentence about employing counts people by, beside "employees"
 _PEOPLE = r"people|persons|individuals|team\s+members|associates"
 # a bound, not a figure: "more than 10%", "less than 5%"
@@ -110,7 +110,7 @@ def text_stated(
             checks += [_attached(sentence, shown, ask), counted_kind(question, shown)]
         checks.append(respective(sentence, shown, ask.percent, year))
         checks.append(place_check(question, sentence, shown, names))
-        checks.append(part_check(question, sentence, document))  # "its South America SBU"
+        checks.append(part_check(question, sentence, document, shown))  # "its South America SBU"
         figure = sentence_figure(
             value=value,
             shown=shown,
@@ -385,9 +385,9 @@ def _another_count(sentence: str, at: int, ask: TextAsk) -> Check | None:
     ("50,000 employees, which constitute 32% of our workforce"), a capacity in a unit's
     symbol not said as the company's own ("Acme Southland ... 3,611 MW"); a sentence that says
     every other word of what is asked says how many of it there are."""
-    done = _DONE.search(sentence[:at]) if not ask.act and at > 0 else None
-    if done and done[0].split()[0].lower() not in ask.terms:  # "projects with signed contracts"
-        return Check("label", False, f"the sentence says what was {done[0].split()[0]}")
+    done = act_done(sentence, at) if not ask.act else ""
+    if done and not act_asked(done, ask.terms):  # "projects with signed contracts"
+        return Check("label", False, f"the sentence says what was {done}")
     said = [t for t in ask.terms if t != ask.noun]  # "... distribute power to 9.4 million people"
     every = len(said) >= 2 and _score(sentence, ask, tuple(said)) == len(said)
     if not ask.act and not _HAVING.search(sentence) and not ask.done_said(sentence) and not every:
