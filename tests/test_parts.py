@@ -170,6 +170,7 @@ CONSOLIDATED STATEMENTS OF CASH FLOWS
 Years Ended December 31,
 2023 2022 2021
 Net cash provided by operating activities 820 710 630
+Payments for repurchases of common stock (300) (250) (200)
 
 CONSOLIDATED BALANCE SHEETS
 (In millions)
@@ -212,6 +213,7 @@ def places(tmp_path: Path) -> None:
         ("How much net cash did Summit generate from operating activities in 2023?", 820e6),
         # the line's own words after "for" name no part of it
         ("What was Summit's net cash provided for operating activities in 2023?", 820e6),
+        ("How much did Summit pay for repurchases of its common stock in 2023?", 300e6),
     ],
 )
 def test_a_figure_is_the_one_the_question_s_words_name(

@@ -121,10 +121,13 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
     if part:
         return Part(part, False)
     named_for = part_for(question, names)  # "net sales for Health Care": a part by its name
-    for_words = set(phrase_words(named_for).split())
+    for_words = set(phrase_words(named_for).split()) - _ARTICLES  # "repurchases of its stock"
     if not for_words or any(for_words <= set(phrase_words(n).split()) for n in item.names):
         return None  # "provision for income taxes", "cash used for investing activities"
     return Part(named_for, named_for[:1].isupper())
+
+
+_ARTICLES = frozenset(phrase_words("the a an its it their our of and").split())
 
 
 def _before_line(question: str, item: LineItem, word: str) -> re.Match[str] | None:
