@@ -139,13 +139,14 @@ def _year(text: str) -> int:
 
 def quarters_written(question: str) -> list[tuple[int, int | None, str]]:
     """(quarter, the year written onto it or None, the words) for each quarter named."""
-    out = []
-    for m in _QUARTER.finditer(question):
-        number = m.group("q1") or m.group("q2") or m.group("q3")
-        quarter = _ORDINALS[m.group("word").lower()] if m.group("word") else int(number)
-        year = next((y for y in m.group("y0", "y1", "y2", "y3", "y4", "y5", "y6", "y7") if y), None)
-        out.append((quarter, None if year is None else _year(year), m.group(0).strip()))
-    return out
+    return [_quarter_of(m) for m in _QUARTER.finditer(question)]
+
+
+def _quarter_of(m: re.Match[str]) -> tuple[int, int | None, str]:
+    number = m.group("q1") or m.group("q2") or m.group("q3")
+    quarter = _ORDINALS[m.group("word").lower()] if m.group("word") else int(number)
+    year = next((y for y in m.group("y0", "y1", "y2", "y3", "y4", "y5", "y6", "y7") if y), None)
+    return quarter, None if year is None else _year(year), m.group(0).strip()
 
 
 def years_written(question: str) -> list[int]:
@@ -176,9 +177,7 @@ def fiscal_years_written(question: str) -> list[int]:
 def _years_asked(question: str) -> list[int]:
     question = MATURITY.sub(" ", question)
     asked, filing = _quarters_asked(question)
-    question = cut_spans(
-        question, filing
-    )  # "its Q4 2022 earnings release": the filing's, not asked
+    question = cut_spans(question, filing)  # "its Q4 2022 earnings release": not asked
     fiscal = {_year(y) for y in _FY.findall(question)}
     fiscal.update(_year(y) for y in _FISCAL.findall(question))
     fiscal.update(y for _, y, _ in asked if y is not None)
@@ -310,7 +309,8 @@ def _quarters_asked(
     release") beside a full year ("in 2021, based on its Q4 2022 earnings release"; a bare year
     where nothing is compared: "Q2 2023 results compared to 2022" asks the quarter) or another
     quarter ("in Q4 2021, per its Q4 2022 release"); and where those left out are written."""
-    quarters, found = quarters_written(question), list(_QUARTER.finditer(question))
+    found = list(_QUARTER.finditer(question))  # one reading gives each quarter and its span
+    quarters = [_quarter_of(m) for m in found]
     filing, beside = filing_quarters(question, [m.span() for m in found], [q[1] for q in quarters])
     # less its quarters' words and a release's date ("published on April 25, 2023")
     dated = [d[1:] for d in parse_question_dates(question) if ISSUED.search(question[: d[1]])]

@@ -25,16 +25,15 @@ _STOP = frozenset(
 )
 # first words of what names no part: periods, wholes, owners, filler
 _NOT_A_PART = frozenset(
-    "a an fiscal year years yearly annual comparable corresponding prior-year year-ago quarter "
-    "quarters quarterly month months week weeks "
-    "three six nine twelve first second third fourth full full-year half calendar trailing period "
-    "periods interim every all both same this those these latest last most prior previous "
-    "current next recent year-end year-to-date fy ttm ltm ytd qtd company company's companies "
-    "consolidated whole entire total overall group business parent registrant corporation "
-    "segment segments shareholders stockholders holders common investors owners it them us "
-    "itself example instance decline declines increase increases decrease decreases reference "
-    "comparison purposes analysis reporting reported "
-    "which whom what gaap non-gaap continuing".split()
+    "a an fiscal year years yearly annual comparable corresponding prior-year year-ago "
+    "quarter quarters quarterly month months week weeks three six nine twelve first second "
+    "third fourth full full-year half calendar trailing period periods interim every all both "
+    "same this those these latest last most prior previous current next recent year-end "
+    "year-to-date fy ttm ltm ytd qtd company company's companies consolidated whole entire "
+    "total overall group business parent registrant corporation segment segments shareholders "
+    "stockholders holders common investors owners it them us itself example instance decline "
+    "declines increase increases decrease decreases reference comparison purposes analysis "
+    "reporting reported which whom what gaap non-gaap continuing".split()
 )
 _MONTHS = deferred(rf"^(?:{MONTH_WORDS})$", re.IGNORECASE)
 

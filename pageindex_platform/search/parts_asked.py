@@ -64,6 +64,10 @@ GENERAL = frozenset(
 )
 
 
+# the articles and owners' words of what a line is asked "for" ("repurchases of its stock")
+_ARTICLES = frozenset(phrase_words("the a an its it their our of and").split())
+
+
 @dataclass(frozen=True)
 class Part:
     """A part of the company a question asks a line item of: a segment it names ("the
@@ -125,9 +129,6 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
     if not for_words or any(for_words <= set(phrase_words(n).split()) for n in item.names):
         return None  # "provision for income taxes", "cash used for investing activities"
     return Part(named_for, named_for[:1].isupper())
-
-
-_ARTICLES = frozenset(phrase_words("the a an its it their our of and").split())
 
 
 def _before_line(question: str, item: LineItem, word: str) -> re.Match[str] | None:

@@ -187,8 +187,9 @@ def _segment_figure(
         if (part.place or headed) and not part.against and not _beside_whole(book, figure, whole):
             continue  # a "U.S." row of a table of income before taxes, not of net sales
         if section or any(i is item for i, _, _ in items_in(context, [item])):
-            under = grouped(figure, figures, pages.get(figure.page, ""), item, items)
-            if under is None and repeated(figure, figures, pages.get(figure.page, "")):
+            text = pages.get(figure.page, "")
+            under = grouped(figure, figures, text, item, items)
+            if under is None and repeated(figure, figures, text):
                 continue  # side-by-side tables whose headings do not say which is the item's
             return (under, []) if under is not None else (figure, figures)
     return None, figures

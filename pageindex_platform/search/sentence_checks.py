@@ -219,16 +219,14 @@ def sentence_period(document: DocumentInfo, year: int | None) -> str:
 
 # an act done to what is counted, where the question asks what is had: "hired 23,000 new
 # employees", "completed construction of 2,079 MW"
-_DONE = deferred(
-    r"\b(?:completed|acquired|added|hired|opened|closed|signed|sold|retired|built|launched|"
-    r"divested|repurchased)\b[^.;]{0,150}$",
-    re.IGNORECASE,
+_ACTS = (
+    r"completed|acquired|added|hired|opened|closed|signed|sold|retired|built|launched|"
+    r"divested|repurchased"
 )
+_DONE = deferred(rf"\b(?:{_ACTS})\b[^.;]{{0,150}}$", re.IGNORECASE)
 # the act said after the figure: "1,500 new restaurants ... were opened"
 _DONE_AFTER = deferred(
-    r"[^.;\d]{0,150}?\b(?:were|was|been)\s+(?:\w+\s+)?(?P<act>completed|acquired|added|hired|"
-    r"opened|closed|signed|sold|retired|built|launched|divested|repurchased)\b",
-    re.IGNORECASE,
+    rf"[^.;\d]{{0,150}}?\b(?:were|was|been)\s+(?:\w+\s+)?(?P<act>{_ACTS})\b", re.IGNORECASE
 )
 # the act named as a noun before the figure: "the closure of 855 restaurants"
 _ACT_OF = deferred(

@@ -23,14 +23,7 @@ def grouped(
     heading that names the line item; None when the row gives one figure for the period,
     or the headings do not say which is the item's."""
     row = row_line(figure, text)
-    same = [
-        f
-        for f in figures
-        if f.page == figure.page
-        and f.label == figure.label
-        and (f.period_start, f.period_end) == (figure.period_start, figure.period_end)
-        and _at(f, row) >= 0
-    ]
+    same = [f for f in figures if _same_row(f, figure) and _at(f, row) >= 0]
     if len(same) < 2:
         return None
     same.sort(key=lambda f: _at(f, row))
@@ -51,11 +44,17 @@ def repeated(figure: Figure, figures: list[Figure], text: str) -> bool:
     )
     # "Three Months Ended | Six Months Ended" over "2023 2022 2023 2022": spans, not headings
     return repeats > max(1, len(_SPAN.findall(context))) and any(
-        f.page == figure.page
-        and f.label == figure.label
-        and (f.period_start, f.period_end) == (figure.period_start, figure.period_end)
-        and f.value != figure.value
-        for f in figures
+        _same_row(f, figure) and f.value != figure.value for f in figures
+    )
+
+
+def _same_row(one: Figure, other: Figure) -> bool:
+    """Whether two figures are of one row's label on one page, for one period."""
+    return (one.page, one.label, one.period_start, one.period_end) == (
+        other.page,
+        other.label,
+        other.period_start,
+        other.period_end,
     )
 
 
