@@ -176,6 +176,9 @@ def test_a_brand_its_owner_names_as_its_own_names_the_owner(stored: None, tmp_pa
     assert said in out["readings"]
     missing = run_json("ask", "What was Widgetco's revenue for FY2024?")
     assert missing["answer"] == "No filing of Widgetco is stored." and missing["figures"] == []
+    # a name written with a legal form is a company's, not a brand: none is stored
+    legal = run_json("ask", "What was Gadgetron Corporation's revenue for FY2024?")
+    assert legal["answer"] == "No filing of Gadgetron is stored." and legal["figures"] == []
 
 
 def _questions() -> list[dict[str, Any]]:

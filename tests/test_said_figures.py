@@ -74,6 +74,8 @@ totaled 6.5 GW.
 The settlement provides for an aggregate of $13.5 billion in value to be provided by Acme
 Corporation and its subsidiaries to settle all claims relating to the 2018 Camp fire and the
 2017 Northern California wildfires.
+The Company recognized $2.1 billion, $1.9 billion and $1.7 billion of interest cost on its
+term debt for 2023, 2022 and 2021, respectively.
 As of December 31, 2023, we had $8.5 billion of gross unrecognized income tax benefits,
 including related interest and penalties, recorded on our consolidated balance sheet.
 In August 2023, we entered into ASR agreements with financial institutions under which we paid
@@ -486,6 +488,8 @@ def test_a_region_and_a_total_of_listed_counts(acme: None) -> None:
             "2023, in USD millions?",
             8500,
         ),
+        # an amount of one thing said of another ("of interest cost on its term debt")
+        ("What was Acme's total term debt as of December 31, 2023?", 2.1e9),
         # another word inside a row's name names another thing
         ("What was Acme's operating lease expense in 2023?", 3500e6),
         # an amount of one transaction is no statement line's

@@ -15,6 +15,7 @@ from datetime import date
 
 from ..periods import fiscal_offset
 from ..records import PageText, TaggedFact
+from .one_date import ends_table, one_amount, one_date_header, single
 from .row_cells import (
     CELL,
     CELLS_INSIDE,
@@ -108,16 +109,25 @@ def _page_figures(
         scale = _SCALE.search(line) or _scale_across(lines[i - 1] if i else "", line)
         if scale:
             power = _POWERS[scale.group(1).lower()]
+        calendar = (year_end, offset, latest)
         if _NEW_TABLE.match(line):
-            header = None  # "The following table shows changes ...": the old header is done
+            # "The following table shows changes ...": the old header is done (a date the
+            # sentence names heads the new table)
+            header = one_date_header(lines, i, power, calendar)
             previous = line
             continue
         # every date holds four digits in a row: without two such runs, no header row
         if len(_FOUR_DIGITS.findall(line)) >= 2 and len(DATE.findall(line)) >= 2:
-            found = header_at(lines, i, power, (year_end, offset, latest))
+            found = header_at(lines, i, power, calendar)
             if found is not None:
                 header, previous = found, ""
                 continue
+        one = one_date_header(lines, i, power, calendar)
+        if one is not None:
+            header, previous = one, ""
+            continue
+        if header is not None and single(header) and ends_table(line):
+            header = None  # a paragraph after a one-date table
         if header is not None:
             # a heading wrapped over two lines ("Net income per share attributable to" over
             # "Acme Corp.:") says what the rows below it are
@@ -211,8 +221,8 @@ def _period_cells(cells: list[re.Match[str]], header: Header) -> list[re.Match[s
     before them are the label's); [] when there are too few, or the row fits no layout the
     header names (a "% of total" beside each period's amount)."""
     wanted, layout = len(header.columns), header.layout
-    if len(cells) < wanted:
-        return []
+    if len(cells) < wanted or (single(header) and len(cells) > 1):
+        return []  # one date's table: a row of several amounts is of columns it does not name
     if len(cells) == wanted:
         return cells  # one per period: the changes' cells are words ("n/m", "**") or ratios
     if not layout:
@@ -241,7 +251,7 @@ def _row_figures(
     else:  # "$ 3,226,773 100.0% $ 2,729,388 100.0%": a ratio column beside each amount
         cells = _unmarked([c for c in cells if "%" not in c.group(0)], header, line)
     cells = _period_cells(cells, header)
-    if not cells:
+    if not cells or (single(header) and not one_amount(line, cells[0], heading)):
         return []
     label = _LEADERS.sub(" ", line[: cells[0].start()]).strip(" $:")
     # a label wrapped over two lines: it goes on in lower case, or the line above breaks
@@ -269,6 +279,8 @@ def _row_figures(
     else:
         unit, scale = _unit(heading, label, texts, header, power)
         source = "table"
+        if single(header) and scale is None and unit == "iso4217:USD":
+            return []  # one date's amounts in a scale the page does not say
         values = [(cell_value(t) * 10.0 ** (scale or 0), -scale if scale else None) for t in texts]
     return [
         TaggedFact(

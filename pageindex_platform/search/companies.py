@@ -27,7 +27,7 @@ from ..patterns import deferred
 from .defined_terms import JOINED_NAME
 from .entities import entity_groups, with_other_names
 from .name_match import NICKNAME, initialism_of, misspelt, same_entity
-from .registrants import names_tried, registered_by
+from .registrants import LEGAL_END, names_tried, registered_by
 from .unknown_names import unknown_names
 
 FUZZY_SIMILARITY = 0.75
@@ -81,7 +81,11 @@ def resolve_companies(
         return Resolved(notes=notes)
     unknown = unknown_names(question, common, lambda w: queries.stop_word(session, w))
     owners = {name: brand_owner(queries.mentions(session, name)) for name in unknown}
-    if unknown and all(owners.values()):  # brands their owners' filings name as their own
+    # brands their owners' filings name as their own; a name written with a legal form
+    # ("Starbucks Corporation") names a company, not a brand, however often a stored
+    # filing names it (a customer's, a partner's)
+    legal = _legal_named(question, unknown)
+    if unknown and all(owners.values()) and not legal:
         found = {c for c in owners.values() if c}
         companies = sorted(with_other_names(found, stored))
         said = [f'read "{n}" as {c}, whose filings name it as their own' for n, c in owners.items()]
@@ -93,7 +97,7 @@ def resolve_companies(
         said = [f'read "{name}" as {company}, whose filings name it on their cover page']
         return Resolved(companies, entity_groups(companies, stored), notes, said)
     if unknown:
-        return Resolved(notes=notes, unknown=[n for n, c in owners.items() if not c])
+        return Resolved(notes=notes, unknown=[n for n, c in owners.items() if legal or not c])
     similar = sorted(queries.companies_resembling(session, question, FUZZY_SIMILARITY))
     return Resolved(similar, entity_groups(similar, stored), notes, readings)
 
@@ -113,6 +117,15 @@ def _on_cover(session: Session, question: str, unknown: Sequence[str]) -> tuple[
             return None
         found.add(named)
     return found.pop() if len(found) == 1 else None
+
+
+def _legal_named(question: str, names: Sequence[str]) -> bool:
+    """Whether the question writes one of `names` followed by a legal form ("Corporation",
+    "Inc.", "Co.")."""
+    return any(
+        re.search(rf"\b{re.escape(n)}\W{{0,2}}\s*{LEGAL_END.pattern}(?!\w)", question, re.I)
+        for n in names
+    )
 
 
 BRAND_SHARE = 0.8  # of the pages naming a brand, its owner's filings hold this share...

@@ -20,7 +20,7 @@ MOST_WORDS = 8  # words of a name tried at most
 _LEAST_WITHOUT_ENDING = 4  # words of a name tried without a legal name's ending, at least
 _JOINS = ("and", "&", "of")
 # the word a company's legal name ends with
-_LEGAL_END = deferred(
+LEGAL_END = deferred(
     r"(?:Company|Corporation|Corp|Incorporated|Inc|Co|LLC|L\.?P|Ltd|Limited|plc|PLC)\.?",
     re.IGNORECASE,
 )
@@ -43,7 +43,7 @@ def names_tried(run: str) -> list[str]:
     or four at least where it does not ("Pacific Gas and Electric's": a legal name's start,
     which the cover page prints whole)."""
     words = run.split()[:MOST_WORDS]
-    least = 2 if words and _LEGAL_END.fullmatch(words[-1]) else _LEAST_WITHOUT_ENDING
+    least = 2 if words and LEGAL_END.fullmatch(words[-1]) else _LEAST_WITHOUT_ENDING
     starts = [i for i in range(len(words) - least + 1) if words[i].lower() not in _JOINS]
     return [" ".join(words[i:]) for i in starts]
 

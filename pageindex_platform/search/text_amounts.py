@@ -78,9 +78,25 @@ _TAKES_IN = deferred(
 )
 
 
+# what an amount is "of", then what that is of: "$2.8 billion, $3.2 billion and $3.0 billion
+# of interest cost on its term debt" (the amounts listed with it skipped)
+_OF_ON = deferred(
+    r"^(?:\s*,?\s*(?:and\s+)?\$\s?[\d.,]+(?:\s*(?:million|billion|thousand))?)*\s+of\s+"
+    r"(?P<what>[a-z][\w\s-]{2,40}?)\s+(?:on|for|under|from|related\s+to|associated\s+with)\s+"
+    r"(?P<tail>[^.;]{2,80})",
+    re.IGNORECASE,
+)
+
+
 def _included_check(after: str, question: str, core: Sequence[str], score: int) -> Check:
-    """The sentence names the amount asked, and the amount takes in nothing the question does
-    not ask ("including related interest and penalties")."""
+    """The sentence names the amount asked, the amount is of it (not "of interest cost on
+    its term debt" where term debt is asked), and it takes in nothing the question does not
+    ask ("including related interest and penalties")."""
+    of = _OF_ON.match(after)
+    if of and core:
+        what, tail = phrase_words(of["what"]), phrase_words(of["tail"])
+        if all(says_word(w, tail) for w in core) and not all(says_word(w, what) for w in core):
+            return Check("kind", False, f"the amount is of {of['what'].strip()}, not what is asked")
     taken = _TAKES_IN.match(after)
     if taken:
         words = [w for w in phrase_words(taken["what"]).split() if w not in _NOT_ASKED]
