@@ -43,6 +43,10 @@ Total lease payments 406 118
 At December 31, 2023 Balance Sheet Classification
 Weighted-average remaining lease term (years)
 Operating leases 7
+Year Ended December 31,
+2023
+Right-of-use assets obtained in exchange for new lease obligations:
+Finance leases $ 99
 """
 
 
@@ -66,6 +70,10 @@ def test_a_table_under_one_date_gives_its_single_amounts_at_that_date() -> None:
     # the paragraph after the table ends it; a rate's years and a day are no amounts
     assert not {"Other income", "Operating leases", "For the years ending December"} & labels
     assert not any(label[:1].isdigit() for label in labels)  # a year's row is not a label
+    # a short label under a heading's colon is named with it: not the finance leases' cost
+    obtained = "Right-of-use assets obtained in exchange for new lease obligations: Finance leases"
+    assert rows[(obtained, "2023-12-31")].value == 99e6  # type: ignore[attr-defined]
+    assert "Finance leases" not in labels
 
 
 @pytest.mark.no_database
@@ -84,6 +92,10 @@ def test_no_amounts_in_a_scale_unsaid_or_under_a_date_long_before_or_after() -> 
         "December 31, 2023 (in millions):\nRevenue $ 6,713\nNet income $ 388\n"
     )
     assert _figures(flows) == {}
+    # a table of part of the company (held for sale, a group of guarantors): not its lines
+    for part in ("assets and liabilities classified as held for sale", "guarantor subsidiaries"):
+        table = f"The {part} as of December 31, 2023 are as follows (in millions):\nTotal $ 37\n"
+        assert _figures(table.replace("Total", "Accounts payable")) == {}
 
 
 TEXT = (

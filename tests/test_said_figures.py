@@ -76,6 +76,8 @@ Corporation and its subsidiaries to settle all claims relating to the 2018 Camp 
 2017 Northern California wildfires.
 The Company recognized $2.1 billion, $1.9 billion and $1.7 billion of interest cost on its
 term debt for 2023, 2022 and 2021, respectively.
+We recognized $16 million, $14 million and $11 million of operating overhead expense related to
+cash awards under the Long-Term Incentive Plan for 2023, 2022 and 2021, respectively.
 As of December 31, 2023, we had $8.5 billion of gross unrecognized income tax benefits,
 including related interest and penalties, recorded on our consolidated balance sheet.
 In August 2023, we entered into ASR agreements with financial institutions under which we paid
@@ -279,6 +281,11 @@ def test_figures_said_in_sentences_of_other_shapes(acme: None) -> None:
     assert _stated(
         "What aggregate principal amount of 6.400% Notes due 2033 did Acme sell on June 5, 2023?"
     ) == pytest.approx(1.15e9)
+    # an amount of a line item booked for the thing asked ("of operating overhead expense
+    # related to cash awards") is the amount asked
+    assert _stated(
+        "How much were Acme's cash awards under the Long-Term Incentive Plan in 2023?"
+    ) == pytest.approx(16e6)
     # a threshold is no count: "units of 62,500 or greater"
     assert (
         run_json("ask", "How many restricted stock units did Acme grant in 2023?")["headline"]

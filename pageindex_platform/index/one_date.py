@@ -44,6 +44,15 @@ _FLOWS = deferred(
 _SENTENCE_END = deferred(r"(?<=[a-z0-9)]\.)\s+(?=[A-Z])")
 # how long before the filing's own period a one-date table's date may be (its prior year's)
 _LONG_AGO = timedelta(days=800)
+# words of a row label named with the heading over it
+_SHORT_LABEL = 2
+# what a table of part of the company is of: a group of subsidiaries, what is held for sale,
+# what an acquisition brought, an investee's
+_PART = deferred(
+    r"\b(?:guarantors?|issuers?|held\s+for\s+sale|discontinued|acquired|acquisition|purchase\s+price|"
+    r"subsidiar(?:y|ies)|parent|investees?|joint\s+ventures?|equity\s+method|summarized)\b",
+    re.IGNORECASE,
+)
 # a line of prose: many words and no amount at its end (a paragraph after the table)
 _PROSE_WORDS = 12
 
@@ -104,6 +113,17 @@ def one_amount(line: str, cell: re.Match[str], heading: str) -> bool:
     )
 
 
+def under_heading(label: str, heading: str) -> str:
+    """A row label of a word or two under a heading that ends with a colon, named with it:
+    "Operating leases" under "Right-of-use assets obtained in exchange for new lease
+    obligations:" is not the operating leases' cost or balance; a total, or a label of more
+    words ("Finance lease cost" under "Finance lease cost:"), names itself."""
+    words = label.split()
+    if heading.endswith(":") and len(words) <= _SHORT_LABEL and words[0].lower() != "total":
+        return f"{heading.rstrip(' :')}: {label}"
+    return label
+
+
 def ends_table(line: str) -> bool:
     """Whether `line` is prose that ends a one-date table: many words, no amount after them."""
     return len(line.split()) >= _PROSE_WORDS and not row_cells(line)
@@ -124,6 +144,8 @@ def _introduced(lines: Sequence[str], at: int) -> str:
         return ""
     span = _SPAN.search(sentence[: dates[0].start()])
     when = " ".join(dates[0].group(0).split())
+    if _PART.search(sentence):
+        return ""  # a part of the company's table, beside the company's own lines
     if span:
         return f"{_kind(span.group(1))} ended {when}"
     # "summarized statement of income information as of May 31, 2023": flows under a

@@ -15,7 +15,7 @@ from datetime import date
 
 from ..periods import fiscal_offset
 from ..records import PageText, TaggedFact
-from .one_date import ends_table, one_amount, one_date_header, single
+from .one_date import ends_table, one_amount, one_date_header, single, under_heading
 from .row_cells import (
     CELL,
     CELLS_INSIDE,
@@ -268,6 +268,8 @@ def _row_figures(
     if header.layout and _FIGURE.search(label):
         return []  # "Net income 6,177 n/m": a period's figure before a change's word
     label = re.sub(r"(?<=[A-Za-z)])\s*\(\d{1,2}\)$", "", label)  # a footnote's marker: "cost (1)"
+    if single(header):
+        label = under_heading(label, heading)
     texts = [c.group(0) for c in cells]
     key = label_key(label)
     if not key:

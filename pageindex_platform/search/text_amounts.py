@@ -82,7 +82,7 @@ _TAKES_IN = deferred(
 # of interest cost on its term debt" (the amounts listed with it skipped)
 _OF_ON = deferred(
     r"^(?:\s*,?\s*(?:and\s+)?\$\s?[\d.,]+(?:\s*(?:million|billion|thousand))?)*\s+of\s+"
-    r"(?P<what>[a-z][\w\s-]{2,40}?)\s+(?:on|for|under|from|related\s+to|associated\s+with)\s+"
+    r"(?P<what>[a-z][\w\s-]{2,40}?)\s+on\s+"
     r"(?P<tail>[^.;]{2,80})",
     re.IGNORECASE,
 )
