@@ -268,8 +268,7 @@ def _row_figures(
     if header.layout and _FIGURE.search(label):
         return []  # "Net income 6,177 n/m": a period's figure before a change's word
     label = re.sub(r"(?<=[A-Za-z)])\s*\(\d{1,2}\)$", "", label)  # a footnote's marker: "cost (1)"
-    if single(header):
-        label = under_heading(label, heading)
+    label = under_heading(label, heading) if single(header) else label
     texts = [c.group(0) for c in cells]
     key = label_key(label)
     if not key:
