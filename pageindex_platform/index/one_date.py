@@ -14,7 +14,7 @@ from datetime import date, timedelta
 
 from ..patterns import deferred
 from ..periods import MONTH_WORDS
-from .row_cells import row_cells
+from .row_cells import MARKER, row_cells
 from .table_headers import DATE, Header, column_dates
 
 _FULL_DATE = rf"(?:{MONTH_WORDS})\s+\d{{1,2}},\s*\d{{4}}"
@@ -86,7 +86,7 @@ def single(header: Header) -> bool:
 
 
 # footnote markers after a label: "Equity securities (1)(3)"
-_MARKERS = deferred(r"(?:\(\d{1,2}\))+")
+_MARKERS = deferred(rf"(?:{MARKER.pattern})+")
 
 
 # a heading over rows of years or rates, not amounts
@@ -142,10 +142,10 @@ def _introduced(lines: Sequence[str], at: int) -> str:
     dates = list(DATE.finditer(sentence))
     if len(dates) != 1 or not re.fullmatch(_FULL_DATE, dates[0].group(0), re.IGNORECASE):
         return ""
-    span = _SPAN.search(sentence[: dates[0].start()])
-    when = " ".join(dates[0].group(0).split())
     if _PART.search(sentence):
         return ""  # a part of the company's table, beside the company's own lines
+    span = _SPAN.search(sentence[: dates[0].start()])
+    when = " ".join(dates[0].group(0).split())
     if span:
         return f"{_kind(span.group(1))} ended {when}"
     # "summarized statement of income information as of May 31, 2023": flows under a

@@ -91,13 +91,14 @@ def read_tables(
         offset = fiscal_offset(fiscal_year, period_end)
     figures: list[TaggedFact] = []
     for page in pages:
-        figures.extend(_page_figures(page, year_end, offset, latest))
+        figures.extend(_page_figures(page, (year_end, offset, latest)))
     return figures
 
 
 def _page_figures(
-    page: PageText, year_end: tuple[int, int], offset: int, latest: date | None
+    page: PageText, calendar: tuple[tuple[int, int], int, date | None]
 ) -> list[TaggedFact]:
+    """A page's table figures; `calendar`: the filing's, as `header_at` takes it."""
     lines = [" ".join(x.split()) for x in page.text.splitlines()]
     header: Header | None = None
     power: int | None = None
@@ -109,7 +110,6 @@ def _page_figures(
         scale = _SCALE.search(line) or _scale_across(lines[i - 1] if i else "", line)
         if scale:
             power = _POWERS[scale.group(1).lower()]
-        calendar = (year_end, offset, latest)
         if _NEW_TABLE.match(line):
             # "The following table shows changes ...": the old header is done (a date the
             # sentence names heads the new table)
