@@ -104,27 +104,17 @@ def _page_figures(
     power: int | None = None
     heading = wrapped = ""  # the line over the rows below it, and the one over it
     rows, totalled = 0, False  # the rows read since `heading`; whether one was its "Total"
+    percents: bool | None = None  # whether the header's first row was of percentages
     out: list[TaggedFact] = []
     previous = ""
     for i, line in enumerate(lines):
         scale = _SCALE.search(line) or _scale_across(lines[i - 1] if i else "", line)
         if scale:
             power = _POWERS[scale.group(1).lower()]
-        if _NEW_TABLE.match(line):
-            # "The following table shows changes ...": the old header is done (a date the
-            # sentence names heads the new table)
-            header = one_date_header(lines, i, power, calendar)
-            previous = line
-            continue
-        # every date holds four digits in a row: without two such runs, no header row
-        if len(_FOUR_DIGITS.findall(line)) >= 2 and len(DATE.findall(line)) >= 2:
-            found = header_at(lines, i, power, calendar)
-            if found is not None:
-                header, previous = found, ""
-                continue
-        one = one_date_header(lines, i, power, calendar)
-        if one is not None:
-            header, previous = one, ""
+        begins, found = _header_begun(lines, i, power, calendar)
+        if begins:
+            header, percents = found, None
+            previous = line if _NEW_TABLE.match(line) else ""
             continue
         if header is not None and single(header) and ends_table(line):
             header = None  # a paragraph after a one-date table
@@ -132,13 +122,13 @@ def _page_figures(
             # a heading wrapped over two lines ("Net income per share attributable to" over
             # "Acme Corp.:") says what the rows below it are
             above = f"{wrapped} {heading}" if wrapped else heading
-            row = _row_figures(line, previous, above, header, page.page, power)
+            row = _row_figures(line, previous, above, header, page.page, (power, percents))
             grouped = rows and not totalled and _GROUP.fullmatch(heading)
             if not row and grouped and not re.search("[A-Za-z]", line):
                 # a group's heading ("Data Center Group"), its rows, then their unlabelled
                 # subtotal: the group's figure
                 row = _row_figures(
-                    f"{heading.rstrip(' :')} {line}", "", "", header, page.page, power
+                    f"{heading.rstrip(' :')} {line}", "", "", header, page.page, (power, None)
                 )
                 heading, rows, totalled = "", 0, False
             elif (
@@ -148,16 +138,60 @@ def _page_figures(
             ):
                 # a row whose cells the page prints on the line below its label ("Income tax
                 # expense" over "(465) (419) (343)")
-                row = _row_figures(f"{heading} {line}", "", wrapped, header, page.page, power)
+                row = _row_figures(
+                    f"{heading} {line}", "", wrapped, header, page.page, (power, percents)
+                )
                 heading = wrapped if row else line
             elif not row and not label_begins(line, lines[i + 1] if i + 1 < len(lines) else ""):
                 wrapped = heading if heading == previous and not rows else ""
                 heading, rows, totalled = line, 0, False  # "Earnings per share:" over "Basic"
             rows += bool(row)
+            percents = row[0].source == PERCENT_ROW if row and percents is None else percents
             totalled = totalled or any((f.label or "").lower().startswith("total") for f in row)
             out.extend(row)
         previous = line
     return out
+
+
+def _header_begun(
+    lines: list[str], i: int, power: int | None, calendar: tuple[tuple[int, int], int, date | None]
+) -> tuple[bool, Header | None]:
+    """Whether line `i` begins a table, and its header: a sentence introducing a table ("The
+    following table shows ...": the old header is done; a date it names heads the new
+    one), a header's dates, or a note's one date."""
+    if _NEW_TABLE.match(lines[i]):
+        return True, one_date_header(lines, i, power, calendar)
+    # every date holds four digits in a row: without two such runs, no header row
+    line = lines[i]
+    if len(_FOUR_DIGITS.findall(line)) >= 2 and len(DATE.findall(line)) >= 2:
+        found = header_at(lines, i, power, calendar)
+        if found is not None:
+            return True, found
+    one = one_date_header(lines, i, power, calendar)
+    return one is not None, one
+
+
+# a rate as a table prints it below the first row's "%": "11.9", "(0.5)"
+_RATE = re.compile(r"\(?-?\d{1,2}\.\d\d?\)?")
+_IN_YEARS = re.compile(r"\b(?:in\s+)?years\b|\bterm\b", re.IGNORECASE)
+
+
+def _percent_row(
+    cells: list[re.Match[str]], header: Header, line: str, percents: bool | None
+) -> bool:
+    """Whether a row is of percentages ("Effective tax rate (1) 21.0 % 19.5 %"), stored apart
+    (`PERCENT_ROW`): each cell marked "%" — or, in a table whose first row was of
+    percentages, each a rate without the mark, as tables print "%" (like "$") on the first
+    row and the total only ("U.S. 10.3 % 3.7 %" over "International 11.9 13.0")."""
+    marked = _unmarked(cells, header, line)
+    if marked and all("%" in c.group(0) for c in marked):
+        return True
+    return bool(
+        percents
+        and not _IN_YEARS.search(line)  # "Expected life of options (in years) 5.7 6.0"
+        and len(marked) == len(header.columns)
+        and all(_RATE.fullmatch(c.group(0).strip()) for c in marked)
+    )
 
 
 def _split_row(label: str, line: str, header: Header, before: str) -> bool:
@@ -236,14 +270,18 @@ def _period_cells(cells: list[re.Match[str]], header: Header) -> list[re.Match[s
 
 
 def _row_figures(
-    line: str, previous: str, heading: str, header: Header, page: int, power: int | None
+    line: str,
+    previous: str,
+    heading: str,
+    header: Header,
+    page: int,
+    table: tuple[int | None, bool | None],
 ) -> list[TaggedFact]:
+    """A row's figures, one per column; `table`: its power of ten, and whether its first row
+    was of percentages (None before its first row)."""
     cells = row_cells(line)
-    shares = [c for c in cells if "%" in c.group(0)]
-    # a row of percentages ("Effective tax rate (1) 21.0 % 19.5 %"), stored apart
-    # (`PERCENT_ROW`): only with one cell per period, or a header that names its change
-    # columns (a change's "1.5 %" is no year's rate)
-    percent = bool(shares) and all("%" in c.group(0) for c in _unmarked(cells, header, line))
+    power, percents = table
+    percent = _percent_row(cells, header, line, percents)
     if percent:
         cells = _unmarked(cells, header, line)
         if len(cells) != len(header.columns) and not header.layout:

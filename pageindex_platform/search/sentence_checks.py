@@ -29,8 +29,9 @@ _WITH_PARENT = deferred(
     r"(?i:segments?|subsidiar\w+|utilit\w+|divisions?|business\s+units?|SBUs?)\b"
 )
 _SPANNING = deferred(
-    r"\b(?:throughout|across|among|in|of|for)\s+(?:all\s+(?:of\s+)?)?(?:our|its|the|their)\s+"
-    r"(?:[\w&'’-]+\s+){0,5}segments\b",
+    r"\b(?:throughout|across|among|in|of|for)\s+(?:(?:all\s+(?:of\s+)?)?(?:our|its|the|their)\s+"
+    r"(?:[\w&'’-]+\s+){0,5}segments\b|(?:each|every|all)\s+(?:of\s+(?:our|its|the|their)\s+)?"
+    r"(?:[\w&'’-]+\s+){0,4}?segments?\b)",  # "with double-digit growth across each segment"
     re.IGNORECASE,
 )
 # a sentence whose subject is another entity: "OVEC has two plants ... with 2,109 MW"
@@ -90,9 +91,10 @@ def sentence_checks(
     named = part is not None and re.search(
         rf"\b{next(g for g in part.groups() if g)}", question, re.I
     )
-    one = (part and not named and not _WITH_PARENT.search(sentence)) or (
-        _SEGMENT.search(sentence) and not _SPANNING.search(sentence)
-    )
+    spans = _SPANNING.search(sentence)
+    one = (
+        part and not named and not _WITH_PARENT.search(sentence) and not (spans and part[1])
+    ) or (_SEGMENT.search(sentence) and not spans)
     other = _other_subject(sentence, document, question)
     missing = [w for w in _NUMBER_WORD.findall(question) if not _says_number(sentence, w)]
     if missing:  # "its eight utility businesses": the sentence of the eight

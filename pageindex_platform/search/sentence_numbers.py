@@ -94,6 +94,31 @@ def sentences_of(text: str) -> list[str]:
     return SENTENCE.split(_WRAPPED.sub(_joined, text))
 
 
+# a list's item that names one part and how it moved, and leaves what moved to the sentence
+# over the list ("Comparable sales increased 11.7% across all segments:" over "U.S.
+# increased 10.3%", "International Operated Markets segment increased 11.9%")
+_PART_MOVED = deferred(
+    r"(?:[•▪◦·*–-]\s*)?(?:[A-Z][\w.&'’-]*\s+){1,6}(?:segments?\s+|regions?\s+)?"
+    r"(?:increased|decreased|grew|rose|fell|declined|(?:was|were)\s+(?:up|down))\s+(?:by\s+)?"
+    r"\(?-?\d[\d.,]*\)?\s?(?:%|percent\b)(?!.*\d)"  # one part, one figure
+)
+
+
+def led_sentences(text: str) -> list[tuple[str, str]]:
+    """A page's sentences, each on one line, with the sentence over it where it is a list's
+    item that leaves what moved to it (`_PART_MOVED`; "" where it is not)."""
+    out: list[tuple[str, str]] = []
+    lead = ""  # a sentence ending in a colon, over the list items after it
+    for sentence in sentences_of(text):
+        flat = " ".join(sentence.split())
+        if not re.search(r"\w", flat):
+            continue  # a list's bullet on a line of its own
+        item = bool(lead) and bool(_PART_MOVED.match(flat))
+        out.append((flat, f"{lead} " if item else ""))
+        lead = flat if flat.endswith(":") else lead if item else ""
+    return out
+
+
 _PARENTHESISED = deferred(r"\([^()]*\)")
 
 

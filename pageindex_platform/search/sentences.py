@@ -35,12 +35,12 @@ from .sentence_numbers import (
     SCALES,
     clause_at,
     clause_of,
+    led_sentences,
     numbers,
     of_a_whole,
     position,
     respective,
     said_of_part,
-    sentences_of,
 )
 from .share_counts import count_row, noun_row
 from .terms import initials, phrase_words
@@ -149,10 +149,9 @@ def _found(
     pages = queries.pages_mentioning(session, document, keys, ranked=True)
     out: list[tuple[int, int, str, float, str]] = []
     for page in pages:
-        for sentence in sentences_of(page.text):
-            flat = " ".join(sentence.split())
+        for flat, said in led_sentences(page.text):
             for value, shown in _figures(flat, ask):
-                clause = clause_of(flat, shown)
+                clause = said + clause_of(flat, shown)
                 if ask.subject and _score(clause, ask, ask.subject) < len(ask.subject):
                     continue  # "rooms revenue increased 5%, due to ... REVPAR": not REVPAR's
                 if (ask.subject or ask.direction) and _SHARE_OF_ALL.match(flat[flat.find(shown) :]):

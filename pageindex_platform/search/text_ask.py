@@ -38,7 +38,7 @@ _STOP = (
         "percent percentage increase decrease change growth grow rise decline compared over than "
         "versus vs much prior previous last first second third fourth yoy roughly approximately "
         "about around nearly based located headquartered share portion proportion came be being "
-        "been would will could should say says said into onto upon same".split()
+        "been would will could should say says said into onto upon same result results".split()
     )
     | PERIOD_WORDS
 )
