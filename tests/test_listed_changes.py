@@ -1,8 +1,8 @@
 """A release's list of how each part moved under a sentence that says what moved ("Global
 comparable sales increased 11.7%, reflecting strong comparable sales across all segments:"
 over "• U.S. increased 10.3%"), and a table of percentages that prints "%" on its first row
-and its total only: each part's change is read as the list or the table gives it — never the
-whole company's revenue growth, nor a change computed between two rates read as dollars."""
+and its total only: each part's change is read as the list or the table gives it — never a
+change computed between two rates read as dollars."""
 
 from __future__ import annotations
 
@@ -90,7 +90,6 @@ def oriole(tmp_path: Path) -> None:
             "sales increase in Q2 2023?",
             11.9,
         ),
-        ("What was Oriole Foods' global comparable sales growth in Q2 2023?", 11.7),
     ],
 )
 def test_each_part_s_change_is_read_as_the_list_or_table_gives_it(
@@ -100,4 +99,3 @@ def test_each_part_s_change_is_read_as_the_list_or_table_gives_it(
     headline = out["headline"]
     assert headline is not None, out["answer"]
     assert headline["value"] == pytest.approx(value), out["answer"]
-    assert "revenue growth" not in out["answer"].split("\n")[0]

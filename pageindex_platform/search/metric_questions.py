@@ -30,7 +30,7 @@ from .formulas_told import (
     trailing,
 )
 from .metrics import Catalogue, Metric
-from .terms import on_basis, phrase_words
+from .terms import phrase_words
 
 _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _DEFINED = deferred(
@@ -374,7 +374,7 @@ def metric_in(question: str, catalogue: Catalogue, defined: dict[str, Metric]) -
     for metric in catalogue.metrics:
         for name in metric.names:
             w = phrase_words(name)
-            if w in words and (best is None or len(w) > best[1]) and not on_basis(words, w):
+            if w in words and (best is None or len(w) > best[1]):
                 best = (metric, len(w))
     if best is None:  # else the term taken is what is asked ("What was X, taking X as ...")
         asked = (m for m in defined.values() if phrase_words(m.name) not in inputs)

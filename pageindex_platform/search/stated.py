@@ -37,6 +37,7 @@ from .headline import (
 )
 from .items_named import items_asked, joined_items
 from .line_shares import line_metric
+from .metric_parts import metric_part
 from .metric_questions import (
     Asked,
     asked,
@@ -55,13 +56,13 @@ from .phrase_end import named_beyond
 from .printed import continuing_unsaid
 from .printed_rates import against_printed
 from .registrants import registrant_asked
-from .said_first import in_text, said_instead, set_aside_unasked
+from .said_first import in_text
 from .schedules import due_later, scheduled
 from .segments import segment_stated
 from .stated_periods import fiscal_years_of, read_period, with_reading, year_labels
 from .table_named import unquoted
 from .text_amounts import or_in_text
-from .working import MissingInput, Working, compute
+from .working import MissingInput, Working, compute, terms_defined
 
 logger = logging.getLogger(__name__)
 
@@ -171,10 +172,12 @@ def _stated(
                 if said is not None and said.headline is not None:
                     return said
         else:
-            set_aside_unasked(session, question, document, metric, defined, stated)
-            said = said_instead(session, question, document, ask, (metric, told, defined), stated)
-            if number and said is not None and said.headline is not None:
-                return said
+            _set_aside_unasked(session, question, document, metric, defined, stated)
+            if stated.working is None and number and metric not in defined.values():
+                # "Operating margin increased $344 million, or 15%": a line the filing names so
+                said = in_text(session, question, document, ask, None, {}, metric)
+                if said is not None and said.headline is not None:
+                    return said
             if stated.working and not defined and not ADJUSTED.search(question):
                 stated = against_printed(stated, stated.working, book)  # the filing's own
             return stated if number else for_reference(stated)
@@ -203,6 +206,37 @@ def _stated(
         what, reason = other
         unsure(stated, reason, what)
     return stated
+
+
+def _set_aside_unasked(
+    session: Session,
+    question: str,
+    document: DocumentInfo,
+    metric: Metric,
+    defined: dict[str, Metric],
+    stated: Stated,
+) -> None:
+    """The computed metric set aside, and said so first, where it is not what the question
+    asks: computed by the usual definition where the question writes its own, for the whole
+    company where it asks a part's, from the reported lines where it asks an adjusted one."""
+    own = metric in defined.values() or terms_defined(question, stated.working)
+    if stated.working is None or own:
+        return
+    if writes_definition(question):
+        stated.text = (
+            "The question defines the metric in its own words, which could not be "
+            f"read as a formula; computed by the usual definition instead: {stated.text}"
+        )
+        demote(stated, "the usual definition, not the one the question writes")
+    elif part := metric_part(question, metric.names, names_of(session, document)):
+        stated.text = f"The question asks for {part}; the whole company's instead: {stated.text}"
+        demote(stated, f"{part!r} is asked; {metric.name} is the whole company's")
+    elif ADJUSTED.search(question):
+        stated.text = (
+            "The question asks for an adjusted (non-GAAP) figure; computed from the "
+            f"reported lines instead: {stated.text}"
+        )
+        demote(stated, "computed from the reported lines; an adjusted figure is asked")
 
 
 def _computed(

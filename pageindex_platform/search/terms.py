@@ -149,19 +149,3 @@ def glossed(label: str, question: str) -> set[str]:
 def _in_parentheses(text: str) -> set[str]:
     """The words a text writes in parentheses."""
     return set(phrase_words(" ".join(re.findall(r"\(([^)]*)\)", text))).split())
-
-
-# the words before a measure's name that make it another measure than the statements'
-# ("comparable sales growth", "organic revenue growth", "constant currency sales growth")
-_BASIS_BEFORE = deferred(
-    r"\b(?:comparable|comp|organic|same\s+store|like\s+for\s+like|constant\s+currency|"
-    r"identical|same\s+restaurant)(?:\s+store)?\s*$"
-)
-
-
-def on_basis(words: str, name: str) -> bool:
-    """Whether the question says a metric's name after a basis of another measure (see
-    `_BASIS_BEFORE`): not the catalogue's metric, which the statements' lines compute."""
-    words = f" {words.strip()} "
-    at = words.find(f" {name.strip()} ")
-    return at > 0 and bool(_BASIS_BEFORE.search(words[:at]))
