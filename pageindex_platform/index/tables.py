@@ -159,10 +159,10 @@ def _header_begun(
     """Whether line `i` begins a table, and its header: a sentence introducing a table ("The
     following table shows ...": the old header is done; a date it names heads the new
     one), a header's dates, or a note's one date."""
-    if _NEW_TABLE.match(lines[i]):
+    line = lines[i]
+    if _NEW_TABLE.match(line):
         return True, one_date_header(lines, i, power, calendar)
     # every date holds four digits in a row: without two such runs, no header row
-    line = lines[i]
     if len(_FOUR_DIGITS.findall(line)) >= 2 and len(DATE.findall(line)) >= 2:
         found = header_at(lines, i, power, calendar)
         if found is not None:
@@ -177,13 +177,13 @@ _IN_YEARS = re.compile(r"\b(?:in\s+)?years\b|\bterm\b", re.IGNORECASE)
 
 
 def _percent_row(
-    cells: list[re.Match[str]], header: Header, line: str, percents: bool | None
+    marked: list[re.Match[str]], header: Header, line: str, percents: bool | None
 ) -> bool:
     """Whether a row is of percentages ("Effective tax rate (1) 21.0 % 19.5 %"), stored apart
-    (`PERCENT_ROW`): each cell marked "%" — or, in a table whose first row was of
-    percentages, each a rate without the mark, as tables print "%" (like "$") on the first
-    row and the total only ("U.S. 10.3 % 3.7 %" over "International 11.9 13.0")."""
-    marked = _unmarked(cells, header, line)
+    (`PERCENT_ROW`): each of its cells (`marked`: less a footnote's marker) marked "%" — or,
+    in a table whose first row was of percentages, each a rate without the mark, as tables
+    print "%" (like "$") on the first row and the total only ("U.S. 10.3 % 3.7 %" over
+    "International 11.9 13.0")."""
     if marked and all("%" in c.group(0) for c in marked):
         return True
     return bool(
@@ -281,9 +281,10 @@ def _row_figures(
     was of percentages (None before its first row)."""
     cells = row_cells(line)
     power, percents = table
-    percent = _percent_row(cells, header, line, percents)
+    marked = _unmarked(cells, header, line)
+    percent = _percent_row(marked, header, line, percents)
     if percent:
-        cells = _unmarked(cells, header, line)
+        cells = marked
         if len(cells) != len(header.columns) and not header.layout:
             return []
     else:  # "$ 3,226,773 100.0% $ 2,729,388 100.0%": a ratio column beside each amount
