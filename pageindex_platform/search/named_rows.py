@@ -27,16 +27,14 @@ from .items_named import items_in
 from .line_shares import change_asked
 from .narrowing import ADJUSTED, RATE_ASKED
 from .part_shares import row_change
-from .parts_asked import besides_place
-from .printed import row_headings, table_context
 from .results import Check
+from .row_scores import PER_UNIT_ROW, Told, scored, word
 from .section_rows import other_side
-from .sentence_numbers import MONTHS, PERIOD_WORDS
+from .sentence_numbers import MONTHS
 from .side_rows import side_row
 from .table_named import FILLER as _FILLER
-from .table_named import LEAST as _LEAST
 from .table_named import of_table_named
-from .terms import STATEMENT_NAMED, glossed, name_words, phrase_words
+from .terms import STATEMENT_NAMED, name_words, phrase_words
 
 # a percentage asked: read from a row of percentages ("MBR ... 85.0 %"), never an amount's
 _PERCENT = deferred(r"%|\bpercent|\bpercentage\b|\bshare\s+of\b|\bmargin\b|\bratio\b", re.I)
@@ -76,21 +74,7 @@ _SHOWN_IN = deferred(
 )
 # a row whose name says it is per share ("Adjusted EPS"), whatever unit its cells were read in
 _PER_SHARE_ROW = deferred(r"\beps\b|\bper\s+(?:diluted\s+|basic\s+)?share\b").search
-# a row of a rate per unit ("Net plant investment per customer", "Revenue per package"): a
-# measure of its own, printed as it is whatever the table's scale of its amounts
-_PER_UNIT_ROW = deferred(r"\beps\b|\bper\s+(?!cent\b)[a-z]").search
 _COUNTED = deferred(r"\bhow\s+many\s+([a-z]+)", re.IGNORECASE)  # the noun counted
-# words of a question that name no row: its verbs, its period, how to answer
-_NOT_SAID = (
-    _FILLER
-    | PERIOD_WORDS
-    | frozenset(
-        "did does do was were is are has have had its their it as with during end fiscal year "
-        "quarter answer round usd dollar million billion thousand approximately about as of "
-        "company be been will would could should generate generated report reported record "
-        "recorded alone per form first second third fourth half full".split()
-    )
-)
 
 
 def named_row(
@@ -117,17 +101,17 @@ def named_row(
     what = _ASKED.search(plain)
     # the words of what is asked ("how many shares ... did Acme repurchase"), or that changed
     said = change[0] if change else what["what"] if what else plain
-    core = {w for w in phrase_words(said).split() if _word(w)} - own
+    core = {w for w in phrase_words(said).split() if word(w) and len(w) > 1} - own  # not "'s"
     core -= _AS_PERCENT if percent else set()  # "what percentage of net sales": "net sales"
     share_of = percent and _SHARE_OF.search(plain) is not None  # a row of a table of shares
     # a name the question gives ("Greater China", "Mobileye") is in the row's name
     names = {phrase_words(w).strip() for w in _NAME.findall(plain)} - own - _NOT_A_NAME
-    names = {w for w in names if _word(w)}  # as a row's words are read ("Company")
+    names = {w for w in names if word(w)}  # as a row's words are read ("Company")
     # "(excluding the current portion)": a row that says it is not the one asked
     asked -= set(phrase_words(" ".join(_RULED_OUT.findall(plain))).split())
     stored = {f.concept.split(":", 1)[1] for f in percentages} if percent else None
     found = stored if stored is not None else queries.table_keys(session, document.id)
-    keys = _named_keys(found, question, plain, asked, own, items)
+    keys = _named_keys(found, (question, plain), asked, (own, names), items)
     if not keys:
         return Stated()
     if percent:  # not the whole the others are shares of ("Net sales 100.0 %")
@@ -137,58 +121,51 @@ def named_row(
     facts = [f for f in book.of_period(facts, year) if not other_side(f.label or "", plain)]
     book.load_pages([f.page for f in facts])
     wanted = {id(i) for i, _, _ in items_in(plain, items)}  # the line the question names
-    scored = []
+    lines = frozenset(w for i in items for n in i.names for w in phrase_words(n).split())
+    told = Told(question, plain, asked, core, names, share_of, wanted, lines)
+    rows: list[tuple[int, Figure, bool]] = []
     for fact in facts:
-        figure = Figure.of(document.name, fact)
-        name = set(keys[fact.concept.split(":", 1)[1]])
-        headings = row_headings(figure, book.page_text(figure.page))
-        if _measures_another(headings, question, items) and not _PER_UNIT_ROW(fact.concept):
-            continue  # "Coast Group" under "Operating income (loss):" for its net revenue
-        if len(name) < _LEAST:  # "International": named only with its heading
-            name |= _heading_words(headings, asked)
-        if len(name) < _LEAST and share_of:  # "Skincare 20%" of "percentage of net sales by
-            name |= _context_words(figure, book.page_text(figure.page), asked)  # category"
-        if wanted and not _of_line(figure, headings, book, (plain, wanted), items):
-            continue  # "U.S." of income before taxes, for "U.S. net sales"
-        # the row's name says half of what is asked at least (not "Operating leases" for
-        # "operating lease payments scheduled to fall due in 2021")
-        said = name | glossed(figure.label, plain)  # "(including production costs)"
-        if len(name) >= _LEAST and 2 * len(said & core) >= len(core) and names <= name:
-            scored.append((len(name), figure))
-    if not scored:
+        row = scored(fact, set(keys[fact.concept.split(":", 1)[1]]), told, book, items)
+        if row is not None:
+            rows.append(row)
+    if not rows:
         return Stated()
-    part = _PART_ASKED.search(question) is not None  # a segment's table may then hold it
+    # a segment's table may then hold it; or a part's row: of the part the question names
+    part = _PART_ASKED.search(question) is not None or any(of_part for _, _, of_part in rows)
     # a balance asked at a date: what a balance sheet holds, at the date the question says
     balance = book.ask.months == 0 and _BALANCE_NAMED.search(question) is not None
-    return _checked(scored, book, year, question, part=part, balance=balance)
+    named = [(words, figure) for words, figure, _ in rows]
+    return _checked(named, book, year, question, part=part, balance=balance)
 
 
 def _named_keys(
     keys: Iterable[str],
-    question: str,
-    plain: str,
+    asked_as: tuple[str, str],
     asked: set[str],
-    own: set[str],
+    words: tuple[set[str], set[str]],
     items: Sequence[LineItem],
 ) -> dict[str, list[str]]:
     """The rows' keys (label keys) whose every word the question says, in its order, with
     those words: not a catalogue line's, not a row of another count or act, not the reported
-    row where an adjusted measure is asked."""
+    row where an adjusted measure is asked (a part's row, named only by names the question
+    gives, may be of a table of the adjusted measure: its title is read later). `asked_as`:
+    the question as written and plain; `words`: the company's words and the names it gives."""
+    (question, plain), (own, names) = asked_as, words
     counted = _COUNTED.search(question)
     noun = phrase_words(counted[1]).strip() if counted else ""
     lines = {k for item in items for k in item.keys}  # the catalogue's rows: its lines'
     acts = [m[1].lower()[:4] for m in _ACT.finditer(plain)]
     # an adjusted measure asked ("Adjusted EPS"): only a row that says it is adjusted
     adjusted = ADJUSTED.search(plain) is not None
-    sequence = [w for w in phrase_words(plain).split() if _word(w) and w not in own]
+    sequence = [w for w in phrase_words(plain).split() if word(w) and w not in own]
     named = {}
     for key in keys:
-        said = [w for w in key.split() if _word(w) and w not in _FILLER]
+        said = [w for w in key.split() if word(w) and w not in _FILLER]
         if key in lines or not said or (noun and noun not in said) or re.search(r"\d", key):
             continue  # a label holding figures is a row misread
         if acts and not all(any(w.startswith(a) for w in said) for a in acts):
             continue  # "stores did Acme open": a row of stores is the balance, not those opened
-        if adjusted and not (ADJUSTED.search(key) or "adjust" in said):
+        if adjusted and not (ADJUSTED.search(key) or "adjust" in said or set(said) <= names):
             continue  # "Adjusted EPS": not the reported "Diluted EPS"
         if all(w in asked for w in said) and not _interrupted(said, sequence):
             named[key] = said
@@ -207,34 +184,11 @@ def _amount_rows(
     ]
 
 
-def _of_line(
-    figure: Figure,
-    headings: list[str],
-    book: CheckedBook,
-    asked: tuple[str, set[int]],
-    items: Sequence[LineItem],
-) -> bool:
-    """Whether the row's label, its headings or its table's own words name a line the
-    question names (`asked`: the question and the ids of its lines), and every word the
-    question says of a part of it ("cloud services and license support revenues in the
-    Americas": not a table of cloud and license revenues)."""
-    question, wanted = asked
-    context = table_context(figure, book.page_text(figure.page))
-    table = " ".join([figure.label, *headings, context])
-    named = [i for i, _, _ in items_in(table, items) if id(i) in wanted]
-    said = set(phrase_words(table).split())
-    names = [book.document.company or "", *book.document.company_aliases]
-    return any(
-        set(phrase_words(besides_place(question, i, figure.label, names)).split()) <= said
-        for i in named
-    )
-
-
 def _per_share_unscaled(fact: FactInfo) -> FactInfo:
     """A row per share or per unit of a table "in millions, except per share amounts", read
     in the table's scale ("Adjusted EPS 1.52" as 1,520,000): its figure as printed."""
     scale = fact.decimals or 0
-    if _PER_UNIT_ROW(fact.concept) and "/" not in fact.unit and scale < 0:
+    if PER_UNIT_ROW(fact.concept) and "/" not in fact.unit and scale < 0:
         return replace(fact, value=fact.value * 10.0**scale, decimals=None)
     return fact
 
@@ -304,26 +258,6 @@ def _same_digits(one: float, other: float) -> bool:
     )
 
 
-def _measures_another(headings: list[str], question: str, items: Sequence[LineItem]) -> bool:
-    """Whether the row's nearest heading names a line item the question does not name: the
-    row is a part of that line ("Operating income (loss):" over "Coast Group 50")."""
-    named = {item.name for item, _, _ in items_in(headings[0], items)} if headings else set()
-    return bool(named) and not named & {item.name for item, _, _ in items_in(question, items)}
-
-
-def _heading_words(headings: list[str], asked: set[str]) -> set[str]:
-    """The words of the row's nearest heading where the question says them all (two at
-    least), else none: "Gross Merchandise Volume (3)" over "International"."""
-    if not headings:
-        return set()
-    said = {
-        w
-        for w in phrase_words(re.sub(r"\([^)]*\)", " ", headings[0])).split()
-        if _word(w) and w not in _FILLER
-    }
-    return said if len(said) >= _LEAST and said <= asked else set()
-
-
 def _without_company(question: str, own: set[str]) -> str:
     """The question less each run of capitalised words that are all the company's ("MGM
     Resorts'", "Best Buy's", "Acme")."""
@@ -333,14 +267,6 @@ def _without_company(question: str, own: set[str]) -> str:
         return " " if words and all(w in own for w in words) else run[0]
 
     return _CAPITALISED_RUN.sub(named, question)
-
-
-def _context_words(figure: Figure, text: str, asked: set[str]) -> set[str]:
-    """The words asked that the lines over a row's table say (its title, the sentence that
-    introduces it, its header), two at least; else none."""
-    above = table_context(figure, text).rsplit("\n", 1)[0]
-    said = {w for w in phrase_words(above).split() if _word(w)} & asked
-    return said if len(said) >= _LEAST else set()
 
 
 def _interrupted(said: list[str], sequence: list[str]) -> bool:
@@ -354,11 +280,6 @@ def _interrupted(said: list[str], sequence: list[str]) -> bool:
     # placing of the row's words closest together
     at = min(itertools.product(*places), key=lambda spots: max(spots) - min(spots))
     return any(w not in said for w in sequence[min(at) : max(at) + 1])
-
-
-def _word(word: str) -> bool:
-    """A word that may say what a row is: not a number, not a month, not a filler word."""
-    return word.isalpha() and word not in MONTHS and word not in _NOT_SAID
 
 
 def or_named_row(

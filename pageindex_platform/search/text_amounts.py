@@ -173,11 +173,14 @@ def amount_in_text(
     found = _sentences(session, document, core, context, told, spelled)
     named = [x for x in found if not told or _names_said(told_text, x[2], company_words)]
     for score, page, sentence in named[:8]:
-        amount = amount_of(sentence, core, figures, per_share, year, told)
+        # "the total aggregate principal amount of the bonds (due 2029, 2033 and 2053) sold":
+        # the list's total, not the amount of the last one the years are said after
+        total = listed_total(sentence, question) if len(figures) != 1 else None
+        amount = amount_of(sentence, core, figures, per_share, year, told) if not total else None
         if amount is not None:
             scale = SCALES.get((amount[2] or "").lower(), 1)
             value, shown, end = float(amount[1].replace(",", "")) * scale, amount[0], amount.end()
-        elif (total := listed_total(sentence, question)) is not None:
+        elif (total := total or listed_total(sentence, question)) is not None:
             value, shown, end = total  # "the total aggregate principal amount of the bonds sold"
         else:
             continue
@@ -248,8 +251,18 @@ def _core(asked: str, company_words: set[str]) -> tuple[list[str], list[str], st
     if len(head) < 2 or verb is None:
         return _words(asked, company_words), [], ""
     told = _words(asked[verb.end() :], company_words)
-    words = [w for w in told if w not in head and w not in PERIOD_WORDS]
+    words = [w for w in told if w not in head and w not in PERIOD_WORDS and w not in _TELLING]
     return head, words, asked[verb.end() :]
+
+
+# words of the question about the filing's telling ("did Acme say ... when it announced"), not
+# about the amount: a sentence need not say them
+_TELLING = frozenset(
+    phrase_words(
+        "say says said state states stated announce announces announced disclose discloses "
+        "disclosed when while it they"
+    ).split()
+)
 
 
 # a name told after the verb ("the 2022 Mosquito fire", "Summit Semiconductor"): a sentence
