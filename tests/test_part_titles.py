@@ -27,7 +27,7 @@ EARNINGS BEFORE INTEREST AND TAXES $ {ebit} $ 1,500
 """
 
 
-ANNUAL = f"""{cover("10-K", YEAR, name="HERON OUTFITTERS INC.")}
+ANNUAL = f"""{cover("10-K", YEAR, name="PLOVER OUTFITTERS INC.")}
 # Item 7. Management's Discussion and Analysis
 
 Operating segments are evaluated on earnings before interest and taxes.
@@ -57,7 +57,7 @@ EIGHT_K = """FORM 8-K
 
 CURRENT REPORT
 
-HERON OUTFITTERS INC.
+PLOVER OUTFITTERS INC.
 
 (Exact name of registrant as specified in its charter)
 
@@ -65,30 +65,30 @@ Date of Report: June 5, 2023
 
 # Item 8.01 Other Events
 
-On June 5, 2023, Heron Outfitters Inc. completed the sale of (i) $850,000,000 aggregate
+On June 5, 2023, Plover Outfitters Inc. completed the sale of (i) $850,000,000 aggregate
 principal amount of 6.100% Senior Notes due 2029 (the "2029 Notes"), (ii) $1,150,000,000
 aggregate principal amount of 6.400% Senior Notes due 2033 (the "2033 Notes") and (iii)
 $500,000,000 aggregate principal amount of 6.750% Senior Notes due 2053 (the "2053 Notes",
 together with the 2029 Notes and the 2033 Notes, the "Notes").
 
-On June 5, 2023, Heron Outfitters Inc. announced that it has mutually agreed with Kestrel
-Mills to terminate the merger agreement. In connection with the termination, Heron will pay
+On June 5, 2023, Plover Outfitters Inc. announced that it has mutually agreed with Kestrel
+Mills to terminate the merger agreement. In connection with the termination, Plover will pay
 a termination fee of $353 million to Kestrel.
 """
 
 
 @pytest.fixture
-def heron(tmp_path: Path) -> None:
+def plover(tmp_path: Path) -> None:
     ingest_once(
-        "heron",
-        tmp_path / "heron",
-        {"heron-10k-2023.md": ANNUAL, "heron-8k-2023-06-05.md": EIGHT_K},
+        "plover",
+        tmp_path / "plover",
+        {"plover-10k-2023.md": ANNUAL, "plover-8k-2023-06-05.md": EIGHT_K},
     )
 
 
-def test_a_part_s_row_is_read_from_the_table_its_title_names(heron: None) -> None:
+def test_a_part_s_row_is_read_from_the_table_its_title_names(plover: None) -> None:
     question = (
-        "What were the earnings before interest and taxes (EBIT) of Heron's Greater Asia "
+        "What were the earnings before interest and taxes (EBIT) of Plover's Greater Asia "
         "geography in fiscal 2023?"
     )
     out = run_json("ask", question)
@@ -98,23 +98,23 @@ def test_a_part_s_row_is_read_from_the_table_its_title_names(heron: None) -> Non
     assert "GREATER ASIA" in headline["label"]  # named as the part's, not the company's
 
 
-def test_a_rate_per_unit_is_not_the_row_of_the_whole_amount(heron: None) -> None:
-    out = run_json("ask", "What was Heron's Express segment revenue per package in fiscal 2023?")
+def test_a_rate_per_unit_is_not_the_row_of_the_whole_amount(plover: None) -> None:
+    out = run_json("ask", "What was Plover's Express segment revenue per package in fiscal 2023?")
     headline = out["headline"]
     assert headline is None or headline["value"] != pytest.approx(33_917_000_000), out["answer"]
 
 
-def test_the_total_of_listed_notes_is_their_sum(heron: None) -> None:
+def test_the_total_of_listed_notes_is_their_sum(plover: None) -> None:
     question = (
-        "In Heron's June 2023 8-K reporting the sale of Senior Notes (due 2029, 2033 and "
+        "In Plover's June 2023 8-K reporting the sale of Senior Notes (due 2029, 2033 and "
         "2053), what was the total aggregate principal amount sold, in USD millions?"
     )
     assert stated_value(question) == pytest.approx(2_500)  # not the 2053 notes' 500
 
 
-def test_words_about_the_telling_are_not_asked_of_the_sentence(heron: None) -> None:
+def test_words_about_the_telling_are_not_asked_of_the_sentence(plover: None) -> None:
     question = (
-        "In its June 2023 8-K, how large a termination fee did Heron say it would pay Kestrel "
+        "In its June 2023 8-K, how large a termination fee did Plover say it would pay Kestrel "
         "Mills when it announced the end of the acquisition?"
     )
     assert stated_value(question) == pytest.approx(353_000_000)

@@ -111,7 +111,7 @@ def named_row(
     asked -= set(phrase_words(" ".join(_RULED_OUT.findall(plain))).split())
     stored = {f.concept.split(":", 1)[1] for f in percentages} if percent else None
     found = stored if stored is not None else queries.table_keys(session, document.id)
-    keys = _named_keys(found, (question, plain), asked, (own, names), items)
+    keys = _named_keys(found, question, plain, asked, own, items)
     if not keys:
         return Stated()
     if percent:  # not the whole the others are shares of ("Net sales 100.0 %")
@@ -122,7 +122,7 @@ def named_row(
     book.load_pages([f.page for f in facts])
     wanted = {id(i) for i, _, _ in items_in(plain, items)}  # the line the question names
     lines = frozenset(w for i in items for n in i.names for w in phrase_words(n).split())
-    told = Told(question, plain, asked, core, names, share_of, wanted, lines)
+    told = Told(question, plain, asked, core, names, share_of, wanted, lines, frozenset(own))
     rows: list[tuple[int, Figure, bool]] = []
     for fact in facts:
         row = scored(fact, set(keys[fact.concept.split(":", 1)[1]]), told, book, items)
@@ -140,17 +140,15 @@ def named_row(
 
 def _named_keys(
     keys: Iterable[str],
-    asked_as: tuple[str, str],
+    question: str,
+    plain: str,
     asked: set[str],
-    words: tuple[set[str], set[str]],
+    own: set[str],
     items: Sequence[LineItem],
 ) -> dict[str, list[str]]:
     """The rows' keys (label keys) whose every word the question says, in its order, with
     those words: not a catalogue line's, not a row of another count or act, not the reported
-    row where an adjusted measure is asked (a part's row, named only by names the question
-    gives, may be of a table of the adjusted measure: its title is read later). `asked_as`:
-    the question as written and plain; `words`: the company's words and the names it gives."""
-    (question, plain), (own, names) = asked_as, words
+    row where an adjusted measure is asked."""
     counted = _COUNTED.search(question)
     noun = phrase_words(counted[1]).strip() if counted else ""
     lines = {k for item in items for k in item.keys}  # the catalogue's rows: its lines'
@@ -165,7 +163,7 @@ def _named_keys(
             continue  # a label holding figures is a row misread
         if acts and not all(any(w.startswith(a) for w in said) for a in acts):
             continue  # "stores did Acme open": a row of stores is the balance, not those opened
-        if adjusted and not (ADJUSTED.search(key) or "adjust" in said or set(said) <= names):
+        if adjusted and not (ADJUSTED.search(key) or "adjust" in said):
             continue  # "Adjusted EPS": not the reported "Diluted EPS"
         if all(w in asked for w in said) and not _interrupted(said, sequence):
             named[key] = said

@@ -15,7 +15,6 @@ from ..patterns import deferred
 from .checks import CheckedBook
 from .figures import Figure, LineItem
 from .items_named import items_in
-from .narrowing import ADJUSTED
 from .parts_asked import besides_place
 from .printed import row_headings, table_context
 from .sentence_numbers import MONTHS, PERIOD_WORDS
@@ -57,6 +56,7 @@ class Told:
     share_of: bool
     wanted: set[int]
     line_words: frozenset[str] = frozenset()  # the words of the catalogue lines' names
+    own: frozenset[str] = frozenset()  # the company's words
 
 
 def scored(
@@ -78,17 +78,12 @@ def scored(
         return None  # "U.S." of income before taxes, for "U.S. net sales"
     # a name the row does not say is its table's: "GREATER CHINA" over the region's table
     title = _titled(figure, text, told.names - name)
-    if title is None or len(name) < _LEAST:
+    if title is None or len(name) < _LEAST or (title and _qualified(figure.label, title, told)):
         return None
     if _PER_UNIT_ASKED.search(told.plain) and not PER_UNIT_ROW(fact.concept):
         return None  # "revenue per package": not the row of the revenue
     # the title stands for the names it says, not for the measure
     said = name | glossed(figure.label, told.plain) | (told.names - name)
-    if name <= told.names:  # a part's row ("Regional Operations"): the measure is its table's
-        said |= _context_words(figure, text, told.asked)
-        adjusted = ADJUSTED.search(told.plain) and not ADJUSTED.search(figure.label)
-        if adjusted and "adjusted" not in phrase_words(table_context(figure, text)).split():
-            return None  # an adjusted measure asked; the table is not of one
     # the row's name says half of what is asked at least (not "Operating leases" for
     # "operating lease payments scheduled to fall due in 2021")
     if 2 * len(said & told.core) < len(told.core):
@@ -96,7 +91,8 @@ def scored(
     # a part's row: its table titled by the part, or its label a name the question gives that
     # names no line ("MGM China", not "Total Revenue")
     part = bool(title) or bool(name & told.names - told.line_words)
-    return len(name), replace(figure, label=f"{title} {figure.label}".strip()), part
+    named = _name_span(title, (told.names - name) | told.own)
+    return len(name), replace(figure, label=f"{named} {figure.label}".strip()), part
 
 
 def _of_line(
@@ -140,6 +136,32 @@ def _heading_words(headings: list[str], asked: set[str]) -> set[str]:
         if word(w) and w not in _FILLER
     }
     return said if len(said) >= _LEAST and said <= asked else set()
+
+
+def _qualified(label: str, title: str, told: Told) -> bool:
+    """Whether the question says a word of its own right before the row's label ("VIP table
+    games win", "main floor table games drop"): a narrower line than the row, which the table
+    titled by the part does not print; not a filler word, a name or a word of the title."""
+    said = phrase_words(told.plain).split()
+    own = [w for w in phrase_words(label).split() if word(w)]
+    known = set(phrase_words(title).split()) | told.names | set(own) | told.own | _ASKING
+    return any(
+        at > 0 and word(said[at - 1]) and len(said[at - 1]) > 1 and said[at - 1] not in known
+        for at, w in enumerate(said)
+        if own and w == own[0]
+    )
+
+
+_ASKING = frozenset(("what", "which", "who", "whose", "how"))
+
+
+def _name_span(title: str, names: set[str]) -> str:
+    """The words of a table's title from the first to the last that names the part asked
+    ("Health Care Benefits" of "The following table summarizes the Health Care Benefits
+    segment's performance"); the title where it says none."""
+    words = title.split()
+    at = [i for i, w in enumerate(words) if set(phrase_words(w).split()) & names]
+    return " ".join(words[at[0] : at[-1] + 1]).strip(",:;") if at else title
 
 
 def _titled(figure: Figure, text: str, names: set[str]) -> str | None:
