@@ -46,7 +46,8 @@ _NOT_SAID = (
 class Told:
     """What a question says of the row it names: as written and plain, its words, the words
     of what it asks (`core`), the names it gives, whether it asks a share of a whole, and the
-    catalogue lines it names (their ids)."""
+    catalogue lines it names (their ids), the words of every catalogue line's names and the
+    company's own words."""
 
     question: str
     plain: str
@@ -55,8 +56,8 @@ class Told:
     names: set[str]
     share_of: bool
     wanted: set[int]
-    line_words: frozenset[str] = frozenset()  # the words of the catalogue lines' names
-    own: frozenset[str] = frozenset()  # the company's words
+    line_words: frozenset[str]
+    own: frozenset[str]
 
 
 def scored(
@@ -67,23 +68,25 @@ def scored(
     where it is not the row asked."""
     figure = Figure.of(book.document.name, fact)
     text = book.page_text(figure.page)
-    headings = row_headings(figure, text)
+    headings, context = row_headings(figure, text), table_context(figure, text)
     if _measures_another(headings, told.question, items) and not PER_UNIT_ROW(fact.concept):
         return None  # "Coast Group" under "Operating income (loss):" for its net revenue
     if len(name) < _LEAST:  # "International": named only with its heading
         name |= _heading_words(headings, told.asked)
     if len(name) < _LEAST and told.share_of:  # "Skincare 20%" of "percentage of net sales by
-        name |= _context_words(figure, text, told.asked)  # category"
-    if told.wanted and not _of_line(figure, headings, book, (told.plain, told.wanted), items):
+        name |= _context_words(context, told.asked)  # category"
+    table = " ".join([figure.label, *headings, context])  # its words and its table's
+    if told.wanted and not _of_line(figure.label, table, book, (told.plain, told.wanted), items):
         return None  # "U.S." of income before taxes, for "U.S. net sales"
     # a name the row does not say is its table's: "GREATER CHINA" over the region's table
-    title = _titled(figure, text, told.names - name)
+    missing = told.names - name
+    title = _titled(context, missing)
     if title is None or len(name) < _LEAST or (title and _qualified(figure.label, title, told)):
         return None
     if _PER_UNIT_ASKED.search(told.plain) and not PER_UNIT_ROW(fact.concept):
         return None  # "revenue per package": not the row of the revenue
     # the title stands for the names it says, not for the measure
-    said = name | glossed(figure.label, told.plain) | (told.names - name)
+    said = name | glossed(figure.label, told.plain) | missing
     # the row's name says half of what is asked at least (not "Operating leases" for
     # "operating lease payments scheduled to fall due in 2021")
     if 2 * len(said & told.core) < len(told.core):
@@ -91,30 +94,27 @@ def scored(
     # a part's row: its table titled by the part, or its label a name the question gives that
     # names no line ("MGM China", not "Total Revenue")
     part = bool(title) or bool(name & told.names - told.line_words)
-    named = _name_span(title, (told.names - name) | told.own)
+    named = _name_span(title, missing | told.own)
     return len(name), replace(figure, label=f"{named} {figure.label}".strip()), part
 
 
 def _of_line(
-    figure: Figure,
-    headings: list[str],
+    label: str,
+    table: str,
     book: CheckedBook,
     asked: tuple[str, set[int]],
     items: Sequence[LineItem],
 ) -> bool:
-    """Whether the row's label, its headings or its table's own words name a line the
-    question names (`asked`: the question and the ids of its lines), and every word the
-    question says of a part of it ("cloud services and license support revenues in the
-    Americas": not a table of cloud and license revenues)."""
+    """Whether the row's words and its table's (`table`: its label, its headings and the
+    lines over its table) name a line the question names (`asked`: the question and the ids
+    of its lines), and every word the question says of a part of it ("cloud services and
+    license support revenues in the Americas": not a table of cloud and license revenues)."""
     question, wanted = asked
-    context = table_context(figure, book.page_text(figure.page))
-    table = " ".join([figure.label, *headings, context])
     named = [i for i, _, _ in items_in(table, items) if id(i) in wanted]
     said = set(phrase_words(table).split())
     names = [book.document.company or "", *book.document.company_aliases]
     return any(
-        set(phrase_words(besides_place(question, i, figure.label, names)).split()) <= said
-        for i in named
+        set(phrase_words(besides_place(question, i, label, names)).split()) <= said for i in named
     )
 
 
@@ -164,13 +164,14 @@ def _name_span(title: str, names: set[str]) -> str:
     return " ".join(words[at[0] : at[-1] + 1]).strip(",:;") if at else title
 
 
-def _titled(figure: Figure, text: str, names: set[str]) -> str | None:
-    """The line over the row's table (its title, above its column header) that says every
-    name the question gives and the row's label does not ("GREATER CHINA" over "Earnings
-    before interest and taxes"): "" where the label says them all; None where no such line."""
+def _titled(context: str, names: set[str]) -> str | None:
+    """The line over the row's table (its title, above its column header; `context` as
+    `table_context` gives it) that says every name the question gives and the row's label
+    does not ("GREATER CHINA" over "Earnings before interest and taxes"): "" where the label
+    says them all; None where no such line."""
     if not names:
         return ""
-    lines = table_context(figure, text).split("\n")[:-1]  # not the row's own line
+    lines = context.split("\n")[:-1]  # not the row's own line
     return next(
         (
             line.strip()
@@ -181,10 +182,11 @@ def _titled(figure: Figure, text: str, names: set[str]) -> str | None:
     )
 
 
-def _context_words(figure: Figure, text: str, asked: set[str]) -> set[str]:
+def _context_words(context: str, asked: set[str]) -> set[str]:
     """The words asked that the lines over a row's table say (its title, the sentence that
-    introduces it, its header), two at least; else none."""
-    above = table_context(figure, text).rsplit("\n", 1)[0]
+    introduces it, its header: `context` less its last line, the row's), two at least; else
+    none."""
+    above = context.rsplit("\n", 1)[0]
     said = {w for w in phrase_words(above).split() if word(w)} & asked
     return said if len(said) >= _LEAST else set()
 

@@ -175,12 +175,14 @@ def amount_in_text(
     for score, page, sentence in named[:8]:
         # "the total aggregate principal amount of the bonds (due 2029, 2033 and 2053) sold":
         # the list's total, not the amount of the last one the years are said after
-        total = listed_total(sentence, question) if len(figures) != 1 else None
-        amount = amount_of(sentence, core, figures, per_share, year, told) if not total else None
+        # (one figure of the question's names one item of the list: its amount first)
+        total = listed_total(sentence, question)
+        first = total is None or len(figures) == 1
+        amount = amount_of(sentence, core, figures, per_share, year, told) if first else None
         if amount is not None:
             scale = SCALES.get((amount[2] or "").lower(), 1)
             value, shown, end = float(amount[1].replace(",", "")) * scale, amount[0], amount.end()
-        elif (total := total or listed_total(sentence, question)) is not None:
+        elif total is not None:
             value, shown, end = total  # "the total aggregate principal amount of the bonds sold"
         else:
             continue
