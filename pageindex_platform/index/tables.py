@@ -37,6 +37,13 @@ _SCALE = re.compile(
     re.IGNORECASE,
 )
 _POWERS = {"thousand": 3, "million": 6, "billion": 9}
+# what a scale line says is not in its scale ("(dollars in millions, except ARPA)", "except
+# per package"): rows so named print their figures as they are
+_EXCEPT = re.compile(r"\bexcept(?:\s+for)?\s+([^)]*)", re.IGNORECASE)
+_EXCEPT_FILLER = frozenset(
+    "amount data per share figure information item where noted otherwise indicated stated as "
+    "the specified shown".split()
+)
 PERCENT_ROW = "table_percent"  # the source of a row of percentages
 _PARENTHESES = re.compile(r"\([^()]*\)")
 _NET_OF_AMOUNTS = re.compile(r",\s*(?:net\s+of|less)\b[^,]*\$\s?\d.*$", re.IGNORECASE)
@@ -102,6 +109,7 @@ def _page_figures(
     lines = [" ".join(x.split()) for x in page.text.splitlines()]
     header: Header | None = None
     power: int | None = None
+    excepted: tuple[str, ...] = ()  # what the scale line says is not in its scale
     heading = wrapped = ""  # the line over the rows below it, and the one over it
     rows, totalled = 0, False  # the rows read since `heading`; whether one was its "Total"
     percents: bool | None = None  # whether the header's first row was of percentages
@@ -110,7 +118,7 @@ def _page_figures(
     for i, line in enumerate(lines):
         scale = _SCALE.search(line) or _scale_across(lines[i - 1] if i else "", line)
         if scale:
-            power = _POWERS[scale.group(1).lower()]
+            power, excepted = _POWERS[scale.group(1).lower()], _excepted(line)
         begins, found = _header_begun(lines, i, power, calendar)
         if begins:
             header, percents = found, None
@@ -122,13 +130,19 @@ def _page_figures(
             # a heading wrapped over two lines ("Net income per share attributable to" over
             # "Acme Corp.:") says what the rows below it are
             above = f"{wrapped} {heading}" if wrapped else heading
-            row = _row_figures(line, previous, above, header, page.page, (power, percents))
+            table = (power, percents, excepted)
+            row = _row_figures(line, previous, above, header, page.page, table)
             grouped = rows and not totalled and _GROUP.fullmatch(heading)
             if not row and grouped and not re.search("[A-Za-z]", line):
                 # a group's heading ("Data Center Group"), its rows, then their unlabelled
                 # subtotal: the group's figure
                 row = _row_figures(
-                    f"{heading.rstrip(' :')} {line}", "", "", header, page.page, (power, None)
+                    f"{heading.rstrip(' :')} {line}",
+                    "",
+                    "",
+                    header,
+                    page.page,
+                    (power, None, excepted),
                 )
                 heading, rows, totalled = "", 0, False
             elif (
@@ -138,9 +152,7 @@ def _page_figures(
             ):
                 # a row whose cells the page prints on the line below its label ("Income tax
                 # expense" over "(465) (419) (343)")
-                row = _row_figures(
-                    f"{heading} {line}", "", wrapped, header, page.page, (power, percents)
-                )
+                row = _row_figures(f"{heading} {line}", "", wrapped, header, page.page, table)
                 heading = wrapped if row else line
             elif not row and not label_begins(line, lines[i + 1] if i + 1 < len(lines) else ""):
                 wrapped = heading if heading == previous and not rows else ""
@@ -275,12 +287,12 @@ def _row_figures(
     heading: str,
     header: Header,
     page: int,
-    table: tuple[int | None, bool | None],
+    table: tuple[int | None, bool | None, tuple[str, ...]],
 ) -> list[TaggedFact]:
-    """A row's figures, one per column; `table`: its power of ten, and whether its first row
-    was of percentages (None before its first row)."""
+    """A row's figures, one per column; `table`: its power of ten, whether its first row
+    was of percentages (None before its first row), and what its scale line excepts."""
     cells = row_cells(line)
-    power, percents = table
+    power, percents, excepted = table
     marked = _unmarked(cells, header, line)
     percent = _percent_row(marked, header, line, percents)
     if percent:
@@ -317,7 +329,7 @@ def _row_figures(
         unit, source = "%", PERCENT_ROW
         values = [(cell_value(t), len(t.strip(" %)").partition(".")[2])) for t in texts]
     else:
-        unit, scale = _unit(heading, label, texts, header, power)
+        unit, scale = _unit(heading, label, texts, header, (power, excepted))
         source = "table"
         if single(header) and scale is None and unit == "iso4217:USD":
             return []  # one date's amounts in a scale the page does not say
@@ -340,13 +352,34 @@ def _row_figures(
 
 
 def _unit(
-    heading: str, label: str, texts: list[str], header: Header, power: int | None
+    heading: str,
+    label: str,
+    texts: list[str],
+    header: Header,
+    scale: tuple[int | None, tuple[str, ...]],
 ) -> tuple[str, int | None]:
     """A row's unit and the power of ten its cells are in: per share (as printed), shares or
-    dollars (in the table's scale)."""
+    dollars (in the table's scale; as printed where the scale line excepts the row: "except
+    ARPA")."""
+    power, excepted = scale
     small = all("." in t and abs(cell_value(t)) < 1000 for t in texts)  # "3.56", not "2,729"
     lower = f"{heading} {label}".lower() if small else label.lower()
     if "per share" in lower or "per common share" in lower or "per diluted" in lower:
         return "iso4217:USD/xbrli:shares", None
     unit = "xbrli:shares" if re.search(r"\bshares\b", lower) else "iso4217:USD"
+    said = set(phrase_words(label).split())
+    if small and any(set(e.split()) <= said for e in excepted):
+        return unit, 0
     return unit, power if power is not None else header.power
+
+
+def _excepted(line: str) -> tuple[str, ...]:
+    """The names a scale line says are not in its scale, as `phrase_words` writes them
+    ("(dollars in millions, except ARPA)": "arpa"; "except per package and percentages":
+    "package", "percentage"); none for "except per share amounts" (read apart)."""
+    found = _EXCEPT.search(line)
+    if found is None:
+        return ()
+    said = (phrase_words(p).split() for p in re.split(r",|\band\b|\bor\b", found[1]))
+    kept = (" ".join(w for w in words if w not in _EXCEPT_FILLER) for words in said)
+    return tuple(k for k in kept if k)

@@ -45,7 +45,8 @@ def amount_of(
     ]
     years = years_said(sentence)
     if len(amounts) <= 1 and (len(listed) <= 1 or len(set(years)) <= 1):
-        return amounts[0] if amounts else None
+        # a sentence of another note than the question's own figure names ("5.625%") is not it
+        return amounts[0] if amounts and _holds(sentence, figures) else None
     ends = [a.start() for a in amounts[1:]] + [len(sentence)]
     starts = [0] + [a.end() for a in amounts[:-1]]
     if figures:  # "$750,000,000 aggregate principal amount of 5.200% Senior Notes"

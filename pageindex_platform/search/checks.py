@@ -31,6 +31,7 @@ from .registrants import not_the_registrants, own_first
 from .results import Check
 from .row_labels import heading_check
 from .section_rows import section_row
+from .sizes import sign_check
 from .statements import Statement
 
 _MAX_CANDIDATES = 6
@@ -43,13 +44,6 @@ _NOT_CONSOLIDATED = deferred(
     r"company only|condensed consolidating|reportable segments?|segment information|by "
     r"segment|business segments?|pro forma|as if the acquisitions?)\b",
     re.IGNORECASE,
-)
-# line items that are never negative (nor a dash) as a company reports them
-_NEVER_NEGATIVE = deferred(
-    r"^(?:revenue|total assets|total liabilities|total current (?:assets|liabilities)|long-term "
-    r"debt|cash and cash equivalents|inventory|accounts (?:receivable|payable)|property plant "
-    r"and equipment net|short-term investments|cost of sales|research and development|"
-    r"capital expenditure|dividends paid|share repurchases|interest expense)$"
 )
 # "HSG's results of operations", "the joint venture's summarized balance sheet"
 _ENTITY_TABLE = deferred(
@@ -325,18 +319,6 @@ def kind_check(item: LineItem, figure: Figure, text: str) -> Check:
         )
     what = {"flow": "a flow over a period", "balance": "a balance at a date"}.get(kind or "", "")
     return Check("kind", True, what or "a line of either kind")
-
-
-def sign_check(item: LineItem, figure: Figure) -> Check:
-    if _NEVER_NEGATIVE.match(item.name) and figure.value <= 0:
-        said = "a dash (zero)" if figure.value == 0 else "negative"
-        return Check(
-            "sign",
-            False,
-            f"{item.name} is never {'zero' if figure.value == 0 else 'negative'}; this row "
-            f"({figure.label!r}) is {said}",
-        )
-    return Check("sign", True, "the sign and size a line of its kind has")
 
 
 def column_check(figure: Figure, peers: Sequence[Figure], text: str) -> Check:

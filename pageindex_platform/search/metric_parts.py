@@ -43,8 +43,24 @@ def metric_part(question: str, names: Sequence[str], company: Sequence[str] = ()
         owner = before[-len(part) - 1] if len(before) > len(part) else ""
         if part and owner == "s":
             return " ".join(part)
+        if not part and before[-1:] == ["s"]:  # "FedEx Freight's operating margin"
+            return _named_after(before[:-1], own) or segment_named(question, company)
         break
     return segment_named(question, company)
+
+
+def _named_after(words: list[str], own: set[str]) -> str | None:
+    """A part an owner's possessive names after the company ("fedex freight" of "... FedEx
+    Freight's"): the company's word and the words of its own after it; None where the owner
+    is the company ("Best Buy's") or no word of the company's comes first."""
+    kept: list[str] = []
+    for word in reversed(words[-4:]):
+        if word in own:
+            return " ".join([word, *kept]) if kept else None
+        if word in _NOT_A_PART or _PERIOD_WORD.match(word):
+            return None
+        kept.insert(0, word)
+    return None
 
 
 # a part named as one: "the Client Computing segment", "our Products division", "segment

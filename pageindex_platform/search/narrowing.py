@@ -18,28 +18,14 @@ from .formulas_told import portions
 from .home_abroad import company_words, other_side, place_asked
 from .results import Check, Headline
 from .sentence_numbers import numbers, own_words, position
-from .terms import phrase_words
 from .within import inner_parts
 
-# words right after a line item's name that make it another measure
-_OTHER_AFTER = frozenset(
-    phrase_words(word).strip()  # as the question's words are compared ("plus": "plu")
-    for word in "rate retention growth yield per mix multiple guidance outlook target forecast "
-    "backlog run-rate run amortization impairment writedown write-off payable receivable plus "
-    "minus".split()
-)
 # what is left of an amount rather than the amount ("remained available", "still unused")
 _REMAINING = deferred(
     r"\bremain(?:s|ed|ing)?\s+(?:available|unused|authori[sz]ed|outstanding\s+under)\b|"
     r"\bstill\s+available\b|\bleft\s+(?:to|under)\b|\bremaining\s+(?:authori[sz]ation|capacity)\b",
     re.IGNORECASE,
 )
-
-
-def another_measure(words_after: str) -> bool:
-    """Whether the word right after a line item's name ("retention" rate) makes it another
-    measure than the line ("revenue of Target" does not)."""
-    return bool(set(words_after.split()[:1]) & _OTHER_AFTER)
 
 
 # a region, a market or an area of the company the question names: "its Asia Pacific region"
@@ -208,7 +194,7 @@ _CASH_PAID_FOR = deferred(
 # China" (not a filing, a statement, a period or the company)
 _PLACE_NAMED = deferred(
     r"\b(?:in|from|within|across|(?:attribut(?:ed|able)|allocated)\s+to)\s+(?:the\s+)?"
-    r"(?P<place>[A-Z][a-z]+(?:-[a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[a-z]+)?){0,3})"
+    r"(?P<place>[A-Z][a-z]+(?:-[a-z]+)?(?:\s+(?:of\s+|and\s+|&\s+)?[A-Z][a-z]+(?:-[a-z]+)?){0,3})"
     r"\b(?!['’])"
     # where a place's name ends (not "in Calendar 2019", "in Accordance with", "in Full-Year"):
     # a stop, a preposition or verb, or the noun it names ("in Company-operated restaurants")

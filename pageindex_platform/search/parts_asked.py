@@ -44,7 +44,7 @@ _PART_SUBJECT = deferred(
 # did Amazon Web Services report"): the company's name and words of its own
 _NAMED_SUBJECT = deferred(
     r"\b(?:did|does|do)\s+(?:the\s+)?((?:(?:[A-Z][\w&.'’-]*,?|&)\s+){2,7})"
-    r"(?:report|record|post|generate|earn|deliver|produce)\w*\b"
+    r"(?:report|record|post|generate|earn|deliver|produce|spen[dt]|incur|invest)\w*\b"
 )
 # capitalised words of a question that name no part of a company
 _NOT_A_PART = frozenset(
@@ -120,7 +120,7 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
         (name, labels), (_, against) = (_HOME, _ABROAD) if home else (_ABROAD, _HOME)
         said = f"{place} ({name})" if place else name  # "United States (domestic)"
         return Part(said, True, place=True, labels=labels, against=against)
-    before = _before_line(question, item, r"[A-Z0-9][\w&'’.-]*")
+    before = _before_line(question, item, r"(?:[A-Z0-9][\w&'’.-]*,?|&)")
     part = _part_name(before.group(1), document) or _sub_line(before.group(1)) if before else ""
     if part:
         return Part(part, False)

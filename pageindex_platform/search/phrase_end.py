@@ -1,9 +1,13 @@
 """Whether a line item's name ends, in the question, the noun phrase it is found in: "assets"
 in "the asset retirement obligation rollforward" or "income tax" in "the income tax note" name
 another thing than the line, which the words after the name say; a row whose label prints
-none of those words is not what the question asks."""
+none of those words is not what the question asks. A word right after the name may also make
+it another measure than the line: a "rate", a "retention", a repurchase "program" whose size
+is asked."""
 
 from __future__ import annotations
+
+import re
 
 from ..patterns import deferred
 from .sentence_numbers import MONTHS
@@ -44,6 +48,27 @@ _ON_NO_PART = (
     frozenset(phrase_words("statement statements sheet sheets basis gaap hand average").split())
     | MONTHS
 )
+
+
+# words right after a line item's name that make it another measure
+_OTHER_AFTER = frozenset(
+    phrase_words(word).strip()  # as the question's words are compared ("plus": "plu")
+    for word in "rate retention growth yield per mix multiple guidance outlook target forecast "
+    "backlog run-rate run amortization impairment writedown write-off payable receivable plus "
+    "minus".split()
+)
+# words right after a line item's name that ask a program's size ("share repurchase program"),
+# not what was done under it in the year, unless the question says so ("spend ... under")
+_PROGRAM_AFTER = frozenset({"program", "programme", "authorization"})
+_DONE = deferred(r"\b(?:spen[dt]|spending|paid|pay|used|repurchased|bought|returned)\b", re.I)
+
+
+def another_measure(words_after: str, question: str = "") -> bool:
+    """Whether the word right after a line item's name ("retention" rate, a repurchase
+    "program" whose size is asked) makes it another measure than the line ("revenue of
+    Target" does not)."""
+    first = set(words_after.split()[:1])
+    return bool(first & _OTHER_AFTER or (first & _PROGRAM_AFTER and not _DONE.search(question)))
 
 
 def named_beyond(question: str, at: int, length: int, label: str) -> tuple[str, str] | None:

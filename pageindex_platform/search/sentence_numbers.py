@@ -219,7 +219,8 @@ def whole_words(text: str) -> tuple[str, ...]:
 # the words that open what caused a change a sentence reports: "primarily due to a $114
 # million loss", "driven by growth in TPV"
 CAUSE = deferred(
-    r"\b(?:driven|due\s+to|attributable\s+to|because|as\s+a\s+result\s+of|reflecting|"
+    # not a maturity: "notes due to 2031"
+    r"\b(?:driven|due\s+to(?!\s+(?:19|20)\d\d\b)|attributable\s+to|because|as\s+a\s+result\s+of|reflecting|"
     r"resulting\s+from|(?:partially\s+)?offset\s+by|primarily\s+(?:by|from))\b",
     re.IGNORECASE,
 )

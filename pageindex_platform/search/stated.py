@@ -49,10 +49,10 @@ from .metric_questions import (
 )
 from .metrics import Catalogue, Metric
 from .named_rows import or_named_row
-from .narrowing import ADJUSTED, another_measure, narrowed, other_than_the_line
+from .narrowing import ADJUSTED, narrowed, other_than_the_line
 from .one_figure import one_asked
 from .parts_asked import part_asked
-from .phrase_end import named_beyond
+from .phrase_end import another_measure, named_beyond
 from .printed import continuing_unsaid
 from .printed_rates import against_printed
 from .registrants import registrant_asked
@@ -78,7 +78,9 @@ _GROWTH_FORMULA = deferred(r"/\s*\(?\s*previous\(|\s-\s*1\s*$")  # "X / previous
 _SUM_ASKED = deferred(r"\b(?:plus|minus|sum\s+of)\b|\band\s[^?.;]{1,80}?\bcombined\b", re.I)
 # words that make a line's name a measure no statement reports ("comparable sales")
 _OTHER_MEASURE = frozenset({"comparable", "comp", "same", "like", "deferred"})
-_VALUED = deferred(r"\b(?:fair|market)\s+value\b", re.IGNORECASE)  # not the carrying amount
+_VALUED = deferred(  # a fair value, not the carrying amount; what is authorized, not what was done
+    r"\b(?:fair|market)\s+value\b|\bauthori[sz](?:e|ed|es|ing|ation)s?\b", re.IGNORECASE
+)
 _COMPONENT = deferred(r"\b(?:component|portion)s?\s+of(?:\s+\S+){0,3}\s*$")  # "... of inventories"
 _DEDUCTED = deferred(r" (?:net of|excluding|exclusive of|less|after|before) $")
 
@@ -192,7 +194,7 @@ def _stated(
     qualifiers = words[:at].split()[-3:]
     if (
         _OTHER_MEASURE.intersection(qualifiers)
-        or another_measure(words[at + length :])
+        or another_measure(words[at + length :], question)
         or (_VALUED.search(question))
         or _COMPONENT.search(words[:at])  # "the finished goods component of its inventories"
     ):

@@ -46,10 +46,10 @@ _FILLER = (
 )
 # an amount of money named as asked: "what termination fee", "how large a settlement payment"
 _MONEY_ASKED = deferred(
-    r"\bhow\s+much\b|\b(?:what|how\s+large\s+an?)\s+(?:was\s+|were\s+|is\s+|are\s+)?(?:the\s+)?"
+    r"\bhow\s+much\b|\b(?:what|how\s+(?:large|big)\s+an?)\s+(?:was\s+|were\s+|is\s+|are\s+)?(?:the\s+)?"
     # (words naming the amount, not what kind of one: "what type of fee" asks no amount)
     rf"(?:{_FILLER}[a-z][\w-]*\s+){{0,3}}?"
-    r"(?:amount|value|cost|price|fee|payment|principal)s?\b|\bin\s+(?:usd|us\$|\$|dollars)\b|"
+    r"(?:amount|value|cost|price|fee|payment|principal|program|authorization)s?\b|\bin\s+(?:usd|us\$|\$|dollars)\b|"
     # "what were its remaining performance obligations as of ...": a balance a sentence says
     rf"^\s*what\s+(?:was|were)\s+(?:the\s+)?[\w&.-]+['’]s?\s+(?:{_FILLER}[a-z][\w-]*\s+){{1,4}}"
     r"(?:as\s+of|at)\b|"
@@ -67,7 +67,9 @@ _NOT_MONEY = deferred(
     re.IGNORECASE,
 )
 # where the words of what is asked start: after "how much", "how large a" or "what"
-_ASKED = deferred(r"\b(?:how\s+much|how\s+large\s+an?|what)\b(?P<asked>[^?]*)", re.IGNORECASE)
+_ASKED = deferred(
+    r"\b(?:how\s+much|how\s+(?:large|big)\s+an?|what)\b(?P<asked>[^?]*)", re.IGNORECASE
+)
 # what an amount takes in beside the thing named: "$8.5 billion of gross unrecognized income
 # tax benefits, including related interest and penalties" (not "including $1.2 billion of
 # ...", a part of it with its own amount)
@@ -117,7 +119,7 @@ _YEAR_AFTER = deferred(
 # Senior Notes due 2026 (the “2026\nNotes”), $1,750,000,000 ..."); a table's row or a
 # heading is a line of its own
 _SENTENCE_END = deferred(
-    r"(?<=[.;!?])\s+(?=[A-Z(“\"])"
+    r"(?<=[.;!?])\s+(?=[A-Z(“\"]|\d[A-Z])"  # a name may start with a digit: "3M expects"
     # a sentence the page prints starting in lower case ("... $8.3 billion. revenues
     # recognized ..."), after a word of three letters at least that abbreviates nothing
     r"|(?<=[a-z]{3}\.)(?<!orp\.)(?<!prox\.)(?<!etc\.)(?<!inc\.)(?<!ltd\.)\s+(?=[a-z]{2,}\s)"
@@ -251,7 +253,7 @@ def _core(asked: str, company_words: set[str]) -> tuple[list[str], list[str], st
     verb = _VERB_AFTER.search(asked)
     head = _words(asked[: verb.start()], company_words) if verb else []
     if len(head) < 2 or verb is None:
-        return _words(asked, company_words), [], ""
+        return [w for w in _words(asked, company_words) if w not in _TELLING], [], ""
     told = _words(asked[verb.end() :], company_words)
     words = [w for w in told if w not in head and w not in PERIOD_WORDS and w not in _TELLING]
     return head, words, asked[verb.end() :]
@@ -359,7 +361,10 @@ def _prose(text: str) -> list[str]:
         # a short line ends the sentence the run leaves open ("... the year ended December"
         # over "31, 2022 and 2023."), else it is a heading
         open_run = bool(run) and not run[-1].endswith((".", ":", "?", "!"))
-        if line and (goes_on or not _ROW_END.search(line)) and (len(line) >= _HEADING or open_run):
+        # a line that goes on with the open sentence in lower case is prose, even where it
+        # ends in figures ("... of $15" over "billion as discussed ... December 31, 2015.")
+        prose = goes_on or (open_run and line[:1].islower()) or not _ROW_END.search(line)
+        if line and prose and (len(line) >= _HEADING or open_run):
             run.append(line)
             continue
         paragraphs.append(" ".join(run))
