@@ -67,9 +67,10 @@ During 2023, the following senior notes were issued:
 • $500 million 4.625% senior notes, due 2028 issued by us;
 • $1.05 billion 5.625% senior notes, due 2030 issued by Wren Capital.
 
-2024 divestitures: As discussed in Note 3, in December 2023, Wren agreed to sell substantially all of its drug
-delivery business for approximately $650 million in consideration, subject to closing and
-other adjustments. 5G programs are not part of the sale; their revenue was $400 million in 2023.
+2024 divestitures: As discussed in Note 3, in December 2023, Wren agreed to sell
+substantially all of its drug delivery business for approximately $650 million in
+consideration, subject to closing and other adjustments. 5G programs are not part of the sale;
+their revenue was $400 million in 2023.
 
 On May 1, 2023, the Company announced the Board of Directors had authorized a program to
 repurchase up to $10 billion of the Company's common stock.
