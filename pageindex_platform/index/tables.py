@@ -367,9 +367,10 @@ def _unit(
     if "per share" in lower or "per common share" in lower or "per diluted" in lower:
         return "iso4217:USD/xbrli:shares", None
     unit = "xbrli:shares" if re.search(r"\bshares\b", lower) else "iso4217:USD"
-    said = set(phrase_words(label).split())
-    if small and any(set(e.split()) <= said for e in excepted):
-        return unit, 0
+    if small and excepted:  # a row the scale line excepts: its label says the words
+        said = set(phrase_words(label).split())
+        if any(set(e.split()) <= said for e in excepted):
+            return unit, 0
     return unit, power if power is not None else header.power
 
 

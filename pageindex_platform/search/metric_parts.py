@@ -33,11 +33,7 @@ def metric_part(question: str, names: Sequence[str], company: Sequence[str] = ()
         if at < 0:
             continue
         before = words[:at].split()
-        part: list[str] = []
-        for word in reversed(before[-4:]):
-            if word in _NOT_A_PART or word in own or _PERIOD_WORD.match(word):
-                break
-            part.insert(0, word)
+        part = _words_back(before, own)
         # a part is named after its owner's possessive: "eBay's first-party advertising revenue
         # growth" (not "Does Acme have an improving gross margin")
         owner = before[-len(part) - 1] if len(before) > len(part) else ""
@@ -49,17 +45,26 @@ def metric_part(question: str, names: Sequence[str], company: Sequence[str] = ()
     return segment_named(question, company)
 
 
+def _words_back(words: list[str], own: set[str]) -> list[str]:
+    """The last of `words` (four at most) that are neither a basis's, a period's nor the
+    company's: those that may name a part."""
+    part: list[str] = []
+    for word in reversed(words[-4:]):
+        if word in _NOT_A_PART or word in own or _PERIOD_WORD.match(word):
+            break
+        part.insert(0, word)
+    return part
+
+
 def _named_after(words: list[str], own: set[str]) -> str | None:
     """A part an owner's possessive names after the company ("fedex freight" of "... FedEx
     Freight's"): the company's word and the words of its own after it; None where the owner
-    is the company ("Best Buy's") or no word of the company's comes first."""
-    kept: list[str] = []
-    for word in reversed(words[-4:]):
-        if word in own:
-            return " ".join([word, *kept]) if kept else None
-        if word in _NOT_A_PART or _PERIOD_WORD.match(word):
-            return None
-        kept.insert(0, word)
+    is the company ("Best Buy's") or no word of the company's comes first among the four
+    read."""
+    part = _words_back(words, own)
+    at = len(words) - len(part) - 1  # the word that ends the part, read where within the four
+    if part and len(part) < 4 and at >= 0 and words[at] in own:
+        return " ".join([words[at], *part])
     return None
 
 

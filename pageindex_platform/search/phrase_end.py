@@ -63,7 +63,7 @@ _PROGRAM_AFTER = frozenset({"program", "programme", "authorization"})
 _DONE = deferred(r"\b(?:spen[dt]|spending|paid|pay|used|repurchased|bought|returned)\b", re.I)
 
 
-def another_measure(words_after: str, question: str = "") -> bool:
+def another_measure(words_after: str, question: str) -> bool:
     """Whether the word right after a line item's name ("retention" rate, a repurchase
     "program" whose size is asked) makes it another measure than the line ("revenue of
     Target" does not)."""
