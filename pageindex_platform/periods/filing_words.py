@@ -63,12 +63,16 @@ _SOURCE = deferred(
 
 
 # who the question says states the figure, which a sentence need not name: "how many
-# employees did CEO Jane Doe say would ...", "what did Acme's chief financial officer report"
+# employees did CEO Jane Doe say would ...", "what did Acme's chief financial officer report";
+# a name without an officer's title only before a verb of speech ("did Jane Doe say"): "did
+# Acme Ground report" names the part of the company that reports the figure
 _SPEAKER = deferred(
     r"\b(did|does|do)\s+(?:(?:the|its|their|[A-Z][\w&.-]*['’]s?)\s+)?"
-    r"(?:(?:CEO|CFO|COO|chief\s+[a-z]+\s+officer|chair(?:man|woman|person)?|president)\s+)?"
+    r"(?:(?:CEO|CFO|COO|chief\s+[a-z]+\s+officer|chair(?:man|woman|person)?|president)\s+"
     r"(?:(?-i:[A-Z][\w.-]*)\s+){0,3}"
-    r"(?=(?:say|state|tell|write|announce|disclose|report|note|mention)\b)",
+    r"(?=(?:say|state|tell|write|announce|disclose|report|note|mention)\b)"
+    r"|(?:(?-i:[A-Z][\w.-]*)\s+){0,3}(?=(?:say|state|tell|write|mention)\b)"
+    r"|(?=(?:announce|disclose|report|note)\b))",
     re.IGNORECASE,
 )
 

@@ -48,7 +48,9 @@ def amount_of(
         # a sentence of another note than the question's own figure names ("5.625%") is not it
         return amounts[0] if amounts and _holds(sentence, figures) else None
     ends = [a.start() for a in amounts[1:]] + [len(sentence)]
-    starts = [0] + [a.end() for a in amounts[:-1]]
+    # the words after an amount that say what it is of ("$3.1 billion of common stock and
+    # paid $489 million"): the amount's, not the next one's
+    starts = [0] + [_of_end(sentence, a) for a in amounts[:-1]]
     if figures:  # "$750,000,000 aggregate principal amount of 5.200% Senior Notes"
         fits = [
             a
@@ -80,6 +82,20 @@ _OF_AFTER = deferred(
     r"compared|which|that|as\s+of|during|for|in|from|to)\b|$))",
     re.IGNORECASE,
 )
+
+
+def _of_end(sentence: str, amount: re.Match[str]) -> int:
+    """Where the words after an amount that say what it is of end ("of common stock", "of
+    cash used to repurchase common stock"): at the clause the next "and", comma or amount
+    opens; its own end where no "of" follows it ("$0.10 per share, at a ... price of")."""
+    if not _OF_AFTER.match(sentence, amount.end()):
+        return amount.end()
+    clause = _CLAUSE_END.search(sentence, amount.end())
+    return clause.start() if clause else len(sentence)
+
+
+# what ends the words an amount goes with after it: "and paid", a comma, the next amount
+_CLAUSE_END = deferred(r"\s(?:and|or|but|while|whereas)\s|[,;:$]")
 
 
 def _words_of(sentence: str, start: int, amount: re.Match[str]) -> str:

@@ -253,6 +253,10 @@ class CheckedBook(FigureBook):
                 f"a row of a table about {what} (p. {figure.page}), not the company's "
                 "consolidated statements",
             )
+        dated = figure.period_start is None and not _END_BALANCE.search(figure.label)
+        if kind == Statement.CASH_FLOW and dated:  # its changes over a period, read at a date
+            why = f"a row of the {kind} read at a date (p. {figure.page}): misread"
+            return Check("statement", False, why)
         if kind is not None:
             return Check("statement", True, f"a row of the {kind} (p. {figure.page})")
         where = f"a table outside the primary statements (p. {figure.page})"

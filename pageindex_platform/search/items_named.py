@@ -80,4 +80,16 @@ def joined_items(question: str, items: Sequence[LineItem], label: str) -> str:
         spans = (words[at_a : at_a + len_a], words[at_b : at_b + len_b])
         if not all(set(span.split()) - {"and", "of", "the"} <= said for span in spans):
             return f"{a.name} and {b.name}"
+    # "capital expenditures and wireless license acquisitions combined": a line of its own
+    # added to the first, which the label does not print
+    other = _COMBINED.search(question)
+    if found and other and not set(phrase_words(other[1]).split()) - _ARTICLES <= said:
+        return f"{found[0][0].name} and {other[1]}"
     return ""
+
+
+# the second of two things a question adds ("... and wireless license acquisitions combined")
+_COMBINED = deferred(
+    r"\b(?:and|plus)\s+((?:[\w&'’-]+\s+){0,5}?[\w&'’-]+)\s+(?:combined|together)\b", re.I
+)
+_ARTICLES = frozenset({"the", "its", "their", "our", "of", "and"})

@@ -41,8 +41,36 @@ def metric_part(question: str, names: Sequence[str], company: Sequence[str] = ()
             return " ".join(part)
         if not part and before[-1:] == ["s"]:  # "FedEx Freight's operating margin"
             return _named_after(before[:-1], own) or segment_named(question, company)
-        break
+        return _named_beyond(question, name, own) or segment_named(question, company)
     return segment_named(question, company)
+
+
+# capitalised words right after a metric's name and "of", "for" or "at": whose metric it is
+_OF_NAMED = r"\s+(?:of|for|at)\s+((?:(?:(?-i:[A-Z0-9][\w&.'’-]*,?)|and|&)\s+){1,8})"
+# the words of a company's legal name that are not its name
+_LEGAL = frozenset(
+    "inc incorporated corp corporation co company ltd limited plc llc sa nv ag".split()
+)
+
+
+def _named_beyond(question: str, name: str, own: set[str]) -> str | None:
+    """A part named by capitalised words after the metric's name ("the operating margin of
+    Acme Global Services"): those that are neither the company's words, a period's nor a
+    legal name's; None where the words name only the company ("of Acme Inc.") or an entity
+    by its legal name ("of Acme Power and Light Company")."""
+    words = r"\s+".join(re.escape(w) for w in name.split())
+    found = re.search(rf"\b{words}\w*{_OF_NAMED}", question + " ", re.IGNORECASE)
+    if found is None:
+        return None
+    said = phrase_words(found[1]).split()
+    if said[-1:] and said[-1] in _LEGAL:
+        return None  # "of Pacific Gas and Electric Company": an entity, a registrant maybe
+    rest = [
+        w
+        for w in said
+        if w not in own and w not in _LEGAL and w not in _NOT_A_PART and not _PERIOD_WORD.match(w)
+    ]
+    return found[1].strip() if rest else None
 
 
 def _words_back(words: list[str], own: set[str]) -> list[str]:

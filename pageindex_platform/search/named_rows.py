@@ -32,6 +32,7 @@ from .row_scores import PER_UNIT_ROW, Told, scored, word
 from .section_rows import other_side
 from .sentence_numbers import MONTHS
 from .side_rows import side_row
+from .statements import Statement
 from .table_named import FILLER as _FILLER
 from .table_named import of_table_named
 from .terms import STATEMENT_NAMED, name_words, phrase_words
@@ -213,6 +214,8 @@ def _checked(
     same = [f for f in named if _same_digits(f.value, named[0].value)]
     first = max(same, key=lambda f: abs(f.value))
     text, read = book.page_text(first.page), _SIGN_READ[(first.page, first.label) in deductions]
+    dated = book.ask.months == 0  # a balance asked, at a date
+    cash_flow = book.statement_pages.get(first.page) == Statement.CASH_FLOW
     checks = [
         Check("label", True, f"the row {first.label!r} is named by the question's words"),
         book.duration_check(first, year),
@@ -225,6 +228,9 @@ def _checked(
     # it is a balance ("Cash and equivalents, end of year" in a cash flow statement's column)
     if balance and first.period_start is not None and not _AT_END.search(first.label):
         checks.append(Check("kind", False, "a flow over a period; a balance at a date is asked"))
+    elif dated and cash_flow and not _AT_END.search(first.label):
+        # "deferred revenues" at a date: the cash flow statement's row is a year's change
+        checks.append(Check("kind", False, "a change over a period; a balance at a date is asked"))
     statement = statement_asked(question)
     if statement is not None and book.statement_pages.get(first.page) != statement:
         checks.append(

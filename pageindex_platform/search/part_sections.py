@@ -43,6 +43,13 @@ _COLUMN_WORDS = frozenset(
 )
 
 
+def row_names(item: LineItem, sub: str = "") -> list[str]:
+    """The labels a row of the line item may print, or of `sub`, a part of the line
+    ("Apparel", "Apparel revenues")."""
+    lines = [n.removesuffix(" *") for n in item.names]
+    return sorted([sub, *(f"{sub} {n}" for n in lines)] if sub else lines)
+
+
 def headed_by_part(
     *,
     book: CheckedBook,
@@ -58,8 +65,7 @@ def headed_by_part(
     names the part (by one of `names`) and nothing else, with the heading; a row whose figure
     is the whole company's is not the part's. A table with no heading of its own is the
     part's where the section of the tree it lies in is, and its page names the part."""
-    lines = [n.removesuffix(" *") for n in item.names]
-    rows = book.rows(sorted([sub, *(f"{sub} {n}" for n in lines)] if sub else lines), year)
+    rows = book.rows(row_names(item, sub), year)
     if not rows:
         return None, [], ""
     book.load_pages([r.page for r in rows])  # the book's own pages: read once per question

@@ -15,6 +15,7 @@ from .for_part import part_for
 from .home_abroad import HOME_SIDE, place_asked
 from .narrowing import REGION, places_named
 from .results import Check
+from .sentence_numbers import MONTHS
 from .terms import phrase_words
 from .within import inner_parts
 
@@ -30,6 +31,8 @@ _ABBREVIATION = deferred(r"\s+\([A-Z][A-Za-z&]{1,6}\)(?=\s)")
 _SEGMENT_WORD = deferred(
     r"\b(?:segments?|divisions?|(?:strategic )?business units?|SBUs?)\b", re.IGNORECASE
 )
+# a word of a part noun: the words before it are a part's name, not a part of the line
+_PART_WORD = deferred(r"\b(?:segments?|divisions?|units?|sbus?|business(?:es)?|groups?)$")
 # a part named in lower case after its owner: "Oracle's cloud and license business"
 _OWNED_PART = deferred(rf"[\w&.-]+['’]s?\s+((?:[a-z][\w&'’-]*\s+){{1,4}})(?:{PART_NOUN})\b(?!['’])")
 # a part as the subject that earns the line ("how much revenue did Acme's first-party
@@ -101,7 +104,7 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
     if not named and named_subject:  # "did Amazon Web Services report": a part by its name
         named = _owner_part(named_subject[1].split(), _company_words(document))
     if named or _SEGMENT_WORD.search(question):  # "Group", "business": only with a name
-        return Part(named, True)
+        return Part(named, True, within=(_segment_line(question, item, named), ""))
     names = [document.company or "", *document.company_aliases]
     region = REGION.search(question)  # "its Asia Pacific region", "the Greater China geography"
     place = region[1] if region else next(places_named(question, names), "")  # "in Japan"
@@ -122,6 +125,8 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
         return Part(said, True, place=True, labels=labels, against=against)
     before = _before_line(question, item, r"(?:[A-Z0-9][\w&'’.-]*,?|&)")
     part = _part_name(before.group(1), document) or _sub_line(before.group(1)) if before else ""
+    if part and before and (owner := _sub_line_owner(before.group(1), part, document)):
+        return Part(owner, True, within=(part, ""))  # "Acme Ground rooms revenue": Ground's
     if part:
         return Part(part, False)
     named_for = part_for(question, names)  # "net sales for Health Care": a part by its name
@@ -161,6 +166,19 @@ def besides_place(question: str, item: LineItem, place: str, names: list[str]) -
         if bare not in skip and not re.search(r"\d", bare):
             kept.insert(0, bare)
     return " ".join(kept)
+
+
+def _segment_line(question: str, item: LineItem, named: str) -> str:
+    """A part of the line named in lower case before its name, besides the segment the
+    question names ("premiums" of "What premiums revenue did Acme's Health segment report");
+    "" where the words before the line are the segment's own name ("the health segment
+    revenue") or name none."""
+    before = _before_line(question, item, r"[\w&'’./()-]+")
+    sub = _sub_line(before.group(1)) if before else ""
+    words = phrase_words(sub).split()
+    if not words or _PART_WORD.search(sub) or words == phrase_words(named).split():
+        return ""
+    return sub
 
 
 def _names_a_kind(question: str, side: re.Pattern[str], item: LineItem) -> bool:
@@ -214,6 +232,19 @@ def _sub_line(words: str) -> str:
             break  # a name ("eBay's"), an owner, a period, or words of the whole
         kept.insert(0, bare)
     return " ".join(kept)
+
+
+def _sub_line_owner(words: str, sub: str, document: DocumentInfo) -> str:
+    """The part named by capitalised words right before a sub-line named in lower case
+    ("Las Vegas Strip Resorts" of "Las Vegas Strip Resorts rooms"); "" where `sub` is no
+    sub-line of `words`, or the words before it are the company's or name no part."""
+    said = words.split()
+    at = len(said) - len(sub.split())
+    while at > 0 and said[at - 1].lower() in _LINE_WORDS:
+        at -= 1  # "Acme Ground natural gas operating": the line's own word
+    if at <= 0 or " ".join(said[at:]).lower().strip(".,") != sub:
+        return ""
+    return _part_name(" ".join(said[:at]), document)
 
 
 def _part_name(words: str, document: DocumentInfo) -> str:
@@ -333,3 +364,24 @@ def part_check(question: str, sentence: str, document: DocumentInfo, shown: str 
     if not name or set(phrase_words(name).split()) <= said:
         return Check("part", True, f"the sentence names {name}" if name else "no part asked")
     return Check("part", False, f"{name} is asked; the sentence does not name it")
+
+
+# capitalised words that name no thing of the line: a question's own words, a period's
+_ASKING = frozenset(
+    "what how which who in for per according based using round answer give fy gaap".split()
+)
+
+
+def names_besides(question: str, part: Part, printed: str, document: DocumentInfo) -> str:
+    """The names the question gives that are neither the company's, the part's, a period's
+    nor printed in `printed` (a row's label and its headings): "NIKE Direct" of "Greater
+    China footwear sales through NIKE Direct", "Medicare" of "Medicare premium revenues";
+    "" where it gives none."""
+    known = _company_words(document) | _ASKING | MONTHS
+    known |= set(phrase_words(f"{part.name} {printed}").split())
+    besides = []
+    for found in re.finditer(r"\b[A-Z][\w&'’-]*", question):
+        word = re.sub(r"['’]s?$", "", found[0])
+        if not re.search(r"\d", word) and not set(phrase_words(word).split()) <= known:
+            besides.append(word)
+    return " ".join(besides)

@@ -23,10 +23,11 @@ from .headline import WHOLE_NOT_PART, Stated, candidate, figure_headline, not_su
 from .items_named import items_in
 from .line_shares import change_asked
 from .narrowing import ADJUSTED
-from .part_sections import headed_by_part, no_prose, of_another_measure
+from .part_sections import headed_by_part, no_prose, of_another_measure, row_names
 from .part_shares import change_stated, same_row, share_stated, year_before
-from .parts_asked import GENERAL, PART_NOUN, Part
+from .parts_asked import GENERAL, PART_NOUN, Part, names_besides
 from .printed import page_lines, row_at, row_headings, table_context
+from .results import Check
 from .sentence_numbers import SHARE_ASKED
 from .side_by_side import grouped, repeated
 from .terms import phrase_words
@@ -49,12 +50,18 @@ def segment_stated(
     document = book.document
     name = part.name
     found, peers, where = _part_figure(session, book, item, part, year, items, whole, question)
-    label = f"{part.said} {item.name}"
+    sub, place = part.within
+    line = f"{sub} {item.name}" if sub and not place else item.name  # "premiums revenue"
+    label = f"{part.said} {line}"
     if found is not None:
         checks = book.check(item, found, year, peers, part=True)
         if not peers:  # side-by-side tables: the column under the item's own heading
             said = f"the column under the heading that names {item.name}"
             checks = [replace(c, detail=said) if c.name == "column" else c for c in checks]
+        printed = f"{found.label} {where}"  # "Medicare premium revenues": not the "Premiums" row
+        if sub and not place and (besides := names_besides(question, part, printed, document)):
+            why = f"the question names {besides!r}; the row {found.label!r} prints none of it"
+            checks.append(Check("label", False, why))
         failed = next((c for c in checks if not c.passed), None)
         if failed is None and whole is not None and SHARE_ASKED.search(question):
             return share_stated(found, whole, checks, label)  # "what share ... came from EMEA"
@@ -77,7 +84,7 @@ def segment_stated(
         if part.segment or not name
         else f"the {part.said}'s"
     )
-    text = f"No {item.name} of {asked}{when} was found in {document.name}'s tables"
+    text = f"No {line} of {asked}{when} was found in {document.name}'s tables"
     if whole is None:
         return Stated(f"{text}.")
     aside = [candidate(whole, f"{WHOLE_NOT_PART} {part.said}'s")]
@@ -103,16 +110,23 @@ def _part_figure(
     the line, its block's row under its heading, or a row of the table its own section's
     heading heads ("GREATER CHINA" over "Total revenues")."""
     name, adjusted = part.name, bool(ADJUSTED.search(question))
+    sub, place = part.within
     if not name:
         return None, [], ""
-    found, peers = _segment_figure(session, book, item, part, year, items, whole, adjusted)
+    # a part of the segment's line asked ("premiums revenue" of a segment): not its whole row
+    sub_asked = bool(sub) and not place
+    found, peers = (
+        (None, [])
+        if sub_asked
+        else _segment_figure(session, book, item, part, year, items, whole, adjusted)
+    )
     if found is not None or part.against:
         return found, peers, f"of a table of {item.name}"
     if part.segment:
-        found, peers, heading = _under_part(session, book, item, name, year)
+        labels = row_names(item, sub if sub_asked else "")
+        found, peers, heading = _under_part(session, book, labels, name, year, sub_asked)
         if found is not None:
             return found, peers, f"under the heading {heading!r}"
-    sub, place = part.within
     names = [place] if place else [name, *_short_names(name, book.document)]
     found, peers, heading = headed_by_part(
         book=book,
@@ -202,12 +216,18 @@ PART_NOUNS = deferred(rf"\b(?:{PART_NOUN})\b", re.IGNORECASE)
 
 
 def _under_part(
-    session: Session, book: CheckedBook, item: LineItem, name: str, year: int | None
+    session: Session,
+    book: CheckedBook,
+    labels: list[str],
+    name: str,
+    year: int | None,
+    sub: bool,
 ) -> tuple[Figure | None, list[Figure], str]:
-    """The line item's own row in the block of rows a table heads with the part's name
-    ("Cloud and license:" over "Revenues", "Margin"), and the item's other rows of the period
-    — a segment note that gives each part its own block."""
-    rows = book.rows(sorted(n.removesuffix(" *") for n in item.names), year)
+    """The line item's own row (one of `labels`) in the block of rows a table heads with the
+    part's name ("Cloud and license:" over "Revenues", "Margin"), and the item's other rows
+    of the period — a segment note that gives each part its own block; or, where a `sub`-line
+    of the part is asked, its row under the part's name ("Client Computing" over "Notebook")."""
+    rows = book.rows(labels, year)
     if not rows:
         return None, [], ""
     doc = book.document.name
@@ -220,7 +240,7 @@ def _under_part(
         if (
             headings
             and _part_key(headings[0]) == wanted
-            and _first_under(figure, headings[0], text)
+            and (sub or _first_under(figure, headings[0], text))
         ):
             return figure, figures, headings[0]
     return None, [], ""

@@ -5,6 +5,7 @@ the figure rather than a plan, and that it is the company's own rather than a se
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ..db.queries import DocumentInfo
 from ..patterns import deferred
@@ -262,3 +263,22 @@ def act_asked(done: str, terms: tuple[str, ...]) -> bool:
     was "opened", or what is "new")."""
     stems = _NEW_BY if done == "new" else (done[:4],)
     return any(t[:4] in stems for t in terms)
+
+
+# a change in the thing a sentence names ("the change in unearned revenue of $1.7 billion")
+_CHANGE_IN = deferred(
+    r"\b(?:change|increase|decrease|growth|decline|rise|reduction)s?\s+in\s+(?:the\s+|our\s+|its\s+)?$",
+    re.IGNORECASE,
+)
+_CHANGE_ASKED = deferred(
+    r"\b(?:chang|increas|decreas|grow|grew|rise|rose|fell|fall|declin|reduc)\w*", re.IGNORECASE
+)
+
+
+def change_check(sentence: str, core: Sequence[str], question: str) -> Check:
+    """Whether the sentence names the thing asked as what changed ("the change in unearned
+    revenue of $1.7 billion") where the question asks the thing, not a change."""
+    named = re.search(rf"\b{re.escape(core[0])}", sentence, re.IGNORECASE) if core else None
+    changed = named is not None and _CHANGE_IN.search(sentence[: named.start()]) is not None
+    passed = not changed or _CHANGE_ASKED.search(question) is not None
+    return Check("change", passed, "the amount asked, not a change in it")

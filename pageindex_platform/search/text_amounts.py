@@ -28,7 +28,7 @@ from .headline import Stated, not_sure
 from .home_abroad import without_place
 from .narrowing import DIFFERENCE_ASKED, place_check
 from .results import Candidate, Check
-from .sentence_checks import sentence_checks, sentence_figure, stated_from
+from .sentence_checks import change_check, sentence_checks, sentence_figure, stated_from
 from .sentence_numbers import (
     MONTHS,
     PERCENT_ASKED,
@@ -109,6 +109,12 @@ def _included_check(after: str, question: str, core: Sequence[str], score: int) 
 
 
 _QUARTERLY = deferred(r"\b(?:each|every|per|a)\s+quarter\b|\bquarterly\b", re.IGNORECASE)
+# a part of the year a sentence's amount is of: "During the three months ended December 31"
+_PART_OF_YEAR = deferred(
+    r"\b(?:three|six|nine|3|6|9)[\s-]+months?\s+(?:ended|ending|period)\b|"
+    r"\b(?:first|second|third|fourth)\s+quarter\b|\bquarter\s+ended\b|\bq[1-4]\b",
+    re.IGNORECASE,
+)
 # the year said right after an amount ("$15.0 billion of senior notes in fiscal 2021")
 _YEAR_AFTER = deferred(
     r"(?:\s+of\s+[\w%.-]+(?:\s+[\w%.-]+){0,3})?\s+(?:in|for|during)\s+(?:fiscal\s+(?:year\s+)?)?"
@@ -230,10 +236,12 @@ def _amount_checks(
         ),
         Check(
             "duration",
-            not (_QUARTERLY.search(sentence) and not _QUARTERLY.search(question)),
-            "the amount of the period asked, not each quarter's",
+            not (_QUARTERLY.search(sentence) and not _QUARTERLY.search(question))
+            and not (_PART_OF_YEAR.search(sentence[:end]) and not _PART_OF_YEAR.search(question)),
+            "the amount of the period asked, not each quarter's or a part of the year's",
         ),
         place_check(question, sentence, shown, names),
+        change_check(sentence, core, question),
     ]
 
 
