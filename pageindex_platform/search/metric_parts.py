@@ -56,8 +56,9 @@ _LEGAL = frozenset(
 def _named_beyond(question: str, name: str, own: set[str]) -> str | None:
     """A part named by capitalised words after the metric's name ("the operating margin of
     Acme Global Services"): those that are neither the company's words, a period's nor a
-    legal name's; None where the words name only the company ("of Acme Inc.") or an entity
-    by its legal name ("of Acme Power and Light Company")."""
+    legal name's, after a word of the company's; None where the words name only the company
+    ("of Acme Inc."), no word of it, or an entity by its legal name ("of Acme Power and
+    Light Company")."""
     words = r"\s+".join(re.escape(w) for w in name.split())
     found = re.search(rf"\b{words}\w*{_OF_NAMED}", question + " ", re.IGNORECASE)
     if found is None:
@@ -70,7 +71,9 @@ def _named_beyond(question: str, name: str, own: set[str]) -> str | None:
         for w in said
         if w not in own and w not in _LEGAL and w not in _NOT_A_PART and not _PERIOD_WORD.match(w)
     ]
-    return found[1].strip() if rest else None
+    # the company's own word first ("Acme Global Services"): a name of no word of the
+    # company's may be the company's own under another name ("for Block (formerly Square)")
+    return found[1].strip() if rest and own & set(said) else None
 
 
 def _words_back(words: list[str], own: set[str]) -> list[str]:
