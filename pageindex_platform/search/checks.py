@@ -68,6 +68,7 @@ _FROM_STATEMENT = deferred(
     re.IGNORECASE,
 )
 _END_BALANCE = deferred(r"\b(?:end of|at end|ending)\b", re.IGNORECASE)
+_CASH_FLOWS = deferred(r"\bcash\s+flows?\b", re.IGNORECASE)
 
 
 @dataclass
@@ -254,13 +255,19 @@ class CheckedBook(FigureBook):
                 "consolidated statements",
             )
         dated = figure.period_start is None and not _END_BALANCE.search(figure.label)
-        if kind == Statement.CASH_FLOW and dated:  # its changes over a period, read at a date
+        if dated and self.cash_flow_row(figure, context):  # its changes, read at a date
             why = f"a row of the {kind} read at a date (p. {figure.page}): misread"
             return Check("statement", False, why)
         if kind is not None:
             return Check("statement", True, f"a row of the {kind} (p. {figure.page})")
         where = f"a table outside the primary statements (p. {figure.page})"
         return Check("statement", True, where)
+
+    def cash_flow_row(self, figure: Figure, context: str) -> bool:
+        """Whether the row is of a cash flow statement: its page's and its table's title
+        (`context`, the lines over its table) say so."""
+        cash_flow = self.statement_pages.get(figure.page) == Statement.CASH_FLOW
+        return cash_flow and _CASH_FLOWS.search(context) is not None
 
     def _another_entity(self, context: str) -> str | None:
         """The name of another entity whose results a table gives ("HSG's results of

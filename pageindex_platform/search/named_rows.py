@@ -27,12 +27,12 @@ from .items_named import items_in
 from .line_shares import change_asked
 from .narrowing import ADJUSTED, RATE_ASKED
 from .part_shares import row_change
+from .printed import table_context
 from .results import Check
 from .row_scores import PER_UNIT_ROW, Told, scored, word
 from .section_rows import other_side
 from .sentence_numbers import MONTHS
 from .side_rows import side_row
-from .statements import Statement
 from .table_named import FILLER as _FILLER
 from .table_named import of_table_named
 from .terms import STATEMENT_NAMED, name_words, phrase_words
@@ -215,7 +215,7 @@ def _checked(
     first = max(same, key=lambda f: abs(f.value))
     text, read = book.page_text(first.page), _SIGN_READ[(first.page, first.label) in deductions]
     dated = book.ask.months == 0  # a balance asked, at a date
-    cash_flow = book.statement_pages.get(first.page) == Statement.CASH_FLOW
+    cash_flow = book.cash_flow_row(first, table_context(first, text))
     checks = [
         Check("label", True, f"the row {first.label!r} is named by the question's words"),
         book.duration_check(first, year),
