@@ -66,13 +66,15 @@ _SOURCE = deferred(
 # employees did CEO Jane Doe say would ...", "what did Acme's chief financial officer report";
 # a name without an officer's title only before a verb of speech ("did Jane Doe say"): "did
 # Acme Ground report" names the part of the company that reports the figure
+_SPEECH = r"say|state|tell|write|mention"
+_STATEMENT = r"announce|disclose|report|note"
+_NAME = r"(?:(?-i:[A-Z][\w.-]*)\s+){0,3}"
 _SPEAKER = deferred(
     r"\b(did|does|do)\s+(?:(?:the|its|their|[A-Z][\w&.-]*['’]s?)\s+)?"
     r"(?:(?:CEO|CFO|COO|chief\s+[a-z]+\s+officer|chair(?:man|woman|person)?|president)\s+"
-    r"(?:(?-i:[A-Z][\w.-]*)\s+){0,3}"
-    r"(?=(?:say|state|tell|write|announce|disclose|report|note|mention)\b)"
-    r"|(?:(?-i:[A-Z][\w.-]*)\s+){0,3}(?=(?:say|state|tell|write|mention)\b)"
-    r"|(?=(?:announce|disclose|report|note)\b))",
+    rf"{_NAME}(?=(?:{_SPEECH}|{_STATEMENT})\b)"
+    rf"|{_NAME}(?=(?:{_SPEECH})\b)"
+    rf"|(?=(?:{_STATEMENT})\b))",
     re.IGNORECASE,
 )
 

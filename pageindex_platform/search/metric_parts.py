@@ -66,11 +66,7 @@ def _named_beyond(question: str, name: str, own: set[str]) -> str | None:
     said = phrase_words(found[1]).split()
     if said[-1:] and said[-1] in _LEGAL:
         return None  # "of Pacific Gas and Electric Company": an entity, a registrant maybe
-    rest = [
-        w
-        for w in said
-        if w not in own and w not in _LEGAL and w not in _NOT_A_PART and not _PERIOD_WORD.match(w)
-    ]
+    rest = [w for w in said if w not in _LEGAL and _may_name_part(w, own)]
     # the company's own word first ("Acme Global Services"): a name of no word of the
     # company's may be the company's own under another name ("for Block (formerly Square)")
     return found[1].strip() if rest and own & set(said) else None
@@ -81,10 +77,15 @@ def _words_back(words: list[str], own: set[str]) -> list[str]:
     company's: those that may name a part."""
     part: list[str] = []
     for word in reversed(words[-4:]):
-        if word in _NOT_A_PART or word in own or _PERIOD_WORD.match(word):
+        if not _may_name_part(word, own):
             break
         part.insert(0, word)
     return part
+
+
+def _may_name_part(word: str, own: set[str]) -> bool:
+    """Whether a word may name a part: neither a basis's, a period's nor the company's."""
+    return not (word in _NOT_A_PART or word in own or _PERIOD_WORD.match(word))
 
 
 def _named_after(words: list[str], own: set[str]) -> str | None:

@@ -214,8 +214,6 @@ def _checked(
     same = [f for f in named if _same_digits(f.value, named[0].value)]
     first = max(same, key=lambda f: abs(f.value))
     text, read = book.page_text(first.page), _SIGN_READ[(first.page, first.label) in deductions]
-    dated = book.ask.months == 0  # a balance asked, at a date
-    cash_flow = book.cash_flow_row(first, table_context(first, text))
     checks = [
         Check("label", True, f"the row {first.label!r} is named by the question's words"),
         book.duration_check(first, year),
@@ -228,7 +226,11 @@ def _checked(
     # it is a balance ("Cash and equivalents, end of year" in a cash flow statement's column)
     if balance and first.period_start is not None and not _AT_END.search(first.label):
         checks.append(Check("kind", False, "a flow over a period; a balance at a date is asked"))
-    elif dated and cash_flow and not _AT_END.search(first.label):
+    elif (
+        book.ask.months == 0  # a balance asked, at a date
+        and not _AT_END.search(first.label)
+        and book.cash_flow_row(first, table_context(first, text))
+    ):
         # "deferred revenues" at a date: the cash flow statement's row is a year's change
         checks.append(Check("kind", False, "a change over a period; a balance at a date is asked"))
     statement = statement_asked(question)

@@ -83,12 +83,19 @@ class Part:
     labels: tuple[str, ...] = ()  # the rows that may name it ("U.S.", "United States")
     against: tuple[str, ...] = ()  # the rows of the rest ("International", "Other countries")
     # a part of the line asked in a place: ("apparel", "Greater China") of "Nike's apparel
-    # revenues in Greater China"; ("", "") where none is
+    # revenues in Greater China"; of a segment, with no place: ("premiums", "") of "What
+    # premiums revenue did Acme's Health segment report"; ("", "") where none is
     within: tuple[str, str] = ("", "")
 
     @property
     def said(self) -> str:
         return f"{self.name} segment" if self.segment and not self.place else self.name
+
+    @property
+    def sub_line(self) -> str:
+        """The part of the segment's line asked ("premiums"), not in a place; "" if none."""
+        sub, place = self.within
+        return "" if place else sub
 
 
 def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | None:
@@ -241,7 +248,7 @@ def _sub_line_owner(words: str, sub: str, document: DocumentInfo) -> str:
     said = words.split()
     at = len(said) - len(sub.split())
     while at > 0 and said[at - 1].lower() in _LINE_WORDS:
-        at -= 1  # "Acme Ground natural gas operating": the line's own word
+        at -= 1  # "Acme Ground total rooms": the line's own word before the sub-line
     if at <= 0 or " ".join(said[at:]).lower().strip(".,") != sub:
         return ""
     return _part_name(" ".join(said[:at]), document)

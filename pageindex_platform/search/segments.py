@@ -50,8 +50,8 @@ def segment_stated(
     document = book.document
     name = part.name
     found, peers, where = _part_figure(session, book, item, part, year, items, whole, question)
-    sub, place = part.within
-    line = f"{sub} {item.name}" if sub and not place else item.name  # "premiums revenue"
+    sub = part.sub_line
+    line = f"{sub} {item.name}" if sub else item.name  # "premiums revenue"
     label = f"{part.said} {line}"
     if found is not None:
         checks = book.check(item, found, year, peers, part=True)
@@ -59,7 +59,7 @@ def segment_stated(
             said = f"the column under the heading that names {item.name}"
             checks = [replace(c, detail=said) if c.name == "column" else c for c in checks]
         printed = f"{found.label} {where}"  # "Medicare premium revenues": not the "Premiums" row
-        if sub and not place and (besides := names_besides(question, part, printed, document)):
+        if sub and (besides := names_besides(question, part, printed, document)):
             why = f"the question names {besides!r}; the row {found.label!r} prints none of it"
             checks.append(Check("label", False, why))
         failed = next((c for c in checks if not c.passed), None)
@@ -114,17 +114,17 @@ def _part_figure(
     if not name:
         return None, [], ""
     # a part of the segment's line asked ("premiums revenue" of a segment): not its whole row
-    sub_asked = bool(sub) and not place
+    sub_line = part.sub_line
     found, peers = (
         (None, [])
-        if sub_asked
+        if sub_line
         else _segment_figure(session, book, item, part, year, items, whole, adjusted)
     )
     if found is not None or part.against:
         return found, peers, f"of a table of {item.name}"
     if part.segment:
-        labels = row_names(item, sub if sub_asked else "")
-        found, peers, heading = _under_part(session, book, labels, name, year, sub_asked)
+        labels = row_names(item, sub_line)
+        found, peers, heading = _under_part(session, book, labels, name, year, bool(sub_line))
         if found is not None:
             return found, peers, f"under the heading {heading!r}"
     names = [place] if place else [name, *_short_names(name, book.document)]
