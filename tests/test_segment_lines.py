@@ -104,6 +104,8 @@ def test_a_line_of_a_segment_is_its_row_under_the_segment(osprey: None, question
         "What freight revenue did Osprey Ground report in 2023?",
         # a name the package row does not print
         "What Priority package revenue did Osprey's Express segment report in 2023?",
+        # a part no table prints: not a row named by its name's word ("Total freight revenue")
+        "What package revenue did Osprey Freight report in 2023?",
     ],
 )
 def test_a_line_the_segment_does_not_print_is_not_stated(osprey: None, question: str) -> None:

@@ -57,6 +57,8 @@ def amount_of(
             for a, end in zip(amounts, ends, strict=True)
             if _holds(sentence[a.end() : end], figures)
         ]
+    elif len(set(years)) > 1 and (side := _compared_side(sentence, amounts, year)) is not None:
+        return side  # "were $494 million in 2023, compared with $536 million ... in 2022"
     elif len(set(years)) > 1:  # "$76.7 billion and $83.5 billion in 2021 and 2022"
         # of several lists, by the words of what is asked and of what was done with it
         words = [*core, *told]
@@ -74,6 +76,30 @@ def amount_of(
                 if all(says_word(w, _words_of(sentence, start, a)) for w in core)
             ]
     return fits[0] if len(fits) == 1 else None
+
+
+# where a sentence turns to the figure it compares with: "..., compared with $536 million"
+_COMPARED = deferred(r"\b(?:compared\s+(?:with|to)|versus|vs\.?|as\s+against)\s", re.IGNORECASE)
+
+
+def _compared_side(
+    sentence: str, amounts: Sequence[re.Match[str]], year: int | None
+) -> re.Match[str] | None:
+    """Of one amount before "compared with" and one after it, the one whose side of the
+    sentence alone names the year asked; None where it is not so said."""
+    turn = _COMPARED.search(sentence)
+    if turn is None or year is None:
+        return None
+    before = [a for a in amounts if a.end() <= turn.start()]
+    after = [a for a in amounts if a.start() >= turn.end()]
+    if len(before) != 1 or len(after) != 1:
+        return None
+    first, then = set(years_said(sentence[: turn.start()])), set(years_said(sentence[turn.end() :]))
+    if year in first and year not in then:
+        return before[0]
+    if year in then and year not in first:
+        return after[0]
+    return None
 
 
 # what an amount is of, said right after it: "$2.6 billion of total liquidity comprised of"

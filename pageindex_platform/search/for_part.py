@@ -21,7 +21,8 @@ _LEADING = frozenset("the its their our his her each of".split())
 _STOP = frozenset(
     "in during at as over on from ended ending through compared versus vs vs. by to when "
     "within between against relative since until before after per is was were are which "
-    "that who whom where while if or divided multiplied times plus minus less".split()
+    "that who whom where while if or divided multiplied times plus minus less did does do has "
+    "have had".split()
 )
 # first words of what names no part: periods, wholes, owners, filler
 _NOT_A_PART = frozenset(
@@ -35,6 +36,7 @@ _NOT_A_PART = frozenset(
     "declines increase increases decrease decreases reference comparison purposes analysis "
     "reporting reported which whom what gaap non-gaap continuing".split()
 )
+_HELD = deferred(r"\b(?:held|available)\s+$", re.IGNORECASE)
 _MONTHS = deferred(rf"^(?:{MONTH_WORDS})$", re.IGNORECASE)
 
 
@@ -43,6 +45,8 @@ def part_for(question: str, names: Sequence[str] = ()) -> str:
     equipment"), without the company's names (`names`); "" where it asks none."""
     own = {w.lower().strip(".,") for n in names for w in re.findall(r"[\w&'’.-]+", n)}
     for found in _FOR.finditer(question):
+        if _HELD.search(question, 0, found.start()):
+            continue  # "assets held for sale", "available for sale": a line's own name
         words: list[str] = []
         for word in found["words"].split():
             bare = word.lower().strip(".,;:'’")

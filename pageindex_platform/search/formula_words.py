@@ -86,6 +86,11 @@ _GLOSS = deferred(
     rf"quarters?|prior|current|previous|between|average|{MONTH_WORDS})\b))[^()]*\)",
     re.IGNORECASE,
 )
+# two kinds of one noun: "short-term plus long-term debt" is short-term debt plus long-term debt
+_SHARED_NOUN = deferred(
+    r"\b((?:[a-z]+-)+[a-z]+)\s+(plus|and)\s+((?:[a-z]+-)+[a-z]+)\s+([a-z]+)\b",
+    re.IGNORECASE,
+)
 # a comma before "divided by" closes the dividend: "A minus B minus C, divided by D"
 _DIVIDED_AFTER = deferred(r",\s*(?:divided\s+by|over)\s+", re.IGNORECASE)
 # what a formula leaves out of a row it names: "'Additions to property, plant and equipment'
@@ -143,6 +148,7 @@ def translate(expression: str, year: int | None = None) -> str:
         return f"({translate(left, year)}) / ({translate(right, year)})"
     text = _QUOTES.sub("", _NAMED_FORMULA.sub(r"\1", _OTHER_ROWS.sub(" ", expression)))
     text = _OTHER_SIDE.sub("", text)
+    text = _SHARED_NOUN.sub(r"\1 \4 \2 \3 \4", text)  # "short-term plus long-term debt"
     text = _LESS_CURRENT.sub(r" net of \1", text)
     text = _BOTH_PORTIONS.sub(r"\1\2, current plus \2, \3", text)
     text = _READ_FROM.sub(lambda m: f" {m[1] or f'from the {m[2]}'}", text)
@@ -166,6 +172,9 @@ def translate(expression: str, year: int | None = None) -> str:
         and not re.search(r"(?:\b(?:plus|minus|less)|\s[+-])\s+\d+(?:\.\d+)?\s*$", rest)
     ):
         text = f"{text[: over.start()]}divided by ({rest})"  # "A over B plus C": A / (B + C)
+    before = text[: over.start()] if over else ""
+    if over and "(" not in before and re.search(r"\b(?:plus|minus|less)\b|\s[+-]\s", before):
+        text = f"({before}) {text[over.start() :]}"  # "A plus B over C": (A + B) / C
     for words, op in _WORDS_TO_OPS:
         text = re.sub(words, op, text, flags=re.IGNORECASE)
     text = _OF_YEARS.sub(lambda m: f"{m.group(1).lower()}({m.group(2)})", text)

@@ -39,6 +39,7 @@ class Stated:
     candidates: list[Candidate] = field(default_factory=list)  # those set aside, and why
     compared: list[ComparedFigure] = field(default_factory=list)  # each company's, compared
     series: list[Series] = field(default_factory=list)  # a series question's (series_answer.py)
+    part: str = ""  # the part of the company asked, where no row of it was found
 
     @property
     def pages(self) -> list[tuple[str, int]]:
@@ -47,6 +48,8 @@ class Stated:
         return list(dict.fromkeys([*first, *((f.document, f.page) for f in self.figures)]))
 
 
+# a part's figure below this share of the whole's is read at another scale ("$202" of millions)
+SMALLEST_SHARE = 1e-5
 # why a part's question sets the whole company's figure aside ("... not the MGM China's")
 WHOLE_NOT_PART = "the whole company's figure, not the"
 
@@ -116,6 +119,8 @@ def _same_period(working: Working) -> Check:
     return Check("period", True, "its inputs of each year end on the same day")
 
 
+_MORE_PLACES = 4  # a metric's value beyond the places it is shown in, where none are asked
+_LARGEST_RATIO = 1e5  # a ratio of amounts this large adds an amount to a ratio
 _SCALE_MISSED = 6  # powers of ten between a figure read in millions and one read in units
 
 
@@ -127,6 +132,8 @@ def _bounds(working: Working) -> Check:
         said = ", ".join(f"{f.label} {f.shown}" for f in money)
         return Check("sign", False, f"its amounts are read at scales a million apart: {said}")
     name = working.metric.lower()
+    if working.ratio and not working.percent and abs(working.value) >= _LARGEST_RATIO:
+        return Check("sign", False, f"a ratio of {working.shown}: no ratio of amounts is so large")
     if working.percent and "margin" in name and not working.change:
         if working.value > 100:
             return Check("sign", False, f"a margin of {working.shown} is above 100%")
@@ -155,8 +162,10 @@ def metric_headline(working: Working, checks: Sequence[Check]) -> Headline:
     if working.change:
         points = " percentage points" if working.percent else ""
         shown, unit = f"{working.value:+,.{working.places}f}{points}", unit.replace("%", "points")
+    # the value as asked where the question says its places; else unrounded to the shown places
+    places = working.places if working.places_asked else working.places + _MORE_PLACES
     return Headline(
-        value=round(working.value, working.places),
+        value=round(working.value, places),
         shown=shown,
         unit=unit,
         label=working.metric,

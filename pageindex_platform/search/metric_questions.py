@@ -65,7 +65,7 @@ _EQUATION_TERM = deferred(
 # stockholders' equity?" (also "computed as", "calculated as", "i.e.", "that is,")
 _INLINE = deferred(
     r"(?P<before>.+?),?\s+(?:(?:(?:is|are|was)\s+)?(?:defined|computed|calculated|measured)\s+as\s*:?"
-    r"|i\.e\.,?|that\s+is,)\s+"
+    r"|i\.e\.,?|that\s+is,|using\s+(?=[^?;]*?\b(?:plus|minus|over|divided\s+by)\b))\s*"
     rf"(?P<expr>[^?;]+?)(?=\?|;|{HOW_GIVEN}|\.\s|\.?$)",
     re.IGNORECASE,
 )

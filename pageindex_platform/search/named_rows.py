@@ -22,7 +22,7 @@ from .balances import closing_balance
 from .checks import CheckedBook, column_check, page_check, statement_asked
 from .deductions import as_amounts
 from .figures import PER_SHARE, Figure, LineItem
-from .headline import Stated, row_stated
+from .headline import SMALLEST_SHARE, Stated, row_stated, unsure
 from .items_named import items_in
 from .line_shares import change_asked
 from .narrowing import ADJUSTED, RATE_ASKED
@@ -86,9 +86,13 @@ def named_row(
     book: CheckedBook,
     year: int | None,
     items: Sequence[LineItem] = (),
+    missing_part: str = "",
 ) -> Stated:
     """The figure of the row the question names, for the period asked, checked; the rows so
-    named set aside (with why) when none passes, or when two give different figures."""
+    named set aside (with why) when none passes, or when two give different figures.
+    `missing_part`: a part of the company asked whose rows were not found: where it is named
+    after the company, a row whose label and table do not say its name is not the part's
+    ("Total freight revenue" of Acme Express is not Acme Freight's package revenue)."""
     # a percentage or a rate asked: then only a row of percentages
     percent = _PERCENT.search(question) is not None or RATE_ASKED.search(question) is not None
     change = change_asked(question)  # a row's change: read from its amounts
@@ -110,6 +114,7 @@ def named_row(
     names = {w for w in names if word(w)}  # as a row's words are read ("Company")
     # "(excluding the current portion)": a row that says it is not the one asked
     asked -= set(phrase_words(" ".join(_RULED_OUT.findall(plain))).split())
+    missing_part = missing_part if _named_after(missing_part, own) else ""
     stored = {f.concept.split(":", 1)[1] for f in percentages} if percent else None
     found = stored if stored is not None else queries.table_keys(session, document.id)
     keys = _named_keys(found, question, plain, asked, own, items)
@@ -136,7 +141,41 @@ def named_row(
     # a balance asked at a date: what a balance sheet holds, at the date the question says
     balance = book.ask.months == 0 and _BALANCE_NAMED.search(question) is not None
     named = [(words, figure) for words, figure, _ in rows]
-    return _checked(named, book, year, question, part=part, balance=balance)
+    stated = _checked(named, book, year, question, part=part, balance=balance)
+    first = stated.figures[0] if stated.figures else None
+    # a row read under the part's heading is the part's ("Rooms" under "Regional Operations:")
+    headed = first is not None and any(f is first and of_part for _, f, of_part in rows)
+    if (
+        missing_part
+        and stated.headline
+        and first
+        and not headed
+        and not _of_part(first, missing_part, book, own)
+    ):
+        unsure(stated, f"{missing_part} is asked; the row {stated.headline.label!r} is not its")
+    return stated
+
+
+def _named_after(part: str, own: set[str]) -> bool:
+    """Whether a part is named after the company: its word first, then words of its own
+    ("Acme Freight")."""
+    words = phrase_words(part).split()
+    return len(words) > 1 and words[0] in own and not set(words[1:]) <= own
+
+
+def _of_part(figure: Figure, part: str, book: CheckedBook, own: set[str]) -> bool:
+    """Whether the row's label or its table's title says the part's own name ("Freight" of
+    "Acme Freight") and names no other part named after the company ("Acme Express")."""
+    text = f"{figure.label} {table_context(figure, book.page_text(figure.page))}"
+    words = phrase_words(part).split()
+    mine = " ".join(w for w in words if w not in own)
+    if f" {mine} " not in f" {phrase_words(text)} ":
+        return False
+    for found in re.finditer(r"\b([A-Za-z][\w&.-]*)\s+([A-Z][\w&-]*)", text):
+        first, second = phrase_words(found[1]).strip(), phrase_words(found[2]).strip()
+        if first in own and second not in own and second not in words:
+            return False  # "Acme Express offers ...": another part's table
+    return True
 
 
 def _named_keys(
@@ -302,7 +341,13 @@ def or_named_row(
         return stated
     document = book.document
     row = named_row(
-        session=session, question=question, document=document, book=book, year=year, items=items
+        session=session,
+        question=question,
+        document=document,
+        book=book,
+        year=year,
+        items=items,
+        missing_part=stated.part,
     )
     if row.headline is None and not row.candidates:  # a roll-forward's closing balance
         row = side_row(question, book, year) or closing_balance(
@@ -310,5 +355,11 @@ def or_named_row(
         )
     if row.headline is None and (stated.text or not row.candidates):
         return stated  # what was said of the line asked stands
+    said = row.headline
+    if said and any((c.value, c.page) == (said.value, said.page) for c in stated.candidates):
+        return stated  # a figure the line's own checks set aside is not stated as a row's
+    wholes = [abs(c.value) for c in stated.candidates] if stated.part else []
+    if row.headline and 0 < abs(row.headline.value) < max(wholes, default=0) * SMALLEST_SHARE:
+        unsure(row, f"{row.headline.shown} is a millionth of the whole's: a scale missed")
     row.candidates += stated.candidates
     return row_change(row, book, year, question)  # "by how much did X fall in 2023"

@@ -11,11 +11,11 @@ import re
 from collections.abc import Iterator, Sequence
 
 from ..patterns import deferred
-from ..periods import MONTH_WORDS
 from .figures import LineItem
 from .for_part import names_part, part_for
 from .formulas_told import portions
 from .home_abroad import company_words, other_side, place_asked
+from .question_given import figure_given, forecast_unsaid
 from .results import Check, Headline
 from .sentence_numbers import numbers, own_words, position
 from .within import inner_parts
@@ -41,42 +41,17 @@ DIFFERENCE_ASKED = deferred(
 )
 
 
-# a figure a question writes: "roughly 24,000 regular employees", "$11.0 billion" — not a
-# year ("2023"), nor a date's day ("May 31, 2016")
-_WRITTEN_FIGURE = deferred(
-    r"(?<![\w.,])(?P<dollar>\$)?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w-])"
-    r"(?:\s*(?P<scale>thousand|million|billion|trillion)\b)?",
-    re.IGNORECASE,
-)
-_DAY_BEFORE = deferred(rf"{MONTH_WORDS}\s*$", re.IGNORECASE)
-_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
-
-
-def _given(question: str, value: float) -> str:
-    """The figure the question itself writes that `value` is ("24,000"), in any scale where
-    the question names none; "" where it writes none that is."""
-    for found in _WRITTEN_FIGURE.finditer(question):
-        written = float(found["n"].replace(",", ""))
-        if re.fullmatch(r"(?:19|20)\d\d", found["n"]) or written == 0:
-            continue  # a year
-        if _DAY_BEFORE.search(question, 0, found.start()):
-            continue  # "May 31"
-        if not (found["dollar"] or found["scale"] or written >= 100):
-            continue  # "to 2 decimals", "top 3": no figure
-        scales = [_SCALES[found["scale"].lower()]] if found["scale"] else [1, 1e3, 1e6, 1e9]
-        if any(abs(abs(value) - written * scale) <= 0.005 * written * scale for scale in scales):
-            return found[0].strip()
-    return ""
-
-
 def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> str | None:
     """Why `headline` is not the figure `question` asks, where the question narrows a line
     to a place or to what remains and the row's label does not say so; None when nothing
     narrows it, or its label says the same. `names`: the company's, which name no place
     ("Harbor International"). (A sentence's figure: `place_check`.)"""
-    given = _given(question, headline.value)
+    given = figure_given(question, headline.value)
     if given:  # "Acme had roughly 24,000 employees. How many of them were ...?"
         return f"the question itself gives {given}; it asks another figure"
+    forecast = forecast_unsaid(question, headline.label)
+    if forecast:  # "what gross margin was Acme forecasting for Q2": not a quarter reported
+        return forecast
     if headline.kind != "metric" and DIFFERENCE_ASKED.search(question):
         return "one figure; the question asks how much one is more or less than another"
     if headline.kind == "text":
@@ -87,15 +62,19 @@ def narrowed(question: str, headline: Headline, names: Sequence[str] = ()) -> st
         return f"{region[0]} is asked; {said!r} does not name it"
     if headline.kind in ("line item", "segment", "row") and _TRANSACTION.search(question):
         return "the question asks an amount of one transaction; a statement line's is not it"
-    included = _INCLUDED_ASKED.search(question)
+    included = _INCLUDED_ASKED.search(question) or _INCLUDED_BY.search(question)
     if included and not names_part(included["part"], said, names):
         return f"the {included['part'].strip()} a line includes is asked; {said!r} is the line"
+    within = included["line"] if included and included.groupdict().get("line") else ""
+    if within and not names_part(within, said, names):  # "did Acme record in R&D"
+        return f"the part of {within.strip()} is asked; {said!r} does not name it"
     named = _unknown_name(question, said, names) if headline.kind == "line item" else None
     if named:  # "DCAI revenue": a name the whole line's label does not carry
         return f"{named} is asked; {said!r} does not name it"
     for part in (
         *inner_parts(_PART_NAMED.finditer(question), question)[:1],
         _FROM_SOURCE.search(question),
+        _SOLD_TO.search(question),
     ):
         if part and not names_part(part["part"], said, names):
             return f"{part[0].strip()!r} is asked; {said!r} does not name it"
@@ -139,6 +118,13 @@ _FROM_SOURCE = deferred(
     r"(?P<part>[a-z][\w&/-]*(?:\s+(?!in\b|for\b|during\b|at\b|over\b|as\b)[\w&/-]+){0,6})",
     re.IGNORECASE,
 )
+# whom a line was sold to, of a kind: "sales to wholesale customers" (the kind's words; "sales
+# to customers" names none)
+_SOLD_TO = deferred(
+    r"\b(?:revenues?|sales)\s+to\s+(?:its\s+|their\s+|the\s+)?(?P<part>(?:[a-z][\w&/-]*\s+){1,3}?)"
+    r"(?:customers|clients|consumers|distributors|retailers|dealers|resellers)\b",
+    re.IGNORECASE,
+)
 # an amount of one transaction a question names: "the cash consideration for the sale of The
 # Cosmopolitan", "the price paid to acquire Summit", "the goodwill recognized in the purchase
 # price allocation for Summit"
@@ -153,6 +139,16 @@ _TRANSACTION = deferred(
 _INCLUDED_ASKED = deferred(
     r"\b(?:how\s+much|what(?:\s+amount\s+of)?)\s+(?P<part>[\w\s-]{3,60}?)\s+(?:was|were|is|are)\s+"
     r"(?:included|recorded|reported)\s+(?:with)?in\b",
+    re.IGNORECASE,
+)
+# the same, said of the company: "how much stock-based compensation did Acme record in
+# product development" (the line it is in)
+_INCLUDED_BY = deferred(
+    r"\b(?:how\s+much|what(?:\s+amount\s+of)?)\s+(?P<part>[\w\s&-]{3,60}?)\s+did\s+"
+    r"(?:[A-Z][\w&.'’-]*\s+){1,4}(?:include|record|recogni[sz]e|book)\s+(?:with)?in\s+"
+    r"(?!(?:its\s+|the\s+|their\s+)?(?:consolidated\s+)?(?:income|balance|cash|financial|"
+    r"statements?|results|operations|earnings|10-?[kq])\b)(?:its\s+|the\s+)?"
+    r"(?P<line>(?:(?!(?:in|during|for|fiscal|the|as)\b)[a-z&][\w&-]*\s*){1,4})",
     re.IGNORECASE,
 )
 # a name written in capitals ("DCAI", "AWS"): a segment, a product, a measure of its own
@@ -339,6 +335,7 @@ _RATIO_ASKED = deferred(
     r"\b(?:ratio|multiplier|turnover|coverage)\b|\s/\s|\bdivided\s+by\b", re.IGNORECASE
 )
 _TIMES = deferred(r"\bhow\s+many\s+times\b", re.IGNORECASE)
+_RETURN_ON = deferred(r"\breturns?\s+on\b", re.IGNORECASE)
 # a rate asked ("tax rate", "growth rate", "at what rate"), not a word of another thing's name
 # ("run rate", "exchange rate changes", "interest rate swaps", "floating rate notes")
 RATE_ASKED = deferred(
@@ -367,6 +364,8 @@ def other_than_the_line(question: str, item: LineItem, uncomputed: str) -> tuple
         return f"{item.name} as a percentage", why
     if RATE_ASKED.search(question) and not any(RATE_ASKED.search(n) for n in item.names):
         return "the rate asked", "an amount; the question asks a rate"  # "tax rate", "growth rate"
+    if _RETURN_ON.search(question):  # "return on average total assets": not the assets
+        return "the return asked", "an amount; the question asks a return on it"
     if _TIMES.search(question):  # "how many times did operating income cover interest?"
         return "the ratio asked", "an amount; the question asks how many times one covers another"
     if _RATIO_ASKED.search(question):  # "the cash ratio ... Use (A + B) divided by C"

@@ -14,8 +14,15 @@ from .figures import LineItem
 from .for_part import part_for
 from .home_abroad import HOME_SIDE, place_asked
 from .narrowing import REGION, places_named
-from .results import Check
-from .sentence_numbers import MONTHS
+from .part_names import (
+    LEGAL,
+    NOT_A_PART,
+    company_tail,
+    document_words,
+    of_company,
+    other_name,
+    owner_part,
+)
 from .terms import phrase_words
 from .within import inner_parts
 
@@ -49,13 +56,9 @@ _NAMED_SUBJECT = deferred(
     r"\b(?:did|does|do)\s+(?:the\s+)?((?:(?:[A-Z][\w&.'’-]*,?|&)\s+){2,7})"
     r"(?:report|record|post|generate|earn|deliver|produce|spen[dt]|incur|invest)\w*\b"
 )
-# capitalised words of a question that name no part of a company
-_NOT_A_PART = frozenset(
-    "what how which who did does do was were is are compare find give tell show report the "
-    "in for of and please calculate total net gross operating consolidated reported gaap "
-    "annual quarterly fiscal company's company full year use using take taking treat divide "
-    "count counting based according per from with as include including exclude excluding "
-    "add subtract multiply".split()
+# a name that brings the line to the company ("how much revenue did Mobileye contribute")
+_DOER = deferred(
+    r"\bdid\s+((?:[A-Z][\w&.'’-]*\s+){1,4}?)(?:contribute|generate|deliver|bring|earn|add)\w*\b"
 )
 
 
@@ -100,7 +103,7 @@ class Part:
 
 def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | None:
     """The segment or sub-row a question asks `item` of, if any."""
-    named = _segment_named(question, document)
+    named = named_segment(question, document)
     owned = _OWNED_PART.search(question)
     if not named and owned:
         named = _owned_name(owned.group(1), item)
@@ -109,7 +112,10 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
         named = _owned_name(subject.group(1), item)
     named_subject = _NAMED_SUBJECT.search(re.sub(r"\s*\([^)]*\)", "", question))
     if not named and named_subject:  # "did Amazon Web Services report": a part by its name
-        named = _owner_part(named_subject[1].split(), _company_words(document))
+        named = owner_part(named_subject[1].split(), document_words(document))
+    doer = _DOER.search(question)
+    if not named and doer:  # "how much revenue did Mobileye contribute to Acme": a part's
+        named = other_name(doer[1].split(), document_words(document))
     if named or _SEGMENT_WORD.search(question):  # "Group", "business": only with a name
         return Part(named, True, within=(_segment_line(question, item, named), ""))
     names = [document.company or "", *document.company_aliases]
@@ -130,6 +136,9 @@ def part_asked(question: str, item: LineItem, document: DocumentInfo) -> Part | 
         (name, labels), (_, against) = (_HOME, _ABROAD) if home else (_ABROAD, _HOME)
         said = f"{place} ({name})" if place else name  # "United States (domestic)"
         return Part(said, True, place=True, labels=labels, against=against)
+    after = _part_after(question, item, document)
+    if after:  # "net revenues of Acme's Strip Resorts": a part named after the line
+        return Part(after, True, within=(_segment_line(question, item, after), ""))
     before = _before_line(question, item, r"(?:[A-Z0-9][\w&'’.-]*,?|&)")
     part = _part_name(before.group(1), document) or _sub_line(before.group(1)) if before else ""
     if part and before and (owner := _sub_line_owner(before.group(1), part, document)):
@@ -147,11 +156,40 @@ def _before_line(question: str, item: LineItem, word: str) -> re.Match[str] | No
     """Up to five words (each as `word` matches one) right before the longest of the line
     item's names the question says; None where it says none after a word."""
     for name in sorted(item.names, key=len, reverse=True):
-        words = r"\s+".join(re.escape(w) for w in name.removesuffix(" *").split())
+        said = [re.escape(w) for w in name.removesuffix(" *").split()]
+        if said and said[-1].endswith("s"):  # "regulatory asset": a name said in the singular
+            said[-1] = f"{said[-1]}?"
+        words = r"\s+".join(said)
         found = re.search(rf"((?:{word}\s+){{1,5}}){words}\b", question, re.IGNORECASE)
         if found:
             return found
     return None
+
+
+def _part_after(question: str, item: LineItem, document: DocumentInfo) -> str:
+    """A part named by capitalised words right after the line item's name and "of" ("net
+    revenues of Acme's Strip Resorts", "revenue of Acme China"): the words after the owner's
+    name, or the company's name and words of its own; "" where they name the company ("of
+    Acme Inc."), an entity by its legal name ("of Acme Gas Company") or nothing."""
+    for name in sorted(item.names, key=len, reverse=True):
+        words = r"\s+".join(re.escape(w) for w in name.removesuffix(" *").split())
+        found = re.search(
+            rf"\b{words}\w*\s+of\s+((?:(?:(?-i:[A-Z])[\w&.'’-]*|and|&)\s+){{1,7}})",
+            f"{question} ",
+            re.IGNORECASE,
+        )
+        if found:
+            break
+    else:
+        return ""
+    said = found[1].split()
+    while said and said[-1] in ("and", "&"):
+        said.pop()
+    if not said or said[-1].strip(".,").lower() in LEGAL:
+        return ""
+    if any(re.search(r"['’]s?$", w) for w in said[:-1]):  # "of Acme's Strip Resorts"
+        return _part_name(" ".join(said), document)
+    return owner_part(said, document_words(document))
 
 
 def besides_place(question: str, item: LineItem, place: str, names: list[str]) -> str:
@@ -159,7 +197,7 @@ def besides_place(question: str, item: LineItem, place: str, names: list[str]) -
     besides the place asked ("hardware" of "Oracle's hardware revenue in the Americas", "Express"
     of "FedEx Express international revenue"); "" where none do."""
     own = {w.lower() for n in names for w in re.findall(r"[\w&]+", n)}
-    skip = own | _WHOLE | _NOT_A_PART | {w.strip(".,()") for w in place.lower().split()}
+    skip = own | _WHOLE | NOT_A_PART | {w.strip(".,()") for w in place.lower().split()}
     found = _before_line(question, item, r"[\w&'’./()-]+")
     if found is None:
         return ""
@@ -217,7 +255,9 @@ _WHOLE = frozenset(
     "that which this these those and or with reported comparable end year-end full-year "
     "ending closing beginning period-end outstanding after-tax pre-tax sales top-line ttm "
     "trailing annualized record approximate year-over-year sequential unrestricted average "
-    "total's noncurrent non-current more less higher lower greater larger smaller".split()
+    "total's noncurrent non-current more less higher lower greater larger smaller spend spent "
+    "pay paid invest invested incur incurred earn earned generate generated record recorded "
+    "receive received return returned has have had amount amounts value level".split()
 )
 
 
@@ -235,6 +275,8 @@ def _sub_line(words: str) -> str:
         said.pop()  # "natural gas operating revenue": the line's own word before it
     for word in reversed(said):
         bare = word.strip(".,;:()").lower()
+        if not kept and re.fullmatch(r"['‘\"“][\w&/-]+['’\"”]", word):
+            return bare.strip("'‘’\"“”")  # "'Other' revenue": a row's name, quoted
         if word != word.lower() or re.search(r"\d|['’]s?$", word) or bare in _WHOLE:
             break  # a name ("eBay's"), an owner, a period, or words of the whole
         kept.insert(0, bare)
@@ -258,13 +300,14 @@ def _part_name(words: str, document: DocumentInfo) -> str:
     """The part's name from the capitalised words before the line item or "segment": the
     last ones that are neither a period ("Q2", "FY2024"), the company's name nor a question
     word."""
-    company = _company_words(document)
+    company = document_words(document)
     said = words.split()
     owner = [i for i, w in enumerate(said) if re.search(r"['’]s?$", w)]
     if owner and owner[-1] == len(said) - 1:  # nothing after the owner's name
-        return _owner_part(said, company)
+        return owner_part(said, company)
     if owner:  # "MGM Resorts' Las Vegas Strip Resorts": the words after the owner's name
         said = said[owner[-1] + 1 :]
+    tail = 0 if owner else company_tail(said, company)
     kept: list[str] = []
     for at, word in reversed(list(enumerate(said))):
         bare = re.sub(r"['’]s?$", "", word).strip(".,").lower()
@@ -273,8 +316,9 @@ def _part_name(words: str, document: DocumentInfo) -> str:
             continue
         if (
             re.search(r"\d", word)
-            or (_of_company(bare, company) and not owner)  # after the owner's name: the part's
-            or bare in _NOT_A_PART
+            # after the owner's name: the part's; "Resorts" of "Las Vegas Strip Resorts"
+            or (of_company(bare, company) and not owner and at < len(said) - tail)
+            or bare in NOT_A_PART
             or word == word.lower()  # a product's name may start in lower case: "iPhone"
         ):
             break
@@ -282,32 +326,6 @@ def _part_name(words: str, document: DocumentInfo) -> str:
     while kept and kept[0].lower() in ("and", "&"):
         kept.pop(0)
     return " ".join(kept[-5:])
-
-
-def _company_words(document: DocumentInfo) -> set[str]:
-    """The words of the company's names, in lower case ("amazon", "com", "inc")."""
-    names = " ".join([document.company or "", *document.company_aliases]).lower()
-    return set(re.findall(r"[a-z0-9]+", names))
-
-
-def _owner_part(said: list[str], company: set[str]) -> str:
-    """An owner that is a part named after the company ("MGM China's net revenues" of MGM
-    Resorts): the company's name and words of its own; "" where the owner is the company."""
-    bare = [re.sub(r"['’]s?$", "", w).strip(".,") for w in said]
-    while bare and (bare[0].lower() in _NOT_A_PART or not bare[0][:1].isupper()):
-        bare.pop(0)  # "How much was", "What were": no word of the owner's name
-    if len(bare) < 2 or not _of_company(bare[0].lower(), company):
-        return ""
-    own = [w for w in bare[1:] if not _of_company(w.lower(), company)]
-    if not own or any(re.search(r"\d", w) or w.lower() in _NOT_A_PART for w in own):
-        return ""
-    return " ".join(bare)
-
-
-def _of_company(word: str, company: set[str]) -> bool:
-    """Whether a word is the company's: each of its pieces is in its names ("Coca-Cola")."""
-    pieces = re.findall(r"[a-z0-9]+", word)
-    return bool(pieces) and all(p in company for p in pieces)
 
 
 _FILLER = frozenset(
@@ -320,14 +338,14 @@ def _owned_name(words: str, item: LineItem) -> str:
     """A lower-case part's name ("cloud and license"): the words before the part noun that
     are no word of the line item's names nor a question's."""
     item_words = {w for n in item.names for w in n.lower().split()} - {"and"}
-    filler = item_words | (_NOT_A_PART - {"and"}) | _FILLER
+    filler = item_words | (NOT_A_PART - {"and"}) | _FILLER
     said = [w for w in words.split() if w.lower() not in filler]
     while said and said[0].lower() == "and":
         said.pop(0)
     return " ".join(said)
 
 
-def _segment_named(question: str, document: DocumentInfo) -> str:
+def named_segment(question: str, document: DocumentInfo) -> str:
     """The name of the segment, division, group, SBU or business the question names by
     its name ("the Domestic segment"), the innermost where it names one within another; ""
     where it names none."""
@@ -335,60 +353,3 @@ def _segment_named(question: str, document: DocumentInfo) -> str:
     segments = [s for s in _SEGMENT.finditer(text) if _part_name(s.group(1), document)]
     segments = inner_parts(segments, text)  # "Within Acme's Retail segment, ... the X unit"
     return _part_name(segments[0].group(1), document) if segments else ""
-
-
-# words of a company's legal name that name no part of it ("FedEx Corporation")
-_LEGAL = frozenset(
-    "inc incorporated corp corporation company co ltd limited plc llc lp holdings group the".split()
-)
-
-
-def _subject_part(question: str, sentence: str, shown: str, document: DocumentInfo) -> str:
-    """A part named after the company that the sentence says its figure `shown` of, in the
-    clause before it ("FedEx Express employed approximately 245,000 employees"), where the
-    question does not name it; "" where there is none."""
-    at = sentence.find(shown)
-    before = re.split(r"[;:]", sentence[: max(at, 0)])[-1]
-    company = _company_words(document) | _LEGAL
-    asked = set(phrase_words(question).split())
-    for run in re.finditer(r"(?:[A-Z][\w&'’.-]*\s+){2,5}", before):
-        part = _owner_part(run[0].split(), company)
-        if part and not set(phrase_words(part).split()) <= asked:
-            return part
-    return ""
-
-
-def part_check(question: str, sentence: str, document: DocumentInfo, shown: str = "") -> Check:
-    """A sentence's figure is of the segment, SBU or division the question names by name
-    ("its South America SBU") only where the sentence says that name: a sentence of the whole
-    company's count is not the part's; nor is a part's, said as the figure's subject ("FedEx
-    Express employed ..."), the company's."""
-    name = _segment_named(question, document)
-    subject = "" if name else _subject_part(question, sentence, shown, document)
-    if subject:
-        return Check("part", False, f"the sentence says {subject}'s; no part of it is asked")
-    said = set(phrase_words(sentence).split())
-    if not name or set(phrase_words(name).split()) <= said:
-        return Check("part", True, f"the sentence names {name}" if name else "no part asked")
-    return Check("part", False, f"{name} is asked; the sentence does not name it")
-
-
-# capitalised words that name no thing of the line: a question's own words, a period's
-_ASKING = frozenset(
-    "what how which who in for per according based using round answer give fy gaap".split()
-)
-
-
-def names_besides(question: str, part: Part, printed: str, document: DocumentInfo) -> str:
-    """The names the question gives that are neither the company's, the part's, a period's
-    nor printed in `printed` (a row's label and its headings): "NIKE Direct" of "Greater
-    China footwear sales through NIKE Direct", "Medicare" of "Medicare premium revenues";
-    "" where it gives none."""
-    known = _company_words(document) | _ASKING | MONTHS
-    known |= set(phrase_words(f"{part.name} {printed}").split())
-    besides = []
-    for found in re.finditer(r"\b[A-Z][\w&'’-]*", question):
-        word = re.sub(r"['’]s?$", "", found[0])
-        if not re.search(r"\d", word) and not set(phrase_words(word).split()) <= known:
-            besides.append(word)
-    return " ".join(besides)

@@ -19,13 +19,21 @@ from ..index.tables import label_key
 from ..patterns import deferred
 from .checks import CheckedBook
 from .figures import Figure, LineItem
-from .headline import WHOLE_NOT_PART, Stated, candidate, figure_headline, not_sure
+from .headline import (
+    SMALLEST_SHARE,
+    WHOLE_NOT_PART,
+    Stated,
+    candidate,
+    figure_headline,
+    not_sure,
+)
 from .items_named import items_in
 from .line_shares import change_asked
 from .narrowing import ADJUSTED
+from .part_said import names_besides
 from .part_sections import headed_by_part, no_prose, of_another_measure, row_names
 from .part_shares import change_stated, same_row, share_stated, year_before
-from .parts_asked import GENERAL, PART_NOUN, Part, names_besides
+from .parts_asked import GENERAL, PART_NOUN, Part
 from .printed import page_lines, row_at, row_headings, table_context
 from .results import Check
 from .sentence_numbers import SHARE_ASKED
@@ -58,6 +66,9 @@ def segment_stated(
         if not peers:  # side-by-side tables: the column under the item's own heading
             said = f"the column under the heading that names {item.name}"
             checks = [replace(c, detail=said) if c.name == "column" else c for c in checks]
+        if whole is not None and 0 < abs(found.value) < abs(whole.value) * SMALLEST_SHARE:
+            why = f"{found.shown} is a millionth of the whole's {whole.shown}: a scale missed"
+            checks.append(Check("sign", False, why))  # "$202" read where millions are printed
         printed = f"{found.label} {where}"  # "Medicare premium revenues": not the "Premiums" row
         if sub and (besides := names_besides(question, part, printed, document)):
             why = f"the question names {besides!r}; the row {found.label!r} prints none of it"
@@ -86,13 +97,14 @@ def segment_stated(
     )
     text = f"No {line} of {asked}{when} was found in {document.name}'s tables"
     if whole is None:
-        return Stated(f"{text}.")
+        return Stated(f"{text}.", part=name)
     aside = [candidate(whole, f"{WHOLE_NOT_PART} {part.said}'s")]
     return Stated(
         f"{text}; the whole company's {item.name} is {whole.shown} — {whole.cited} — "
         f"not {part_of}.",
         [whole],
         candidates=aside,
+        part=name,
     )
 
 

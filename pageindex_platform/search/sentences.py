@@ -18,7 +18,7 @@ from .headline import Stated, not_sure
 from .listed_counts import total_stated
 from .listed_parts import after_noun, named_alone, owner
 from .narrowing import counted_kind, place_check
-from .parts_asked import part_check
+from .part_said import part_check
 from .results import Candidate, Check
 from .sentence_checks import (
     act_asked,

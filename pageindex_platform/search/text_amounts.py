@@ -53,6 +53,9 @@ _MONEY_ASKED = deferred(
     # "what were its remaining performance obligations as of ...": a balance a sentence says
     rf"^\s*what\s+(?:was|were)\s+(?:the\s+)?[\w&.-]+['’]s?\s+(?:{_FILLER}[a-z][\w-]*\s+){{1,4}}"
     r"(?:as\s+of|at)\b|"
+    # "what were Acme Corp's non-GAAP core earnings in the second quarter": an amount earned
+    r"^\s*what\s+(?:was|were)\s+(?:the\s+)?(?:[\w&.-]+\s+){0,2}[\w&.-]+['’]s\s+(?:[\w-]+\s+){0,4}"
+    r"(?:earnings|profits?|proceeds)\s+(?:in|for|during)\b|"
     r"\bin\s+(?:usd\s+)?(?:millions|billions|thousands)\s+of\s+dollars\b|\bper\s+share\b",
     re.IGNORECASE,
 )

@@ -43,6 +43,7 @@ class Working:
     years: list[int]
     inputs: list[tuple[str, int | None, Figure]] = field(default_factory=list)
     ratio: bool = True  # False: an amount of money (inputs added and subtracted)
+    places_asked: bool = False  # the question says how many places to give
     # the question's own definitions of its terms that the formula used ("debt = ...")
     defined: list[Metric] = field(default_factory=list)
     change: tuple[float, float] | None = None  # (first year's, last year's) for a change asked
@@ -336,6 +337,7 @@ def compute(
         ratio=evaluator.ratio,
         defined=evaluator.used,
         change=change,
+        places_asked=ask.places is not None,
     )
 
 
