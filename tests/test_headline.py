@@ -751,7 +751,11 @@ def test_a_metric_whose_amounts_are_read_a_million_apart_is_set_aside() -> None:
     # "$5,700" read where the balance sheet prints millions: a scale missed, not a ratio
     assert [c.passed for c in metric_checks(working, {}) if c.name == "sign"] == [False]
     working.inputs[1] = ("total equity", 2023, row("Total equity", 5_700e6, -6))
+    working.value = debt.value / 5_700e6  # 3.59: read at one scale
     assert [c.passed for c in metric_checks(working, {}) if c.name == "sign"] == [True]
+    # the same inputs' ratio as 3.59 million (an amount added to a ratio): no ratio of amounts
+    working.value = 3_590_000.0
+    assert [c.passed for c in metric_checks(working, {}) if c.name == "sign"] == [False]
 
 
 SEGMENT_TABLES = """The following table presents revenue by unit (in millions):
