@@ -28,7 +28,7 @@ from .line_shares import change_asked
 from .narrowing import ADJUSTED, RATE_ASKED
 from .part_shares import row_change
 from .printed import table_context
-from .results import Check
+from .results import Candidate, Check, Headline
 from .row_scores import PER_UNIT_ROW, Told, scored, word
 from .section_rows import other_side
 from .sentence_numbers import MONTHS
@@ -142,18 +142,30 @@ def named_row(
     balance = book.ask.months == 0 and _BALANCE_NAMED.search(question) is not None
     named = [(words, figure) for words, figure, _ in rows]
     stated = _checked(named, book, year, question, part=part, balance=balance)
-    first = stated.figures[0] if stated.figures else None
-    # a row read under the part's heading is the part's ("Rooms" under "Regional Operations:")
-    headed = first is not None and any(f is first and of_part for _, f, of_part in rows)
-    if (
-        missing_part
-        and stated.headline
-        and first
-        and not headed
-        and not _of_part(first, missing_part, book, own)
-    ):
-        unsure(stated, f"{missing_part} is asked; the row {stated.headline.label!r} is not its")
+    if missing_part:
+        _of_part_asked(stated, rows, missing_part, book, own)
     return stated
+
+
+def _of_part_asked(
+    stated: Stated,
+    rows: list[tuple[int, Figure, bool]],
+    part: str,
+    book: CheckedBook,
+    own: set[str],
+) -> None:
+    """The row stated set aside where it is not the part's asked: read neither under the
+    part's heading ("Rooms" under "Regional Operations:") nor in a table that names it."""
+    first = stated.figures[0] if stated.figures else None
+    headed = first is not None and any(f is first and of_part for _, f, of_part in rows)
+    if stated.headline and first and not headed and not _of_part(first, part, book, own):
+        unsure(stated, f"{part} is asked; the row {first.label!r} is not its")
+
+
+def _misread(aside: Candidate, said: Headline) -> bool:
+    """Whether a figure set aside for its sign or scale is the row's (the same figure)."""
+    same = (aside.value, aside.page) == (said.value, said.page)
+    return same and any(c.name == "sign" and not c.passed for c in aside.checks)
 
 
 def _named_after(part: str, own: set[str]) -> bool:
@@ -356,8 +368,8 @@ def or_named_row(
     if row.headline is None and (stated.text or not row.candidates):
         return stated  # what was said of the line asked stands
     said = row.headline
-    if said and any((c.value, c.page) == (said.value, said.page) for c in stated.candidates):
-        return stated  # a figure the line's own checks set aside is not stated as a row's
+    if said and any(_misread(c, said) for c in stated.candidates):
+        return stated  # a figure set aside as misread ("$202" of millions) is not restated
     wholes = [abs(c.value) for c in stated.candidates] if stated.part else []
     if row.headline and 0 < abs(row.headline.value) < max(wholes, default=0) * SMALLEST_SHARE:
         unsure(row, f"{row.headline.shown} is a millionth of the whole's: a scale missed")
