@@ -49,7 +49,15 @@ class Stated:
 
 
 # a part's figure below this share of the whole's is read at another scale ("$202" of millions)
-SMALLEST_SHARE = 1e-5
+_SMALLEST_SHARE = 1e-5
+
+
+def scale_missed(part: float, whole: float) -> bool:
+    """Whether a part's figure is too small a share of the whole's to be read at its
+    scale ("$202" of a table in millions beside the whole's $1,222 million)."""
+    return 0 < abs(part) < abs(whole) * _SMALLEST_SHARE
+
+
 # why a part's question sets the whole company's figure aside ("... not the MGM China's")
 WHOLE_NOT_PART = "the whole company's figure, not the"
 

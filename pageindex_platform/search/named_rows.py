@@ -22,7 +22,7 @@ from .balances import closing_balance
 from .checks import CheckedBook, column_check, page_check, statement_asked
 from .deductions import as_amounts
 from .figures import PER_SHARE, Figure, LineItem
-from .headline import SMALLEST_SHARE, Stated, row_stated, unsure
+from .headline import Stated, row_stated, scale_missed, unsure
 from .items_named import items_in
 from .line_shares import change_asked
 from .narrowing import ADJUSTED, RATE_ASKED
@@ -370,8 +370,8 @@ def or_named_row(
     said = row.headline
     if said and any(_misread(c, said) for c in stated.candidates):
         return stated  # a figure set aside as misread ("$202" of millions) is not restated
-    wholes = [abs(c.value) for c in stated.candidates] if stated.part else []
-    if row.headline and 0 < abs(row.headline.value) < max(wholes, default=0) * SMALLEST_SHARE:
-        unsure(row, f"{row.headline.shown} is a millionth of the whole's: a scale missed")
+    whole = max((abs(c.value) for c in stated.candidates), default=0) if stated.part else 0
+    if said and scale_missed(said.value, whole):
+        unsure(row, f"{said.shown} is too small a share of the whole's: a scale missed")
     row.candidates += stated.candidates
     return row_change(row, book, year, question)  # "by how much did X fall in 2023"

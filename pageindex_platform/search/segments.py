@@ -20,12 +20,12 @@ from ..patterns import deferred
 from .checks import CheckedBook
 from .figures import Figure, LineItem
 from .headline import (
-    SMALLEST_SHARE,
     WHOLE_NOT_PART,
     Stated,
     candidate,
     figure_headline,
     not_sure,
+    scale_missed,
 )
 from .items_named import items_in
 from .line_shares import change_asked
@@ -66,8 +66,8 @@ def segment_stated(
         if not peers:  # side-by-side tables: the column under the item's own heading
             said = f"the column under the heading that names {item.name}"
             checks = [replace(c, detail=said) if c.name == "column" else c for c in checks]
-        if whole is not None and 0 < abs(found.value) < abs(whole.value) * SMALLEST_SHARE:
-            why = f"{found.shown} is a millionth of the whole's {whole.shown}: a scale missed"
+        if whole is not None and scale_missed(found.value, whole.value):
+            why = f"{found.shown} is too small a share of the whole's {whole.shown}: a scale missed"
             checks.append(Check("sign", False, why))  # "$202" read where millions are printed
         printed = f"{found.label} {where}"  # "Medicare premium revenues": not the "Premiums" row
         if sub and (besides := names_besides(question, part, printed, document)):
